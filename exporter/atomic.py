@@ -1,0 +1,21 @@
+"""Atomic file writes: a reader sees the old file or the whole new one, never half."""
+
+import os
+import tempfile
+
+
+def write_bytes_atomic(path: str, data: bytes) -> None:
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=os.path.basename(path))
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def write_text_atomic(path: str, text: str) -> None:
+    write_bytes_atomic(path, text.encode("utf-8"))
