@@ -1,0 +1,33 @@
+"""Dtype names and their ATen ScalarType codes (schema/program.fbs uses the same codes)."""
+
+# The order users read them in messages: bool, integers by width, then floats.
+DTYPE_NAMES = ("Bool", "Byte", "Char", "Short", "Int", "Long", "Half", "BFloat16", "Float",
+               "Double")
+
+SCALAR_TYPE_CODES = {"Byte": 0, "Char": 1, "Short": 2, "Int": 3, "Long": 4, "Half": 5,
+                     "Float": 6, "Double": 7, "Bool": 11, "BFloat16": 15}
+
+# A Scalar argument's value kind in a program -> the dtype a kernel switches on.
+SCALAR_VALUE_DTYPES = {"Int": "Long", "Double": "Double", "Bool": "Bool"}
+
+
+def is_dtype(name: object) -> bool:
+    return isinstance(name, str) and name in SCALAR_TYPE_CODES
+
+
+def dtype_mask(dtypes) -> int:
+    """Bitmask with bit SCALAR_TYPE_CODES[d] set for each dtype."""
+    mask = 0
+    for d in dtypes:
+        mask |= 1 << SCALAR_TYPE_CODES[d]
+    return mask
+
+
+def sort_dtypes(dtypes) -> tuple[str, ...]:
+    """Deduplicated, in DTYPE_NAMES order."""
+    found = set(dtypes)
+    return tuple(d for d in DTYPE_NAMES if d in found)
+
+
+ALL_DTYPES = DTYPE_NAMES
+ALL_DTYPES_MASK = dtype_mask(DTYPE_NAMES)

@@ -1,0 +1,19 @@
+"""Shared pytest helpers: where the repo and its tools are."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCONS = os.path.join(os.path.dirname(sys.executable), "scons")
+
+
+def run_scons(*args: str, check: bool = True) -> subprocess.CompletedProcess:
+    """Runs scons in the repo; on an unexpected exit code the failure shows its output."""
+    proc = subprocess.run([SCONS, "-j2", *args], cwd=REPO, capture_output=True, text=True)
+    if check and proc.returncode != 0:
+        pytest.fail("scons %s failed (exit %d):\n%s%s" % (" ".join(args), proc.returncode,
+                                                         proc.stdout[-6000:], proc.stderr[-6000:]))
+    return proc

@@ -1,0 +1,85 @@
+"""End to end on the host: scons model=mlp run=1 from a clean build dir, then the built
+runner against torch eager on inputs the test makes itself."""
+
+import os
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+import torch
+import yaml
+
+from tests.conftest import REPO, run_scons
+
+BUILD = "build/test-e2e"
+OUT = os.path.join(REPO, BUILD, "host", "mlp")
+
+
+@pytest.fixture(scope="module")
+def first_build():
+    shutil.rmtree(os.path.join(REPO, BUILD), ignore_errors=True)
+    return run_scons("model=mlp", "run=1", "build_dir=" + BUILD)
+
+
+def test_build_runs_and_self_check_passes(first_build):
+    out = first_build.stdout
+    assert "exporting mlp" in out
+    assert "check passed" in out
+    for name in ("mlp.pte", "selected_ops.yaml", "kernel_plan.yaml", "gen/register_kernels.cpp",
+                 "gen/functions.h", "gen/selected_dtypes.h", "bin/runner", "mlp.check.txt"):
+        assert os.path.exists(os.path.join(OUT, name)), name
+
+
+def test_second_build_does_nothing(first_build):
+    again = run_scons("model=mlp", "run=1", "build_dir=" + BUILD)
+    assert "is up to date" in again.stdout
+    for word in ("exporting", "compiling", "linking", "checking"):
+        assert word not in again.stdout, again.stdout
+
+
+def test_selection_is_exactly_the_mlp_ops(first_build):
+    with open(os.path.join(OUT, "selected_ops.yaml")) as f:
+        text = f.read()
+    for op in ("aten::addmm.out", "aten::permute_copy.out", "aten::relu.out"):
+        assert op in text
+    assert "view_copy" not in text
+    # The binary holds the selected kernels and no other.
+    symbols = subprocess.run(["nm", "-C", os.path.join(OUT, "bin", "runner")],
+                             capture_output=True, text=True, check=True).stdout
+    assert "addmm_out" in symbols and "relu_out" in symbols
+    assert "view_copy_out" not in symbols
+
+
+@pytest.mark.parametrize("batch", [1, 3, 8])
+def test_runner_matches_torch_at_any_batch(first_build, tmp_path, batch):
+    from examples.mlp.model import make_mlp
+    module, _ = make_mlp()
+    x = torch.randn(batch, 16, generator=torch.Generator().manual_seed(batch))
+    np.save(tmp_path / "x.npy", x.numpy())
+    proc = subprocess.run([os.path.join(OUT, "bin", "runner"), os.path.join(OUT, "mlp.pte"),
+                           "--input", str(tmp_path / "x.npy"),
+                           "--output", str(tmp_path / "y.npy")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    got = np.load(tmp_path / "y.npy")
+    with torch.no_grad():
+        want = module.eval()(x).numpy()
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, atol=1e-5, rtol=1e-5)
+
+
+def test_batch_beyond_the_planned_bound_is_rejected(first_build, tmp_path):
+    np.save(tmp_path / "x.npy", np.zeros((9, 16), dtype=np.float32))
+    proc = subprocess.run([os.path.join(OUT, "bin", "runner"), os.path.join(OUT, "mlp.pte"),
+                           "--input", str(tmp_path / "x.npy")], capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert "input 0" in (proc.stdout + proc.stderr)
+
+
+def test_operator_without_kernel_stops_before_compiling(first_build):
+    proc = run_scons("ops=aten::gelu.out", "build_dir=" + BUILD, check=False)
+    assert proc.returncode != 0
+    text = proc.stdout + proc.stderr
+    assert "aten::gelu.out" in text and "portable" in text
+    assert "compiling" not in text and "linking" not in text
