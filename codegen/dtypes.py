@@ -23,11 +23,5 @@ def dtype_mask(dtypes) -> int:
     return mask
 
 
-def sort_dtypes(dtypes) -> tuple[str, ...]:
-    """Deduplicated, in DTYPE_NAMES order."""
-    found = set(dtypes)
-    return tuple(d for d in DTYPE_NAMES if d in found)
-
-
 ALL_DTYPES = DTYPE_NAMES
 ALL_DTYPES_MASK = dtype_mask(DTYPE_NAMES)

@@ -28,3 +28,6 @@ def run_cli(main: Callable[[list[str] | None], int], argv: list[str] | None = No
     except ManifestError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
+    except OSError as e:  # a missing or unreadable input file is the user's to fix
+        print(f"error: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
+        return 1

@@ -109,21 +109,34 @@ def _from_schema(schema, name: str | None = None, overload: str | None = None) -
         schema=str(schema))
 
 
+# Arguments of factory functions that out variants drop (the out tensor has them).
+_TENSOR_OPTIONS = frozenset({"dtype", "layout", "device", "pin_memory"})
+
+
 def _signature(arguments) -> list[tuple[str, str]]:
     return [(a.name, str(a.real_type)) for a in arguments]
 
 
 def _find_out_overload(op: torch._ops.OpOverload):
-    """The out overload of `op`'s packet whose non-out arguments equal `op`'s, or None."""
+    """The out overload of `op`'s packet whose non-out arguments equal `op`'s, or None.
+
+    Factory-like ops (full, arange, _to_copy, ...) lose their tensor-options arguments
+    in the out variant, because the out tensor carries dtype, layout and device; such a
+    variant is taken only when no variant keeps every argument.
+    """
     schema = op._schema
-    want = _signature(schema.arguments)
+    exact = _signature(schema.arguments)
+    reduced = [s for s in exact if s[0] not in _TENSOR_OPTIONS]
     packet = getattr(aten, schema.name.split("::")[1])
-    found = []
+    found = {}
     for overload in packet.overloads():
         candidate = getattr(packet, overload)._schema
-        outs = [a for a in candidate.arguments if a.is_out]
-        if outs and _signature([a for a in candidate.arguments if not a.is_out]) == want:
-            found.append(candidate)
+        if not any(a.is_out for a in candidate.arguments):
+            continue
+        have = _signature([a for a in candidate.arguments if not a.is_out])
+        if have == exact or have == reduced:
+            found.setdefault(have == exact, []).append(candidate)
+    found = found.get(True) or found.get(False)
     if not found:
         return None
     preferred = ("out", f"{schema.overload_name}_out")
@@ -145,6 +158,26 @@ def _copy_op(op: torch._ops.OpOverload):
 def _is_view(op: torch._ops.OpOverload) -> bool:
     return op in _VIEW_COPIES or any(
         r.alias_info is not None and not r.alias_info.is_write for r in op._schema.returns)
+
+
+@functools.lru_cache(maxsize=None)
+def scalar_overload(op: torch._ops.OpOverload, names: frozenset[str]):
+    """The overload of `op`'s packet that takes a Scalar for the Tensor arguments `names`
+    (mul.Tensor with a Python number -> mul.Scalar), or None.
+
+    Core ATen passes Python numbers to Tensor arguments ("wrapped numbers"); the Scalar
+    overload means the same, and its out variant takes the number as a Scalar value.
+    """
+    if not isinstance(op, torch._ops.OpOverload):
+        return None
+    want = [(a.name, "number" if a.name in names else str(a.real_type))
+            for a in op._schema.arguments]
+    packet = getattr(aten, op._schema.name.split("::")[1])
+    for overload in packet.overloads():
+        candidate = getattr(packet, overload)
+        if _signature(candidate._schema.arguments) == want:
+            return candidate
+    return None
 
 
 @functools.lru_cache(maxsize=None)

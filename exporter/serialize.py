@@ -11,6 +11,7 @@ CLI: python -m exporter.serialize PROGRAM.pte   (prints the program as JSON)
 
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -92,8 +93,18 @@ def deserialize(data: bytes) -> tuple[dict, bytes]:
                               capture_output=True, text=True)
         if proc.returncode != 0:
             raise ProgramFormatError(f"flatbuffer does not parse: {proc.stderr.strip()}")
-        program = json.load(open(os.path.join(tmp, "program.json")))
+        program = json.loads(_json_non_finite(open(os.path.join(tmp, "program.json")).read()))
     return program, data[segment_base:segment_base + segment_size]
+
+
+# flatc writes non-finite doubles as bare inf / -inf / nan, which is not JSON.
+_NON_FINITE = re.compile(r"(?<=[\s\[:,])([-+]?)(inf|nan)(?=\s*[,\]}\n])")
+
+
+def _json_non_finite(text: str) -> str:
+    def spell(m: re.Match) -> str:
+        return "NaN" if m.group(2) == "nan" else ("-" if m.group(1) == "-" else "") + "Infinity"
+    return _NON_FINITE.sub(spell, text)
 
 
 def main(argv: list[str] | None = None) -> int:

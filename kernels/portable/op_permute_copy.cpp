@@ -38,9 +38,9 @@ Tensor& permute_copy_out(KernelContext& ctx, const Tensor& self, IntArrayRef dim
     self_sizes[d] = self.size(d);
   }
   contiguous_strides(IntArrayRef(self_sizes, rank), self_strides);
-  const size_t elem = element_size(self.dtype());
-  const auto* src = static_cast<const uint8_t*>(self.const_data_ptr());
-  auto* dst = static_cast<uint8_t*>(out.mutable_data_ptr());
+  const size_t elem = self.element_size();
+  const auto* src = static_cast<const uint8_t*>(self.data());
+  auto* dst = static_cast<uint8_t*>(out.data());
   int64_t counter[kMaxDims] = {};
   int64_t offset = 0;  // in elements, into self
   const size_t numel = out.numel();

@@ -39,8 +39,8 @@ Tensor& view_copy_out(KernelContext& ctx, const Tensor& self, IntArrayRef size, 
   // Resize and copy
   TL_KERNEL_CHECK(ctx, resize_tensor(out, IntArrayRef(sizes, size.size())) == Error::Ok,
                   InvalidArgument, out);
-  if (self.nbytes() > 0 && out.mutable_data_ptr() != self.const_data_ptr()) {
-    __builtin_memcpy(out.mutable_data_ptr(), self.const_data_ptr(), self.nbytes());
+  if (self.nbytes() > 0 && out.data() != self.data()) {
+    __builtin_memcpy(out.data(), self.data(), self.nbytes());
   }
   return out;
 }

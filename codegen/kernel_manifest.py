@@ -1,0 +1,275 @@
+"""Kernel library manifest (functions.yaml format) -> KernelLibrary.
+
+Each entry names an operator (`op: add.out`, an ATen op from schema/aten_ops.yaml, or
+`func: mylib::custom.out(...) -> ...`, a custom op with its schema inline) and its
+kernels. `arg_meta: null` is a kernel for any dtype and dim order (kernel key "");
+an `arg_meta` mapping names every Tensor argument (a `Tensor?` one may be left out: the
+kernel then serves calls that pass None for it) as `[TypeAlias, DimOrderAlias]`, and
+expands into one concrete kernel key per combination of alias values; all arguments
+using one alias take the same value. `kernel_name: a::b::f` is C++ `a::b::native::f`.
+`source:` overrides the kernel's file (default kernels/<library>/op_<base op>.cpp).
+The library's name is the file's stem.
+
+CLI: python -m codegen.kernel_manifest LIBRARY.yaml...   (prints every concrete kernel)
+"""
+
+import itertools
+import os
+import re
+import sys
+from dataclasses import dataclass
+
+from codegen.cpp_types import check_supported
+from codegen.dtypes import DTYPE_NAMES, is_dtype
+from codegen.errors import ManifestError, run_cli, suggest
+from codegen.schema import OptionalType, Schema, load_aten_schemas, parse_schema
+from codegen.yaml_io import entry_lines, load_yaml
+
+_ENTRY_KEYS = ("op", "func", "kernels", "type_alias", "dim_order_alias", "source")
+_KERNEL_KEYS = ("arg_meta", "kernel_name")
+_KERNEL_NAME_RE = re.compile(r"^[A-Za-z_]\w*(::[A-Za-z_]\w*)+$")
+
+
+@dataclass(frozen=True)
+class LibraryKernel:
+    """One concrete kernel: serves `op` for calls whose kernel key is `key`."""
+    op: str                           # "aten::add.out"
+    key: str                          # "Float;0,1|Float;0,1|Float;0,1", "" for arg_meta: null
+    native: str                       # "tailor::native::add_out"
+    dtypes: tuple[str, ...] | None    # the dtypes in `key`; None: any dtype
+    source: str                       # "kernels/portable/op_add.cpp"
+    library: str                      # "portable"
+    schema: Schema
+    entry: str                        # where it is declared, for messages
+
+
+@dataclass(frozen=True)
+class KernelLibrary:
+    name: str                         # "portable"
+    path: str                         # "manifests/kernels/portable.yaml"
+    kernels: tuple[LibraryKernel, ...]  # sorted by (op, key)
+
+    def ops(self) -> tuple[str, ...]:
+        return tuple(sorted({k.op for k in self.kernels}))
+
+    def kernels_for(self, op: str) -> tuple[LibraryKernel, ...]:
+        return tuple(k for k in self.kernels if k.op == op)
+
+    def schemas(self) -> dict[str, Schema]:
+        return {k.op: k.schema for k in self.kernels}
+
+
+def manifest_op_name(op: str) -> str:
+    """The op as a manifest spells it: "aten::add.out" -> "add.out"; others unchanged."""
+    return op.removeprefix("aten::")
+
+
+def native_symbol(kernel_name: str) -> str:
+    """`a::b::f` -> `a::b::native::f` (the functions.yaml rule)."""
+    namespace, _, function = kernel_name.rpartition("::")
+    return f"{namespace}::native::{function}"
+
+
+def base_op_name(op: str) -> str:
+    """"aten::add.Scalar_out" -> "add", the kernel file's name: op_add.cpp."""
+    return op.rpartition("::")[2].partition(".")[0]
+
+
+def _fail(where: str, message: str) -> None:
+    raise ManifestError(f"{where}: {message}")
+
+
+def _check_keys(where: str, what: str, found: dict, allowed: tuple[str, ...]) -> None:
+    for key in found:
+        if key not in allowed:
+            _fail(where, f"unknown key '{key}' in {what}{suggest(str(key), allowed)}; "
+                         f"the keys are {', '.join(allowed)}")
+
+
+def _schema_of(entry: dict, where: str, aten: dict[str, Schema]) -> Schema:
+    if ("op" in entry) == ("func" in entry):
+        _fail(where, "give exactly one of `op: add.out` (an ATen op) or `func: "
+                     "mylib::name.overload(args) -> returns` (a custom op)")
+    if "op" in entry:
+        name = str(entry["op"])
+        op = name if "::" in name else f"aten::{name}"
+        if op not in aten:
+            prefix = [o for o in aten if o.startswith(op + ".")][:3]
+            # A missing overload ("softmax") is the usual slip: offer the overloads first.
+            hint = (f"; did you mean {' or '.join(repr(p) for p in prefix)}?" if prefix
+                    else suggest(op, aten))
+            _fail(where, f"'{name}' is not an ATen operator in schema/aten_ops.yaml{hint} "
+                         "(a custom op needs `func:` with its schema)")
+        schema = aten[op]
+    else:
+        if not isinstance(entry["func"], str):
+            _fail(where, "func must be a schema string: mylib::name.overload(args) -> returns")
+        schema = parse_schema(entry["func"], None, where)
+    check_supported(schema, where)
+    return schema
+
+
+def _type_aliases(entry: dict, where: str) -> dict[str, tuple[str, ...]]:
+    aliases = entry.get("type_alias") or {}
+    if not isinstance(aliases, dict):
+        _fail(where, "type_alias must map alias names to dtype lists: {T0: [Float, Double]}")
+    for name, dtypes in aliases.items():
+        if not isinstance(dtypes, list) or not dtypes:
+            _fail(where, f"type_alias {name} must be a non-empty list of dtypes, "
+                         f"e.g. {name}: [Float, Double]")
+        for d in dtypes:
+            if not is_dtype(d):
+                _fail(where, f"type_alias {name} lists '{d}', not a dtype"
+                             f"{suggest(str(d), DTYPE_NAMES, 1)}; use one of "
+                             f"{', '.join(DTYPE_NAMES)}")
+    return {str(n): tuple(v) for n, v in aliases.items()}
+
+
+def _dim_order_aliases(entry: dict, where: str) -> dict[str, tuple[str, ...]]:
+    aliases = entry.get("dim_order_alias") or {}
+    if not isinstance(aliases, dict):
+        _fail(where, "dim_order_alias must map alias names to dim order lists: "
+                     "{D0: [[0, 1, 2, 3]]}")
+    found = {}
+    for name, orders in aliases.items():
+        if not isinstance(orders, list) or not orders:
+            _fail(where, f"dim_order_alias {name} must be a non-empty list of dim orders, "
+                         f"e.g. {name}: [[0, 1], [0, 1, 2, 3]]")
+        for order in orders:
+            ok = isinstance(order, list) and all(type(i) is int for i in order)
+            if not ok or sorted(order) != list(range(len(order))):
+                _fail(where, f"dim_order_alias {name} lists {order}, not a dim order; a dim "
+                             "order is a permutation of 0..rank-1, e.g. [0, 1, 2, 3] "
+                             "(contiguous) or [0, 2, 3, 1] (channels last)")
+        found[str(name)] = tuple(",".join(map(str, o)) for o in orders)
+    clash = set(found) & set(entry.get("type_alias") or {})
+    if clash:
+        _fail(where, f"alias {sorted(clash)[0]} is both a type_alias and a dim_order_alias; "
+                     "rename one")
+    return found
+
+
+def _expand_arg_meta(arg_meta, schema: Schema, where: str, types: dict, orders: dict):
+    """arg_meta -> [(key, dtypes)], one per combination of alias values."""
+    if not isinstance(arg_meta, dict) or not arg_meta:
+        _fail(where, "arg_meta must be null (any dtype) or map each Tensor argument to "
+                     "[TypeAlias, DimOrderAlias], e.g. {self: [T0, D0], out: [T0, D0]}")
+    key_args = [a.name for a in schema.key_args]
+    for name, meta in arg_meta.items():
+        if name not in key_args:
+            _fail(where, f"arg_meta names '{name}', not a Tensor argument of {schema.op}"
+                         f"{suggest(str(name), key_args)}; its Tensor arguments are "
+                         f"{', '.join(key_args)}")
+        if not (isinstance(meta, list) and len(meta) == 2):
+            _fail(where, f"arg_meta {name} must be [TypeAlias, DimOrderAlias], e.g. [T0, D0]")
+        if meta[0] not in types:
+            _fail(where, f"arg_meta {name} uses type alias '{meta[0]}', which type_alias does "
+                         f"not define; add it: type_alias: {{{meta[0]}: [Float]}}")
+        if meta[1] not in orders:
+            _fail(where, f"arg_meta {name} uses dim order alias '{meta[1]}', which "
+                         f"dim_order_alias does not define; add it: "
+                         f"dim_order_alias: {{{meta[1]}: [[0, 1]]}}")
+    missing = [a.name for a in schema.key_args
+               if a.name not in arg_meta and not isinstance(a.type, OptionalType)]
+    if missing:
+        _fail(where, f"arg_meta does not name Tensor argument(s) {', '.join(missing)}; "
+                     "a kernel key covers every Tensor argument: add "
+                     + ", ".join(f"{m}: [T0, D0]" for m in missing))
+    named = [a.name for a in schema.key_args if a.name in arg_meta]
+    aliases = list(dict.fromkeys(a for n in named for a in arg_meta[n]))
+    choices = [types[a] if a in types else orders[a] for a in aliases]
+    expanded = []
+    for combo in itertools.product(*choices):
+        value = dict(zip(aliases, combo))
+        parts = [f"{value[arg_meta[n][0]]};{value[arg_meta[n][1]]}" for n in named]
+        expanded.append(("|".join(parts), tuple(sorted({value[arg_meta[n][0]] for n in named}))))
+    return expanded
+
+
+def _entry_kernels(entry, where: str, library: str, aten: dict) -> list[LibraryKernel]:
+    if not isinstance(entry, dict):
+        _fail(where, "an entry is a mapping with `op:` or `func:` and `kernels:`")
+    _check_keys(where, "the entry", entry, _ENTRY_KEYS)
+    schema = _schema_of(entry, where, aten)
+    types, orders = _type_aliases(entry, where), _dim_order_aliases(entry, where)
+    source = entry.get("source", f"kernels/{library}/op_{base_op_name(schema.op)}.cpp")
+    if not isinstance(source, str) or os.path.isabs(source):
+        _fail(where, f"source must be a path relative to the repository, e.g. "
+                     f"kernels/{library}/op_{base_op_name(schema.op)}.cpp")
+    kernels = entry.get("kernels")
+    if not isinstance(kernels, list) or not kernels:
+        _fail(where, "kernels must be a non-empty list of {arg_meta, kernel_name}")
+    found = []
+    for number, kernel in enumerate(kernels, 1):
+        at = f"{where}: kernel {number}"
+        if not isinstance(kernel, dict):
+            _fail(at, "a kernel is a mapping {arg_meta: ..., kernel_name: ns::function}")
+        _check_keys(at, "the kernel", kernel, _KERNEL_KEYS)
+        name = kernel.get("kernel_name")
+        if not isinstance(name, str) or not _KERNEL_NAME_RE.match(name):
+            _fail(at, f"kernel_name {name!r} is not a C++ qualified name with a namespace; "
+                      "write e.g. tailor::add_out (C++ tailor::native::add_out)")
+        if "arg_meta" not in kernel:
+            _fail(at, "arg_meta is missing; write `arg_meta: null` for a kernel that takes "
+                      "any dtype and dim order")
+        if kernel["arg_meta"] is None:
+            expanded = [("", None)]
+        else:
+            expanded = _expand_arg_meta(kernel["arg_meta"], schema, at, types, orders)
+        found += [LibraryKernel(schema.op, key, native_symbol(name), dtypes, source, library,
+                                schema, at) for key, dtypes in expanded]
+    return found
+
+
+def _entry_label(entry, number: int, path: str, line: int | None) -> str:
+    place = f"{path}:{line}" if line else path
+    if isinstance(entry, dict) and isinstance(entry.get("op"), str):
+        return f"{place}: entry {number} (op: {entry['op']})"
+    if isinstance(entry, dict) and isinstance(entry.get("func"), str):
+        return f"{place}: entry {number} (func: {entry['func'].partition('(')[0].strip()})"
+    return f"{place}: entry {number}"
+
+
+def parse_library(text: str, path: str, aten: dict[str, Schema]) -> KernelLibrary:
+    """Manifest text -> KernelLibrary; `path` names the library (its stem) and messages."""
+    name = os.path.splitext(os.path.basename(path))[0]
+    data = load_yaml(text, path)
+    if data is None:
+        data = []
+    if not isinstance(data, list):
+        _fail(path, "a kernel library is a YAML list of entries (- op: add.out ...)")
+    lines = entry_lines(text)
+    seen: dict[tuple[str, str], LibraryKernel] = {}
+    for number, entry in enumerate(data, 1):
+        where = _entry_label(entry, number, path, lines[number - 1] if lines else None)
+        for kernel in _entry_kernels(entry, where, name, aten):
+            other = seen.get((kernel.op, kernel.key))
+            if other:
+                what = f"key {kernel.key}" if kernel.key else "arg_meta: null"
+                _fail(where, f"{kernel.op} with {what} is already provided by {other.entry}; "
+                             "keep one of them")
+            seen[(kernel.op, kernel.key)] = kernel
+    return KernelLibrary(name, path, tuple(seen[k] for k in sorted(seen)))
+
+
+def load_library(path: str, aten: dict[str, Schema] | None = None) -> KernelLibrary:
+    with open(path) as f:
+        text = f.read()
+    return parse_library(text, os.path.relpath(path), aten or load_aten_schemas())
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:
+        print("usage: python -m codegen.kernel_manifest LIBRARY.yaml...", file=sys.stderr)
+        return 2
+    for path in argv:
+        library = load_library(path)
+        print(f"# {library.name}: {len(library.kernels)} kernels")
+        for k in library.kernels:
+            print(f"{k.op} [{k.key or 'any'}] -> {k.native}  ({k.source})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run_cli(main))

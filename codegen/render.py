@@ -1,0 +1,122 @@
+"""KernelPlan (kernel_plan.yaml) -> gen/: register_kernels.cpp, functions.h, selected_dtypes.h.
+
+Python decides what goes in (which kernels, symbols, unboxing expressions, masks); the
+templates in templates/ fix the C++ shape, one template per output file. The output
+depends only on the plan, so the same plan gives the same bytes.
+
+CLI: python -m codegen.render --plan kernel_plan.yaml --out-dir gen/
+"""
+
+import argparse
+import json
+import os
+import sys
+from dataclasses import dataclass
+
+import jinja2
+
+from codegen.cpp_types import native_params, return_type, unbox
+from codegen.dtypes import ALL_DTYPES_MASK
+from codegen.errors import run_cli
+from codegen.resolve import KernelPlan, parse_plan
+from codegen.schema import Schema, parse_schema
+from codegen.yaml_io import write_text
+
+TEMPLATE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                            "templates")
+ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATE_DIR),
+                         undefined=jinja2.StrictUndefined, trim_blocks=True,
+                         lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
+ENV.filters["c_string"] = json.dumps  # op names and keys are ASCII: a valid C literal
+
+OUTPUTS = ("register_kernels.cpp", "functions.h", "selected_dtypes.h")
+
+
+@dataclass(frozen=True)
+class Wrapper:
+    name: str                 # "wrap_0"
+    op: str
+    native: str               # "tailor::native::addmm_out"
+    args: tuple[str, ...]     # the unboxed arguments after ctx
+    result_slot: int | None   # args[] index a non-tensor return is stored in
+
+
+@dataclass(frozen=True)
+class Declaration:
+    schema: str
+    return_type: str
+    function: str             # unqualified: "addmm_out"
+    params: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class NamespaceDecls:
+    namespace: str            # "tailor::native"
+    declarations: tuple[Declaration, ...]
+
+
+@dataclass(frozen=True)
+class DtypeRow:
+    op: str
+    mask: str                 # "0x48u"
+    dtypes: str               # "Float, Long" (the comment)
+
+
+def _qualifier(namespace: str) -> str:
+    """Runtime types are unqualified inside namespace tailor, `::tailor::X` elsewhere."""
+    return "" if namespace == "tailor" or namespace.startswith("tailor::") else "::tailor::"
+
+
+def _wrapper(name: str, op: str, native: str, schema: Schema) -> Wrapper:
+    args = tuple(unbox(a.type, f"args[{i}]->") for i, a in enumerate(schema.call_args))
+    slot = len(schema.call_args) if schema.value_returns else None
+    return Wrapper(name, op, native, args, slot)
+
+
+def _declarations(plan: KernelPlan) -> tuple[NamespaceDecls, ...]:
+    by_namespace: dict[str, dict[tuple, Declaration]] = {}
+    for k in plan.kernels:
+        namespace, _, function = k.native.rpartition("::")
+        schema = parse_schema(k.schema, where=f"kernel plan: {k.op}")
+        q = _qualifier(namespace)
+        params = native_params(schema, q)
+        decl = Declaration(str(schema), return_type(schema, q), function, tuple(params))
+        by_namespace.setdefault(namespace, {})[(function, decl.params)] = decl
+    return tuple(NamespaceDecls(ns, tuple(d for _, d in sorted(decls.items())))
+                 for ns, decls in sorted(by_namespace.items()))
+
+
+def render_files(plan: KernelPlan) -> dict[str, str]:
+    """{file name: text} of every generated file."""
+    wrappers = {}
+    for k in plan.kernels:
+        if k.wrapper not in wrappers:
+            schema = parse_schema(k.schema, where=f"kernel plan: {k.op}")
+            wrappers[k.wrapper] = _wrapper(k.wrapper, k.op, k.native, schema)
+    rows = tuple(DtypeRow(s.op, f"0x{s.mask:x}u", "all dtypes" if s.mask == ALL_DTYPES_MASK
+                          else ", ".join(s.dtypes) or "none")
+                 for s in plan.selected_dtypes)
+    context = {"plan": plan, "wrappers": sorted(wrappers.values(), key=lambda w: w.name),
+               "namespaces": _declarations(plan), "dtype_rows": rows}
+    return {name: ENV.get_template(f"{name}.j2").render(context) for name in OUTPUTS}
+
+
+def _parse_args(argv):
+    p = argparse.ArgumentParser(prog="python -m codegen.render",
+                                description=__doc__.split("\n")[0])
+    p.add_argument("--plan", required=True, help="kernel_plan.yaml")
+    p.add_argument("--out-dir", required=True, help="directory for the generated files")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parse_args(sys.argv[1:] if argv is None else argv)
+    with open(args.plan) as f:
+        plan = parse_plan(f.read(), args.plan)
+    for name, text in render_files(plan).items():
+        write_text(os.path.join(args.out_dir, name), text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run_cli(main))

@@ -1,0 +1,226 @@
+"""Selected ops (selected_ops.yaml) + kernel libraries -> KernelPlan (kernel_plan.yaml).
+
+Rule, for each (op, kernel key) a model needs: walk the target's kernel_libraries in
+precedence order; in each library take the kernel with exactly that key, else its
+`arg_meta: null` kernel; the first hit wins. Method load does the same lookup on the
+generated table (exact key, then ""), so every needed key lands on the chosen kernel.
+
+An op selected with `dtypes: all` (an explicit op list, or --select all) must work for
+any key, so it gets what the rule above gives every possible key: each exact kernel of
+each library (an earlier library wins a key), up to and including the first library
+with an `arg_meta: null` kernel, which ends the walk.
+
+--select all selects every op of every library with `dtypes: all` (no selective build)
+and renders TL_SELECT_ALL_DTYPES. A needed op or key no library provides stops with one
+ManifestError listing all of them.
+
+CLI: python -m codegen.resolve --oplist selected_ops.yaml --target TARGET.yaml
+         --out kernel_plan.yaml [--sources-out kernel_sources.txt] [--select all]
+"""
+
+import argparse
+import os
+import sys
+from dataclasses import dataclass
+
+from codegen.dtypes import ALL_DTYPES, dtype_mask
+from codegen.errors import ManifestError, run_cli
+from codegen.kernel_manifest import KernelLibrary, LibraryKernel, load_library, manifest_op_name
+from codegen.oplist import OpList, OpUse, merge_oplists, parse_oplist
+from codegen.target import load_target
+from codegen.yaml_io import dump_yaml, load_yaml, write_text
+
+_HEADER = """\
+# Kernel plan, written by codegen/resolve.py: one kernel per (op, key), sorted by (op, key).
+# key '' is an `arg_meta: null` kernel (any dtype and dim order). selected_dtypes: the
+# dtypes each op's kernel may instantiate (mask bit = ATen ScalarType code).
+"""
+
+
+@dataclass(frozen=True)
+class KernelChoice:
+    op: str          # "aten::addmm.out"
+    key: str         # "" for an arg_meta: null kernel
+    native: str      # "tailor::native::addmm_out"
+    wrapper: str     # "wrap_0": the generated unboxing function
+    library: str     # "portable"
+    source: str      # "kernels/portable/op_addmm.cpp"
+    schema: str      # the op's full schema string
+
+
+@dataclass(frozen=True)
+class DtypeSelection:
+    op: str                     # as the manifest spells it: "addmm.out", "tailor_prim::mul.int"
+    dtypes: tuple[str, ...]     # sorted
+
+    @property
+    def mask(self) -> int:
+        return dtype_mask(self.dtypes)
+
+
+@dataclass(frozen=True)
+class KernelPlan:
+    select_all: bool                              # every dtype of every kernel
+    libraries: tuple[str, ...]                    # precedence order searched
+    kernels: tuple[KernelChoice, ...]             # sorted by (op, key)
+    selected_dtypes: tuple[DtypeSelection, ...]   # sorted by op; empty when select_all
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        return tuple(sorted({k.source for k in self.kernels}))
+
+
+def _pick(op: str, key: str, libraries) -> LibraryKernel | None:
+    for library in libraries:
+        found = {k.key: k for k in library.kernels_for(op)}
+        if key in found or "" in found:
+            return found.get(key) or found[""]
+    return None
+
+
+def _pick_all(op: str, libraries) -> list[LibraryKernel]:
+    picked: dict[str, LibraryKernel] = {}
+    for library in libraries:
+        for kernel in library.kernels_for(op):
+            picked.setdefault(kernel.key, kernel)
+        if "" in picked:
+            break
+    return list(picked.values())
+
+
+def _check_schemas(libraries) -> None:
+    seen: dict[str, LibraryKernel] = {}
+    for library in libraries:
+        for kernel in library.kernels:
+            first = seen.setdefault(kernel.op, kernel)
+            if first.schema != kernel.schema:
+                raise ManifestError(f"{kernel.entry}: schema {kernel.schema} differs from "
+                                    f"{first.schema} at {first.entry}; one op has one schema: "
+                                    "make them the same")
+
+
+def _who(models) -> str:
+    return ("models " if len(models) > 1 else "model ") + ", ".join(models) if models \
+        else "op list"
+
+
+def _missing_error(missing: list[str], libraries, target_path: str, source: str):
+    names = ", ".join(lib.name for lib in libraries)
+    paths = ", ".join(lib.path for lib in libraries)
+    where = f" (kernel_libraries of {target_path})" if target_path else ""
+    return ManifestError(
+        f"{source}: {len(missing)} operator use(s) have no kernel in [{names}]{where}:\n  "
+        + "\n  ".join(missing)
+        + f"\nfix: add a kernel for each to one of {paths} (`arg_meta: null`, or its dtypes "
+          "in the entry's type_alias), add a library that has it to kernel_libraries"
+          + (f" in {target_path}" if target_path else "")
+          + ", or export the model with dtypes the kernels support")
+
+
+def resolve_kernels(selection: OpList, libraries: list[KernelLibrary], select_all: bool = False,
+                    target_path: str = "", source: str = "selected_ops.yaml") -> KernelPlan:
+    """Picks one kernel per needed (op, key) from `libraries` (precedence order)."""
+    _check_schemas(libraries)
+    if select_all:
+        everything = OpList(tuple(OpUse(op, all_dtypes=True)
+                                  for lib in libraries for op in lib.ops()))
+        selection = merge_oplists([selection, everything])
+    chosen: dict[tuple[str, str], LibraryKernel] = {}
+    dtypes: dict[str, set] = {}
+    missing = []
+    for use in selection.ops:
+        if not any(lib.kernels_for(use.op) for lib in libraries):
+            what = "all dtypes" if use.all_dtypes else ", ".join(use.dtypes) or "no dtypes"
+            missing.append(f"{use.op} ({what}), {_who(use.models)}: no library has the op")
+            continue
+        picked = _pick_all(use.op, libraries) if use.all_dtypes else []
+        for key, models in use.kernel_keys:
+            kernel = _pick(use.op, key, libraries)
+            if kernel is None:
+                key_dtypes = sorted({p.partition(";")[0] for p in key.split("|") if p})
+                offered = sorted({k.key for lib in libraries for k in lib.kernels_for(use.op)})
+                missing.append(f"{use.op} ({', '.join(key_dtypes)}), {_who(models)}: no kernel "
+                               f"for key '{key}'; the libraries have {', '.join(offered)}")
+            else:
+                picked.append(kernel)
+        for kernel in picked:
+            chosen.setdefault((kernel.op, kernel.key), kernel)
+        selected = dtypes.setdefault(manifest_op_name(use.op), set())
+        selected |= set(use.dtypes)
+        if use.all_dtypes:  # whatever the chosen kernels can instantiate
+            for kernel in picked:
+                selected |= set(ALL_DTYPES if kernel.dtypes is None else kernel.dtypes)
+    if missing:
+        raise _missing_error(missing, libraries, target_path, source)
+    wrappers: dict[tuple[str, str], str] = {}
+    kernels = []
+    for (op, key), k in sorted(chosen.items()):
+        wrapper = wrappers.setdefault((op, k.native), f"wrap_{len(wrappers)}")
+        kernels.append(KernelChoice(op, key, k.native, wrapper, k.library, k.source,
+                                    str(k.schema)))
+    selected = () if select_all else tuple(DtypeSelection(op, tuple(sorted(d)))
+                                           for op, d in sorted(dtypes.items()))
+    return KernelPlan(select_all, tuple(lib.name for lib in libraries), tuple(kernels), selected)
+
+
+def plan_to_yaml(plan: KernelPlan) -> str:
+    data = {
+        "select": "all" if plan.select_all else "selected",
+        "libraries": list(plan.libraries),
+        "kernels": [dict(op=k.op, key=k.key, native=k.native, wrapper=k.wrapper,
+                         library=k.library, source=k.source, schema=k.schema)
+                    for k in plan.kernels],
+        "selected_dtypes": [{"op": s.op, "dtypes": list(s.dtypes), "mask": f"0x{s.mask:x}"}
+                            for s in plan.selected_dtypes],
+        "sources": list(plan.sources),
+    }
+    return dump_yaml(data, _HEADER)
+
+
+def parse_plan(text: str, path: str) -> KernelPlan:
+    """kernel_plan.yaml text -> KernelPlan (the format plan_to_yaml writes)."""
+    data = load_yaml(text, path)
+    try:
+        return KernelPlan(
+            data["select"] == "all", tuple(data["libraries"]),
+            tuple(KernelChoice(**k) for k in data["kernels"]),
+            tuple(DtypeSelection(s["op"], tuple(s["dtypes"])) for s in data["selected_dtypes"]))
+    except (KeyError, TypeError) as e:
+        raise ManifestError(f"{path}: not a kernel plan ({e!r}); write it with "
+                            "python -m codegen.resolve") from None
+
+
+def _parse_args(argv):
+    p = argparse.ArgumentParser(prog="python -m codegen.resolve",
+                                description=__doc__.split("\n")[0])
+    p.add_argument("--oplist", action="append", default=[], help="selected_ops.yaml")
+    p.add_argument("--target", required=True, help="manifests/targets/<name>.yaml")
+    p.add_argument("--out", required=True, help="kernel_plan.yaml to write")
+    p.add_argument("--sources-out", help="kernel source list (default: kernel_sources.txt "
+                                         "beside --out)")
+    p.add_argument("--select", choices=("selected", "all"), default="selected",
+                   help="all: every kernel of every library, every dtype")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parse_args(sys.argv[1:] if argv is None else argv)
+    if not args.oplist and args.select != "all":
+        raise ManifestError("give --oplist selected_ops.yaml (or --select all)")
+    target = load_target(args.target)
+    libraries = [load_library(target.library_path(name)) for name in target.kernel_libraries]
+    lists = []
+    for path in args.oplist:
+        with open(path) as f:
+            lists.append(parse_oplist(f.read(), path))
+    plan = resolve_kernels(merge_oplists(lists), libraries, args.select == "all", target.path,
+                           ", ".join(args.oplist) or "--select all")
+    write_text(args.out, plan_to_yaml(plan))
+    sources_out = args.sources_out or os.path.join(os.path.dirname(args.out),
+                                                   "kernel_sources.txt")
+    write_text(sources_out, "".join(f"{s}\n" for s in plan.sources))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run_cli(main))

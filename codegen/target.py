@@ -1,0 +1,115 @@
+"""Target manifest (manifests/targets/<name>.yaml) -> Target.
+
+A target names its toolchain, compiler and flags, its backends, and the kernel
+libraries it may use in precedence order (the first library to provide a kernel wins).
+Each library must exist as manifests/kernels/<library>.yaml next to the targets dir.
+
+CLI: python -m codegen.target TARGET.yaml   (validates it and prints it)
+"""
+
+import os
+import sys
+from dataclasses import dataclass
+
+from codegen.errors import ManifestError, run_cli, suggest
+from codegen.yaml_io import load_yaml
+
+_REQUIRED = ("toolchain", "cxx", "kernel_libraries")
+_STRINGS = ("description", "toolchain", "arch", "cc", "cxx", "ar")
+_LISTS = ("cflags", "cxxflags", "linkflags", "kernel_libraries", "backends")
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str                            # the file's stem: "host"
+    path: str                            # "manifests/targets/host.yaml"
+    toolchain: str
+    cxx: str
+    kernel_libraries: tuple[str, ...]    # precedence order
+    description: str = ""
+    arch: str = ""
+    cc: str = ""
+    ar: str = ""
+    cflags: tuple[str, ...] = ()
+    cxxflags: tuple[str, ...] = ()
+    linkflags: tuple[str, ...] = ()
+    backends: tuple[str, ...] = ()
+
+    def library_path(self, library: str) -> str:
+        """manifests/kernels/<library>.yaml, beside this target's directory."""
+        return os.path.join(kernels_dir(self.path), f"{library}.yaml")
+
+
+def kernels_dir(target_path: str) -> str:
+    return os.path.join(os.path.dirname(os.path.dirname(target_path)) or ".", "kernels")
+
+
+def parse_target(text: str, path: str, libraries: frozenset[str]) -> Target:
+    """Target manifest text -> Target; `libraries` are the kernel libraries that exist."""
+    data = load_yaml(text, path)
+    if not isinstance(data, dict):
+        raise ManifestError(f"{path}: a target is a YAML mapping (toolchain:, cxx:, "
+                            "kernel_libraries:, ...)")
+    known = _STRINGS + _LISTS
+    for key, value in data.items():
+        if key not in known:
+            raise ManifestError(f"{path}: unknown key '{key}'{suggest(str(key), known)}; "
+                                f"the keys are {', '.join(known)}")
+        if key in _STRINGS and not isinstance(value, str):
+            raise ManifestError(f"{path}: {key} must be a string, e.g. {key}: g++")
+        if key in _LISTS and not (isinstance(value, list)
+                                  and all(isinstance(v, str) for v in value)):
+            raise ManifestError(f"{path}: {key} must be a list of strings, e.g. "
+                                f"{key}: [a, b] (or [] for none)")
+    for key in ("cflags", "cxxflags", "linkflags"):
+        for i, flag in enumerate(data.get(key, [])):
+            if flag in ("-Wl", "-Wa", "-Wp"):
+                rest = data[key][i + 1] if i + 1 < len(data[key]) else "..."
+                raise ManifestError(f"{path}: {key} lists '{flag}' alone: YAML split "
+                                    f"'{flag},{rest}' at the comma; quote it: "
+                                    f"['{flag},{rest}']")
+    for key in _REQUIRED:
+        if key not in data:
+            raise ManifestError(f"{path}: {key} is missing; add e.g. "
+                                + {"toolchain": "toolchain: gcc", "cxx": "cxx: g++",
+                                   "kernel_libraries": "kernel_libraries: [portable]"}[key])
+    order = data["kernel_libraries"]
+    if not order:
+        raise ManifestError(f"{path}: kernel_libraries is empty; name at least one of "
+                            f"{', '.join(sorted(libraries)) or 'manifests/kernels/*.yaml'}")
+    for library in order:
+        if library not in libraries:
+            raise ManifestError(
+                f"{path}: kernel library '{library}' is not in {kernels_dir(path)}/"
+                f"{suggest(library, libraries)}; the libraries are "
+                f"{', '.join(sorted(libraries)) or '(none)'}")
+        if order.count(library) > 1:
+            raise ManifestError(f"{path}: kernel library '{library}' is listed twice in "
+                                "kernel_libraries; keep the first")
+    fields = {k: (tuple(v) if k in _LISTS else v) for k, v in data.items()}
+    name = os.path.splitext(os.path.basename(path))[0]
+    return Target(name=name, path=path, **fields)
+
+
+def load_target(path: str) -> Target:
+    with open(path) as f:
+        text = f.read()
+    directory = kernels_dir(path)
+    found = os.listdir(directory) if os.path.isdir(directory) else []
+    libraries = frozenset(f[:-5] for f in found if f.endswith(".yaml"))
+    return parse_target(text, os.path.relpath(path), libraries)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 1:
+        print("usage: python -m codegen.target TARGET.yaml", file=sys.stderr)
+        return 2
+    target = load_target(argv[0])
+    for field in Target.__dataclass_fields__:
+        print(f"{field}: {getattr(target, field)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run_cli(main))

@@ -1,0 +1,48 @@
+"""YAML in with line numbers for messages, YAML/text out atomically and deterministically."""
+
+import yaml
+
+from codegen.errors import ManifestError
+from exporter.atomic import write_text_atomic
+
+
+def load_yaml(text: str, path: str):
+    """Parsed YAML, or a ManifestError pointing at the line that does not parse."""
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}" if mark else path
+        problem = getattr(e, "problem", None) or str(e)
+        raise ManifestError(f"{where}: not valid YAML: {problem}") from None
+
+
+def entry_lines(text: str) -> list[int]:
+    """1-based line of each item of a top-level YAML list (empty if not a list)."""
+    node = yaml.compose(text, Loader=yaml.SafeLoader)
+    if not isinstance(node, yaml.SequenceNode):
+        return []
+    return [item.start_mark.line + 1 for item in node.value]
+
+
+class _Dumper(yaml.SafeDumper):
+    """Block mappings; lists of scalars on one line ([Float, Long]) so a person can scan."""
+
+
+def _represent_list(dumper, items):
+    flat = all(not isinstance(i, (list, dict)) for i in items) and len(str(items)) < 80
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", items, flow_style=flat)
+
+
+_Dumper.add_representer(list, _represent_list)
+
+
+def dump_yaml(data, header: str = "") -> str:
+    """YAML text of `data`, keys in the order given, after the `header` comment lines."""
+    body = yaml.dump(data, Dumper=_Dumper, default_flow_style=False, sort_keys=False,
+                     width=4096, allow_unicode=False)
+    return header + body
+
+
+def write_text(path: str, text: str) -> None:
+    write_text_atomic(path, text)

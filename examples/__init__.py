@@ -1,0 +1,1 @@
+"""Example models; each `<name>/model.py` has the factory its manifest names."""

@@ -1,0 +1,88 @@
+"""Model manifest -> .pte program and the runner's check files.
+
+    python -m exporter --manifest manifests/models/mlp.yaml --out build/host/mlp/mlp.pte
+    python -m exporter --manifest manifests/models/mlp.yaml --print-ops
+
+Writes OUT (the program) and OUT-stem_io/input_<i>.npy, expected_<i>.npy (eager torch
+outputs on the example inputs), all atomically. A user error (ExportError) is printed
+without a traceback and exits 1.
+"""
+
+import argparse
+import os
+import sys
+from collections import Counter
+
+from exporter.errors import ExportError
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m exporter", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--manifest", required=True, help="manifests/models/<name>.yaml")
+    parser.add_argument("--out", help="the .pte to write (check files go to <stem>_io/)")
+    parser.add_argument("--model-name",
+                        help="name shown in messages (default: the stem of --out, else of "
+                             "the manifest)")
+    parser.add_argument("--print-ops", action="store_true",
+                        help="list the program's operators with their kernel keys")
+    args = parser.parse_args(argv)
+    if not args.out and not args.print_ops:
+        parser.error("give --out PATH.pte, --print-ops, or both")
+    return args
+
+
+def format_ops(program) -> list[str]:
+    """One line per (operator, kernel key) with its number of calls."""
+    calls = Counter((c.op, c.key) for c in program.kernel_calls())
+    width = max((len(op) for op, _ in calls), default=0)
+    return [f"{op:<{width}}  {key or '-'}  x{n}" for (op, key), n in calls.items()]
+
+
+def run(args: argparse.Namespace) -> int:
+    from exporter.manifest import dynamic_shapes, load_manifest, load_model
+
+    manifest = load_manifest(args.manifest)       # fails fast, before torch is imported
+    name = args.model_name or (os.path.splitext(os.path.basename(args.out))[0]
+                               if args.out else manifest.name)
+    print(f"exporting {name} ({manifest.factory})", flush=True)
+
+    import torch
+    from torch.utils._pytree import tree_leaves
+
+    from exporter.export import export
+    from exporter.io_files import io_dir_for, write_io
+
+    module, inputs = load_model(manifest)
+    module.eval()
+    with torch.no_grad():
+        expected = tree_leaves(module(*inputs))
+    program = export(module, inputs, dynamic_shapes(manifest, inputs))
+    plan = program.plan
+    print(f"  torch.export: {program.node_count} nodes")
+    print(f"  operators: {', '.join(program.operators)}")
+    print(f"  memory plan: 1 arena, {plan.arena_size:,} bytes "
+          f"(no reuse: {plan.unshared_size:,})")
+    if args.print_ops:
+        for line in format_ops(program):
+            print(f"    {line}")
+    if args.out:
+        size = program.save(args.out)
+        print(f"  wrote {args.out} ({size:,} bytes, constants {len(program.segment):,} bytes)")
+        io_dir = io_dir_for(args.out)
+        write_io(io_dir, list(inputs), expected)
+        print(f"  wrote {io_dir}/ ({len(inputs)} inputs, {len(expected)} expected outputs; "
+              f"tolerance atol {manifest.tolerance.atol:g}, rtol {manifest.tolerance.rtol:g})")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        return run(args)
+    except ExportError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+"""nn.Module + example inputs -> a Tailor Program (.pte).
+
+    program = export(module, (x,), dynamic_shapes=({0: torch.export.Dim("b", max=8)},))
+    program.save("build/host/mlp/mlp.pte")
+
+The module is traced with torch.export, decomposed to core ATen, and lowered by
+program_builder.py to one method whose calls are out-variant kernels over planned
+memory. `python -m exporter` (exporter/__main__.py) drives this from a model manifest.
+"""
+
+import copy
+import functools
+import warnings
+from dataclasses import dataclass
+
+import torch
+
+from exporter.atomic import write_bytes_atomic
+from exporter.memory_plan import MemoryPlan
+from exporter.program_builder import build_method
+from exporter.serialize import serialize
+
+PROGRAM_VERSION = 1
+
+
+@dataclass(frozen=True)
+class KernelCallInfo:
+    """One call of the program, as the kernel selection sees it."""
+    op: str          # "aten::addmm.out"
+    key: str         # kernel key: "Float;0|Float;0,1|Float;0,1|Float;0,1"
+
+
+@dataclass(frozen=True)
+class Program:
+    """An exported program: flatbuffer JSON form plus the constant segment."""
+    data: dict
+    segment: bytes
+    plan: MemoryPlan
+    node_count: int
+
+    def to_dict(self) -> dict:
+        """The program in the flatbuffer JSON form serialize.py takes (a copy)."""
+        return copy.deepcopy(self.data)
+
+    @property
+    def method(self) -> dict:
+        return self.data["methods"][0]
+
+    @property
+    def operators(self) -> list[str]:
+        """Fully qualified operator names in operator-table order: "aten::addmm.out"."""
+        return [f"{op['name']}.{op['overload']}" if op["overload"] else op["name"]
+                for op in self.method["operators"]]
+
+    def kernel_calls(self) -> list[KernelCallInfo]:
+        """Each instruction's operator and kernel key (docs/internals.md)."""
+        values = self.method["values"]
+        names = self.operators
+        calls = []
+        for instr in self.method["instructions"]:
+            call = instr["instr"]
+            parts = []
+            for a in call["args"]:
+                if values[a].get("val_type") == "Tensor":
+                    t = values[a]["val"]
+                    parts.append(f"{t['scalar_type']};"
+                                 + ",".join(str(d) for d in t["dim_order"]))
+            calls.append(KernelCallInfo(names[call["op_index"]], "|".join(parts)))
+        return calls
+
+    @functools.cached_property
+    def _serialized(self) -> bytes:
+        return serialize(self.data, self.segment)
+
+    def to_bytes(self) -> bytes:
+        """The .pte file contents (serialized once)."""
+        return self._serialized
+
+    def save(self, path: str) -> int:
+        """Writes the .pte atomically; returns its size in bytes."""
+        data = self.to_bytes()
+        write_bytes_atomic(path, data)
+        return len(data)
+
+
+def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, *,
+           name: str = "forward") -> Program:
+    """Exports `module` called on `example_inputs` as a Program with one method `name`.
+
+    `dynamic_shapes` is torch.export's argument; dynamic dims are planned at their max.
+    Raises ExportError when the model uses something a Tailor program cannot express.
+    """
+    # torch's own pytree code warns about its own deprecated API; not the user's concern.
+    warnings.filterwarnings("ignore", message=".*LeafSpec.*deprecated", category=FutureWarning)
+    with torch.no_grad():
+        ep = torch.export.export(module.eval(), tuple(example_inputs),
+                                 dynamic_shapes=dynamic_shapes)
+        ep = ep.run_decompositions()
+        built = build_method(ep, name)
+    segments = [{"offset": 0, "size": len(built.segment)}] if built.segment else []
+    data = {"version": PROGRAM_VERSION, "methods": [built.method], "segments": segments}
+    return Program(data, built.segment, built.plan, built.node_count)

@@ -1,0 +1,212 @@
+"""Model manifest (manifests/models/<name>.yaml) -> a validated ModelManifest, and the
+model it names.
+
+    description: Linear(16,32) - ReLU - Linear(32,4)
+    factory: examples.mlp.model:make_mlp   # returns (nn.Module, tuple of example inputs)
+    dynamic_dims:                          # optional
+      - {input: 0, dim: 0, name: batch, min: 1, max: 8}
+    tolerance: {atol: 1.0e-5, rtol: 1.0e-5}  # optional; for the runtime self-check
+
+Every mistake (unknown key, wrong type, a factory that is not `module:function`, does not
+import, or does not return (module, inputs)) raises ExportError naming the file, the
+entry and the fix. Only load_model() imports the factory (and so torch).
+"""
+
+import importlib
+import os
+import re
+import sys
+from dataclasses import dataclass
+
+import yaml
+
+from exporter.errors import ExportError
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+_FACTORY = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*$")
+_NAME = re.compile(r"^[A-Za-z_]\w*$")
+_TOP_KEYS = {"description": str, "factory": str, "dynamic_dims": list, "tolerance": dict}
+_REQUIRED_TOP = ("description", "factory")
+_DIM_KEYS = ("input", "dim", "name", "min", "max")
+_TOLERANCE_KEYS = ("atol", "rtol")
+DEFAULT_TOLERANCE = {"atol": 1e-5, "rtol": 1e-5}
+
+
+@dataclass(frozen=True)
+class DynamicDim:
+    input: int      # index of the example input
+    dim: int        # dimension of that input
+    name: str       # dims with the same name are the same symbol
+    min: int
+    max: int        # memory is planned for this size
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    atol: float
+    rtol: float
+
+
+@dataclass(frozen=True)
+class ModelManifest:
+    path: str
+    name: str                           # the file's stem: "mlp"
+    description: str
+    factory: str                        # "examples.mlp.model:make_mlp"
+    dynamic_dims: tuple[DynamicDim, ...]
+    tolerance: Tolerance
+
+
+def _type_name(t) -> str:
+    return {str: "a string", list: "a list", dict: "a mapping", int: "an integer",
+            float: "a number"}[t]
+
+
+def _check_keys(path: str, entry: str, data: dict, allowed, required) -> None:
+    for key in data:
+        if key not in allowed:
+            raise ExportError(f"{path}: {entry}unknown key '{key}'; allowed keys: "
+                              f"{', '.join(allowed)}")
+    for key in required:
+        if key not in data:
+            raise ExportError(f"{path}: {entry}missing key '{key}'; add it "
+                              f"(keys: {', '.join(allowed)})")
+
+
+def _int(path: str, entry: str, v, minimum: int = 0) -> int:
+    if not isinstance(v, int) or isinstance(v, bool) or v < minimum:
+        raise ExportError(f"{path}: {entry} must be an integer >= {minimum}, not {v!r}")
+    return v
+
+
+def _number(path: str, entry: str, v) -> float:
+    if not isinstance(v, (int, float)) or isinstance(v, bool) or v < 0:
+        raise ExportError(f"{path}: {entry} must be a number >= 0, not {v!r} "
+                          "(write 1.0e-5, not 1e-5, which YAML reads as a string)")
+    return float(v)
+
+
+def _dynamic_dim(path: str, i: int, d) -> DynamicDim:
+    entry = f"dynamic_dims[{i}]"
+    if not isinstance(d, dict):
+        raise ExportError(f"{path}: {entry} must be a mapping like "
+                          "{input: 0, dim: 0, name: batch, min: 1, max: 8}")
+    _check_keys(path, f"{entry}: ", d, _DIM_KEYS, ("input", "dim", "name", "max"))
+    name = d["name"]
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise ExportError(f"{path}: {entry}.name must be an identifier like 'batch', "
+                          f"not {name!r}")
+    lo = _int(path, f"{entry}.min", d.get("min", 1))
+    hi = _int(path, f"{entry}.max", d["max"], minimum=1)
+    if lo > hi:
+        raise ExportError(f"{path}: {entry}: min {lo} is greater than max {hi}")
+    return DynamicDim(_int(path, f"{entry}.input", d["input"]),
+                      _int(path, f"{entry}.dim", d["dim"]), name, lo, hi)
+
+
+def parse_manifest(path: str, data) -> ModelManifest:
+    """Validates the YAML data of manifest `path` (pure: no imports, no I/O)."""
+    if not isinstance(data, dict):
+        raise ExportError(f"{path}: the manifest must be a mapping with keys "
+                          f"{', '.join(_TOP_KEYS)}")
+    _check_keys(path, "", data, tuple(_TOP_KEYS), _REQUIRED_TOP)
+    for key, t in _TOP_KEYS.items():
+        if key in data and not isinstance(data[key], t):
+            raise ExportError(f"{path}: {key} must be {_type_name(t)}, "
+                              f"not {data[key]!r}")
+    factory = data["factory"]
+    if not _FACTORY.match(factory):
+        raise ExportError(f"{path}: factory '{factory}' is not 'module:function'; write "
+                          "it like examples.mlp.model:make_mlp")
+    dims = tuple(_dynamic_dim(path, i, d) for i, d in enumerate(data.get("dynamic_dims", [])))
+    seen = {}
+    for i, d in enumerate(dims):
+        key = (d.input, d.dim)
+        if key in seen:
+            raise ExportError(f"{path}: dynamic_dims[{i}] repeats input {d.input} dim "
+                              f"{d.dim} of dynamic_dims[{seen[key]}]; keep one")
+        seen[key] = i
+        first = next(e for e in dims if e.name == d.name)
+        if (first.min, first.max) != (d.min, d.max):
+            raise ExportError(f"{path}: dynamic_dims[{i}]: dim '{d.name}' is declared "
+                              "twice with different min/max; use one range or two names")
+    tolerance = data.get("tolerance", DEFAULT_TOLERANCE)
+    _check_keys(path, "tolerance: ", tolerance, _TOLERANCE_KEYS, _TOLERANCE_KEYS)
+    return ModelManifest(
+        path=path, name=os.path.splitext(os.path.basename(path))[0],
+        description=data["description"], factory=factory, dynamic_dims=dims,
+        tolerance=Tolerance(*(_number(path, f"tolerance.{k}", tolerance[k])
+                              for k in _TOLERANCE_KEYS)))
+
+
+def load_manifest(path: str) -> ModelManifest:
+    try:
+        with open(path) as f:
+            data = yaml.safe_load(f)
+    except OSError as e:
+        raise ExportError(f"{path}: cannot read the manifest: {e.strerror}") from None
+    except yaml.YAMLError as e:
+        raise ExportError(f"{path}: not valid YAML: {e}") from None
+    return parse_manifest(path, data)
+
+
+def load_model(manifest: ModelManifest):
+    """Calls the manifest's factory; returns (module, example inputs as a tuple)."""
+    import torch
+
+    module_name, function_name = manifest.factory.split(":")
+    if REPO not in sys.path:
+        sys.path.insert(0, REPO)
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as e:
+        raise ExportError(f"{manifest.path}: factory '{manifest.factory}': cannot import "
+                          f"{module_name} ({e}); check the module path (relative to the "
+                          "repository root) and that its dependencies are installed") from None
+    factory = getattr(module, function_name, None)
+    if not callable(factory):
+        raise ExportError(f"{manifest.path}: factory '{manifest.factory}': {module_name} "
+                          f"has no function {function_name}")
+    result = factory()
+    if not (isinstance(result, tuple) and len(result) == 2
+            and isinstance(result[0], torch.nn.Module)
+            and isinstance(result[1], (tuple, list))):
+        raise ExportError(f"{manifest.path}: factory '{manifest.factory}' must return "
+                          "(nn.Module, tuple of example inputs), got "
+                          f"{type(result).__name__}")
+    model, inputs = result[0], tuple(result[1])
+    _check_dims(manifest, inputs)
+    return model, inputs
+
+
+def _check_dims(manifest: ModelManifest, inputs: tuple) -> None:
+    for i, d in enumerate(manifest.dynamic_dims):
+        entry = f"{manifest.path}: dynamic_dims[{i}]"
+        if d.input >= len(inputs) or not hasattr(inputs[d.input], "shape"):
+            raise ExportError(f"{entry}: input {d.input} is not a tensor input "
+                              f"(the factory returns {len(inputs)} inputs)")
+        shape = inputs[d.input].shape
+        if d.dim >= len(shape):
+            raise ExportError(f"{entry}: input {d.input} has {len(shape)} dims, so it has "
+                              f"no dim {d.dim}")
+        if not d.min <= shape[d.dim] <= d.max:
+            raise ExportError(f"{entry}: the example input has size {shape[d.dim]} in "
+                              f"dim {d.dim}, outside [{d.min}, {d.max}]; widen the range "
+                              "or change the example")
+
+
+def dynamic_shapes(manifest: ModelManifest, inputs: tuple):
+    """torch.export's dynamic_shapes for the manifest's dynamic dims (None if none)."""
+    import torch
+
+    if not manifest.dynamic_dims:
+        return None
+    dims = {}
+    for d in manifest.dynamic_dims:
+        dims.setdefault(d.name, torch.export.Dim(d.name, min=d.min, max=d.max))
+    shapes = [None] * len(inputs)
+    for d in manifest.dynamic_dims:
+        shapes[d.input] = shapes[d.input] or {}
+        shapes[d.input][d.dim] = dims[d.name]
+    return tuple(shapes)

@@ -1,0 +1,399 @@
+"""Core-ATen ExportedProgram -> one method in flatbuffer JSON form, plus constant segment.
+
+Input: a torch.export ExportedProgram already decomposed to core ATen. Output: a
+BuiltMethod holding the method dict (schema/program.fbs, JSON form as serialize.py takes
+it), the constant segment bytes and the memory plan. The rules are in docs/internals.md:
+
+- every graph op becomes a KernelCall to its out variant (out_variants.py), with one
+  value id per schema argument (kwarg-only and defaulted ones included), then the out
+  tensors, then one slot per non-tensor return;
+- every scalar or list argument is a Value of its own; an IntList lists the ids of Int
+  values, so a symbolic int computed at run time (sym_size, tailor_prim) is read live;
+- tensors are contiguous; parameters, buffers and lifted constants live in segment 0,
+  every other tensor (inputs and outputs included) is planned into arena 0 at the upper
+  bound of its dynamic dims (memory_plan.py).
+"""
+
+import operator
+from dataclasses import dataclass
+
+import torch
+from torch.export.graph_signature import InputKind, OutputKind
+from torch.utils._sympy.value_ranges import bound_sympy
+
+from exporter.constant_segment import pack_constants
+from exporter.errors import ExportError
+from exporter.memory_plan import Buffer, MemoryPlan, live_ranges, plan_memory
+from exporter.out_variants import (IGNORED_TARGETS, PRIM_INT_OPS, ProgramOp,
+                                   is_tensor_list_type, program_op, scalar_overload)
+from exporter.scalar_types import (DEVICE_TYPE_CODES, LAYOUT_CODES, MEMORY_FORMAT_CODES,
+                                   SCALAR_TYPE_CODES, SCALAR_TYPE_NAMES)
+
+_CONSTANT_KINDS = (InputKind.PARAMETER, InputKind.BUFFER, InputKind.CONSTANT_TENSOR)
+
+
+@dataclass(frozen=True)
+class BuiltMethod:
+    method: dict            # a Method of schema/program.fbs in flatbuffer JSON form
+    segment: bytes          # constant segment data (segments[0])
+    plan: MemoryPlan
+    node_count: int         # call_function nodes in the core-ATen graph
+
+
+@dataclass
+class _Tensor:
+    dtype: torch.dtype
+    sizes: list[int]        # upper bounds
+    payload: dict           # the Tensor table of the value, filled in as we go
+    constant: bytes | None = None
+
+    @property
+    def nbytes(self) -> int:
+        n = self.dtype.itemsize
+        for s in self.sizes:
+            n *= s
+        return n
+
+
+def build_method(ep: torch.export.ExportedProgram, name: str) -> BuiltMethod:
+    """Lowers `ep` (core ATen) to a method named `name`; see the module docstring."""
+    return _MethodBuilder(ep, name).build()
+
+
+def _where(node: torch.fx.Node) -> str:
+    trace = node.meta.get("stack_trace") or ""
+    lines = [ln.strip() for ln in trace.strip().splitlines() if ln.strip()]
+    return f"node '{node.name}'" + (f" ({lines[-1]})" if lines else "")
+
+
+class _MethodBuilder:
+    def __init__(self, ep: torch.export.ExportedProgram, name: str):
+        self.ep = ep
+        self.name = name
+        self.values: list[dict] = []
+        self.tensors: dict[int, _Tensor] = {}
+        self.env: dict[torch.fx.Node, int | list[int]] = {}
+        self.operators: list[ProgramOp] = []
+        self.op_index: dict[str, int] = {}
+        self.instructions: list[tuple[int, list[int]]] = []
+        self.ranges = dict(ep.range_constraints)
+
+    # -- values ----------------------------------------------------------------------
+
+    def _add(self, kind: str | None, payload: dict | None = None) -> int:
+        self.values.append({} if kind is None else {"val_type": kind, "val": payload})
+        return len(self.values) - 1
+
+    def _none(self) -> int:
+        return self._add(None)
+
+    def _int(self, v: int) -> int:
+        return self._add("Int", {"value": int(v)})
+
+    def _upper_bound(self, size, node: torch.fx.Node) -> int:
+        if isinstance(size, int):
+            return size
+        expr = size.node.expr
+        if expr.is_number:
+            return int(expr)
+        ranges = {**size.node.shape_env.var_to_range, **self.ranges}
+        upper = bound_sympy(expr, ranges).upper
+        if not upper.is_finite:
+            raise ExportError(
+                f"{_where(node)}: size {expr} has no upper bound, so its memory cannot be "
+                "planned; give the dynamic dim a max (dynamic_dims: max:) or bound the "
+                "data-dependent size with torch._check()")
+        return int(upper)
+
+    def _tensor(self, fake: torch.Tensor, node: torch.fx.Node,
+                constant: torch.Tensor | None = None) -> int:
+        if fake.dtype not in SCALAR_TYPE_NAMES:
+            raise ExportError(f"{_where(node)}: dtype {fake.dtype} is not supported by "
+                              f"Tailor programs; use one of "
+                              f"{', '.join(str(d) for d in SCALAR_TYPE_NAMES)}")
+        sizes = [self._upper_bound(s, node) for s in fake.shape]
+        payload = {"scalar_type": SCALAR_TYPE_NAMES[fake.dtype], "sizes": sizes,
+                   "dim_order": list(range(len(sizes))),
+                   "dynamic": any(isinstance(s, torch.SymInt) and not s.node.expr.is_number
+                                  for s in fake.shape)}
+        data = None
+        if constant is not None:
+            flat = constant.detach().contiguous().reshape(-1)
+            data = flat.view(torch.uint8).numpy().tobytes() if flat.numel() else b""
+        vid = self._add("Tensor", payload)
+        self.tensors[vid] = _Tensor(fake.dtype, sizes, payload, data)
+        return vid
+
+    def _node_value(self, v: torch.fx.Node, node: torch.fx.Node) -> int:
+        found = self.env.get(v)
+        if not isinstance(found, int):
+            raise ExportError(f"{_where(node)}: argument '{v.name}' is not a single value")
+        return found
+
+    def _arg(self, t, v, n: int | None, node: torch.fx.Node) -> int:
+        """A value for argument value `v` of schema type `t` (torch JitType)."""
+        kind = t.kind()
+        if v is None:
+            return self._none()
+        if kind == "OptionalType":
+            return self._arg(t.getElementType(), v, n, node)
+        if isinstance(v, torch.fx.Node):
+            if kind in ("TensorType", "IntType", "SymIntType", "NumberType", "FloatType",
+                        "SymFloatType", "BoolType", "SymBoolType"):
+                return self._node_value(v, node)
+        if kind == "ListType":
+            return self._list_arg(t.getElementType(), v, n, node)
+        if kind in ("IntType", "SymIntType") and isinstance(v, int):
+            return self._int(v)
+        if kind in ("FloatType", "SymFloatType") and isinstance(v, (int, float)):
+            return self._add("Double", {"value": float(v)})
+        if kind in ("BoolType", "SymBoolType") and isinstance(v, bool):
+            return self._add("Bool", {"value": v})
+        if kind == "StringType" and isinstance(v, str):
+            return self._add("String", {"value": v})
+        if kind == "NumberType" and isinstance(v, (bool, int, float)):
+            if isinstance(v, bool):
+                return self._add("Bool", {"value": v})
+            if isinstance(v, int):
+                return self._int(v)
+            return self._add("Double", {"value": float(v)})
+        if kind == "ScalarTypeType" and isinstance(v, (torch.dtype, int)):
+            return self._int(v if isinstance(v, int) else SCALAR_TYPE_CODES[v])
+        if kind == "LayoutType" and isinstance(v, (torch.layout, int)):
+            return self._int(v if isinstance(v, int) else LAYOUT_CODES[v])
+        if kind == "MemoryFormatType" and isinstance(v, (torch.memory_format, int)):
+            return self._int(v if isinstance(v, int) else MEMORY_FORMAT_CODES[v])
+        if kind == "DeviceObjType" and isinstance(v, (torch.device, str)):
+            device = torch.device(v)
+            if device.type not in DEVICE_TYPE_CODES:
+                raise ExportError(f"{_where(node)}: device {device} is not supported; "
+                                  "export the model on cpu")
+            return self._int(DEVICE_TYPE_CODES[device.type])
+        raise ExportError(f"{_where(node)}: argument {v!r} of schema type {t} is not "
+                          "supported by Tailor programs")
+
+    def _list_arg(self, elem, v, n: int | None, node: torch.fx.Node) -> int:
+        items = list(v) if isinstance(v, (list, tuple)) else [v] * (n or 1)
+        kind = elem.kind()
+        if kind == "TensorType":
+            return self._add("TensorList",
+                             {"items": [self._node_value(x, node) for x in items]})
+        if kind == "OptionalType" and elem.getElementType().kind() == "TensorType":
+            return self._add("OptionalTensorList", {"items": [
+                -1 if x is None else self._node_value(x, node) for x in items]})
+        if kind in ("IntType", "SymIntType"):
+            return self._add("IntList", {"items": [self._arg(elem, x, None, node)
+                                                   for x in items]})
+        if kind == "FloatType" and all(isinstance(x, (int, float)) for x in items):
+            return self._add("DoubleList", {"items": [float(x) for x in items]})
+        if kind == "BoolType" and all(isinstance(x, bool) for x in items):
+            return self._add("BoolList", {"items": list(items)})
+        raise ExportError(f"{_where(node)}: list argument {v!r} of element type {elem} is "
+                          "not supported by Tailor programs")
+
+    # -- instructions ----------------------------------------------------------------
+
+    def _call(self, op: ProgramOp, args: list[int]) -> None:
+        if op.qualified_name not in self.op_index:
+            self.op_index[op.qualified_name] = len(self.operators)
+            self.operators.append(op)
+        self.instructions.append((self.op_index[op.qualified_name], args))
+
+    def _return_slot(self, t) -> int:
+        kind = t.kind()
+        if kind in ("IntType", "SymIntType"):
+            return self._int(0)
+        if kind in ("FloatType", "SymFloatType"):
+            return self._add("Double", {"value": 0.0})
+        if kind in ("BoolType", "SymBoolType"):
+            return self._add("Bool", {"value": False})
+        return self._none()
+
+    def _prim_int_call(self, node: torch.fx.Node, op: ProgramOp) -> None:
+        args = [self._arg(spec.type, v, None, node) for spec, v in zip(op.inputs, node.args)]
+        result = self._int(self._upper_bound(node.meta["val"], node))
+        self.env[node] = result
+        self._call(op, args + [result])
+
+    def _bind(self, node: torch.fx.Node) -> dict[str, object]:
+        """Argument name -> value for every argument of the node's own schema."""
+        bound = {}
+        positional = list(node.args)
+        for a in node.target._schema.arguments:
+            if not a.kwarg_only and positional:
+                bound[a.name] = positional.pop(0)
+            elif a.name in node.kwargs:
+                bound[a.name] = node.kwargs[a.name]
+            elif a.has_default_value():
+                bound[a.name] = a.default_value
+            else:
+                raise RuntimeError(f"{node.name}: no value for argument {a.name} of "
+                                   f"{node.target._schema}")
+        return bound
+
+    def _op_call(self, node: torch.fx.Node, op: ProgramOp) -> None:
+        bound = self._bind(node)
+        args = [self._arg(a.type, bound[a.name], a.n, node) for a in op.inputs]
+
+        val = node.meta["val"]
+        if not op.outs:                       # a symbolic-int op: sym_size.int, ...
+            result = self._int(self._upper_bound(val, node))
+            self.env[node] = result
+            self._call(op, args + [result])
+            return
+        fakes = list(val) if isinstance(val, (list, tuple)) else [val]
+        results = [self._tensor(f, node) for f in fakes]
+        if len(op.outs) == 1 and is_tensor_list_type(op.outs[0].type):
+            outs = [self._add("TensorList", {"items": results})]
+        elif len(op.outs) == len(results):
+            outs = results
+        else:
+            raise ExportError(f"{_where(node)}: {op.qualified_name} has {len(op.outs)} "
+                              f"out arguments but the graph expects {len(results)} results")
+        slots = [self._return_slot(r.type) for r in op.scalar_returns]
+        self.env[node] = results if isinstance(val, (list, tuple)) else results[0]
+        self._call(op, args + outs + slots)
+
+    # -- graph -----------------------------------------------------------------------
+
+    def _placeholders(self) -> list[int]:
+        specs = self.ep.graph_signature.input_specs
+        nodes = [n for n in self.ep.graph.nodes if n.op == "placeholder"]
+        inputs = []
+        for spec, node in zip(specs, nodes, strict=True):
+            val = node.meta.get("val")
+            if spec.kind == InputKind.USER_INPUT:
+                if not isinstance(val, torch.Tensor):
+                    raise ExportError(f"input '{node.name}' is {type(val).__name__}; Tailor "
+                                      "programs take tensor inputs only")
+                self.env[node] = self._tensor(val, node)
+                inputs.append(self.env[node])
+            elif spec.kind in _CONSTANT_KINDS:
+                target = spec.target
+                real = (self.ep.state_dict[target] if target in self.ep.state_dict
+                        else self.ep.constants[target])
+                self.env[node] = self._tensor(real, node, constant=real)
+            else:
+                raise ExportError(f"input '{node.name}' is a {spec.kind.name} input, "
+                                  "which Tailor programs do not support")
+        return inputs
+
+    def _outputs(self, node: torch.fx.Node) -> list[int]:
+        outputs = []
+        for spec, v in zip(self.ep.graph_signature.output_specs, node.args[0], strict=True):
+            if spec.kind != OutputKind.USER_OUTPUT:
+                raise ExportError(
+                    f"output '{spec.arg.name}' is a {spec.kind.name} (the model writes to "
+                    f"'{spec.target}' in place); Tailor programs cannot mutate inputs or "
+                    "buffers yet: return the new value instead")
+            if isinstance(v, torch.fx.Node):
+                vid = self._node_value(v, node)
+                if vid in self.tensors and self.tensors[vid].constant is not None:
+                    vid = self._copy_constant(vid, v)
+            else:
+                vid = self._arg(torch._C.NumberType.get(), v, None, node)
+            outputs.append(vid)
+        return outputs
+
+    def _copy_constant(self, vid: int, node: torch.fx.Node) -> int:
+        """A planned copy of constant `vid`: the runtime reads outputs from the arena."""
+        op = program_op(torch.ops.aten.clone.default)
+        out = self._tensor(node.meta["val"], node)
+        self._call(op, [vid, self._none(), out])
+        return out
+
+    def _target(self, node: torch.fx.Node):
+        """The node's op, switched to its Scalar overload if it passes Python numbers
+        to Tensor arguments."""
+        target = node.target
+        if not isinstance(target, torch._ops.OpOverload) or target in PRIM_INT_OPS:
+            return target
+        bound = self._bind(node)
+        numbers = frozenset(a.name for a in target._schema.arguments
+                            if a.real_type.kind() == "TensorType"
+                            and isinstance(bound[a.name], (bool, int, float)))
+        if not numbers:
+            return target
+        found = scalar_overload(target, numbers)
+        if found is None:
+            raise ExportError(
+                f"{_where(node)}: {target} gets the number {bound[next(iter(numbers))]!r} "
+                f"for a Tensor argument and has no overload taking a Scalar there; make "
+                "the number a tensor in the model (torch.tensor(...))")
+        return found
+
+    def build(self) -> BuiltMethod:
+        graph = self.ep.graph
+        output = graph.find_nodes(op="output")[0]
+        needed = set()
+        stack = [output]
+        while stack:
+            n = stack.pop()
+            if n not in needed:
+                needed.add(n)
+                stack.extend(n.all_input_nodes)
+
+        inputs = self._placeholders()
+        calls = [n for n in graph.nodes if n.op == "call_function"]
+        for node in calls:
+            if node not in needed or node.target in IGNORED_TARGETS:
+                continue
+            if node.target is operator.getitem:
+                self.env[node] = self.env[node.args[0]][node.args[1]]
+                continue
+            op = program_op(self._target(node))
+            if op is None:
+                schema = getattr(node.target, "_schema", node.target)
+                raise ExportError(
+                    f"{_where(node)} calls {schema}, which has no out variant Tailor can "
+                    "call; rewrite that part of the model with other operators")
+            if node.target in PRIM_INT_OPS:
+                self._prim_int_call(node, op)
+            else:
+                self._op_call(node, op)
+        outputs = self._outputs(output)
+
+        plan, segment = self._place_tensors(inputs, outputs)
+        method = {
+            "name": self.name,
+            "values": self.values,
+            "inputs": inputs,
+            "outputs": outputs,
+            "operators": [{"name": op.name, "overload": op.overload}
+                          for op in self.operators],
+            "delegates": [],
+            "instructions": [{"instr_type": "KernelCall",
+                              "instr": {"op_index": i, "args": args}}
+                             for i, args in self.instructions],
+            "arena_sizes": plan.arena_sizes,
+        }
+        return BuiltMethod(method, segment, plan, len(calls))
+
+    def _tensor_ids(self, args: list[int]) -> list[int]:
+        """Tensor ids an instruction touches, list members included."""
+        found = []
+        for a in args:
+            value = self.values[a]
+            if value.get("val_type") == "Tensor":
+                found.append(a)
+            elif value.get("val_type") in ("TensorList", "OptionalTensorList"):
+                found.extend(i for i in value["val"]["items"] if i >= 0)
+        return found
+
+    def _place_tensors(self, inputs: list[int], outputs: list[int]):
+        constants = [(vid, t.constant) for vid, t in self.tensors.items()
+                     if t.constant is not None]
+        segment = pack_constants(constants)
+        for vid, offset in segment.offsets.items():
+            self.tensors[vid].payload["constant"] = {"segment": 0, "offset": offset}
+
+        planned = {vid for vid, t in self.tensors.items()
+                   if t.constant is None and t.nbytes > 0}
+        ranges = live_ranges([self._tensor_ids(args) for _, args in self.instructions],
+                             planned, inputs, outputs)
+        buffers = [Buffer(vid, self.tensors[vid].nbytes, *ranges[vid])
+                   for vid in sorted(planned)]
+        plan = plan_memory(buffers)
+        for vid, offset in plan.offsets.items():
+            self.tensors[vid].payload["allocation"] = {"arena": 0, "offset": offset}
+        return plan, segment.data

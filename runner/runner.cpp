@@ -1,0 +1,310 @@
+// runner: loads a program, feeds it .npy inputs, runs a method, writes or checks outputs.
+//
+//   runner PROGRAM [--method NAME] [--input FILE.npy ...] [--output FILE.npy ...]
+//          [--check] [--atol X] [--rtol X] [--verbose]
+//
+// Exit codes: 0 ok, 1 load/run error or check failure, 2 usage error.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <string>
+#include <vector>
+
+#include "runner/check.h"
+#include "runner/npy.h"
+#include "runtime/core/half.h"
+#include "runtime/module/module.h"
+#include "runtime/platform/platform.h"
+
+namespace {
+
+using tailor::Error;
+using tailor::EValue;
+using tailor::Method;
+using tailor::ScalarType;
+using tailor::runner::NpyArray;
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+// Runtime log messages are about the program file: prefix them with its path.
+const char* g_log_prefix = "runner";
+bool g_verbose = false;
+
+const char kUsage[] =
+    "usage: runner PROGRAM [--method NAME] [--input FILE.npy ...] [--output FILE.npy ...]\n"
+    "              [--check] [--atol X] [--rtol X] [--verbose]\n"
+    "  --method NAME    method to run (default: forward)\n"
+    "  --input FILE     one .npy per method input, in order\n"
+    "  --output FILE    write output i to the i-th FILE\n"
+    "  --check          compare outputs with <dir>/<stem>_io/expected_<i>.npy (inputs\n"
+    "                   from <dir>/<stem>_io/input_<i>.npy unless --input is given)\n"
+    "  --atol X --rtol X  float tolerance: |a - e| <= atol + rtol * |e| (default 1e-05)\n";
+
+struct Options {
+  std::string program;
+  std::string method = "forward";
+  std::vector<std::string> inputs;
+  std::vector<std::string> outputs;
+  bool check = false;
+  tailor::runner::Tolerance tol;
+};
+
+int usage_error(const std::string& message) {
+  fprintf(stderr, "runner: %s\n%s", message.c_str(), kUsage);
+  return kExitUsage;
+}
+
+bool parse_number(const char* text, double* out) {
+  char* end = nullptr;
+  *out = strtod(text, &end);
+  return end != text && *end == '\0' && *out >= 0;
+}
+
+// Returns -1 when the arguments are fine, else the exit code to stop with.
+int parse_args(int argc, char** argv, Options* o) {
+  std::vector<std::string>* list = nullptr;  // the option that takes several files
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "-h" || arg == "--help") {
+      fputs(kUsage, stdout);
+      return kExitOk;
+    }
+    if (arg == "--input" || arg == "--output") {
+      list = arg == "--input" ? &o->inputs : &o->outputs;
+      if (i + 1 >= argc || argv[i + 1][0] == '-') return usage_error(arg + " needs a file");
+      continue;
+    }
+    if (arg == "--method" || arg == "--atol" || arg == "--rtol") {
+      list = nullptr;
+      if (i + 1 >= argc) return usage_error(arg + " needs a value");
+      const char* value = argv[++i];
+      if (arg == "--method") {
+        o->method = value;
+      } else if (!parse_number(value, arg == "--atol" ? &o->tol.atol : &o->tol.rtol)) {
+        return usage_error(arg + ": '" + value + "' is not a non-negative number");
+      }
+      continue;
+    }
+    if (arg == "--check" || arg == "--verbose") {
+      list = nullptr;
+      (arg == "--check" ? o->check : g_verbose) = true;
+      continue;
+    }
+    if (arg.size() > 1 && arg[0] == '-') return usage_error("unknown option " + arg);
+    if (list != nullptr) {
+      list->push_back(arg);
+    } else if (o->program.empty()) {
+      o->program = arg;
+    } else {
+      return usage_error("unexpected argument '" + arg + "'");
+    }
+  }
+  if (o->program.empty()) return usage_error("no PROGRAM given");
+  return -1;
+}
+
+// "<dir>/<stem>_io/<name>" for PROGRAM = "<dir>/<stem>.pte".
+std::string io_path(const std::string& program, const std::string& name) {
+  const size_t slash = program.rfind('/');
+  const std::string dir = slash == std::string::npos ? "" : program.substr(0, slash + 1);
+  std::string stem = slash == std::string::npos ? program : program.substr(slash + 1);
+  const size_t dot = stem.rfind('.');
+  if (dot != std::string::npos && dot > 0) stem = stem.substr(0, dot);
+  return dir + stem + "_io/" + name;
+}
+
+bool set_input(const Options& o, Method& method, size_t i, const std::string& path) {
+  NpyArray array;
+  std::string error;
+  if (!tailor::runner::read_npy(path, &array, &error)) {
+    fprintf(stderr, "%s: %s\n", path.c_str(), error.c_str());
+    return false;
+  }
+  const EValue& in = method.input(i);
+  const std::string where = "input " + std::to_string(i) + " of " + o.program + " method '" +
+                            o.method + "'";
+  if (in.is_tensor()) {
+    const ScalarType want = in.to_tensor().dtype();
+    // numpy has no bfloat16: accept float32 data for a BFloat16 input.
+    if (want == ScalarType::BFloat16 && array.dtype == ScalarType::Float) {
+      std::vector<uint8_t> narrowed(array.numel() * 2);
+      for (size_t k = 0; k < array.numel(); ++k) {
+        float f;
+        memcpy(&f, array.data.data() + 4 * k, 4);
+        const tailor::BFloat16 b(f);
+        memcpy(narrowed.data() + 2 * k, &b.bits, 2);
+      }
+      array.data.swap(narrowed);
+      array.dtype = ScalarType::BFloat16;
+    }
+    if (array.dtype != want) {
+      fprintf(stderr, "%s: dtype %s does not match %s (%s)\n", path.c_str(),
+              tailor::scalar_type_name(array.dtype), where.c_str(),
+              tailor::scalar_type_name(want));
+      return false;
+    }
+    const Error err = method.set_input(
+        i, array.dtype, array.data.data(),
+        tailor::ArrayRef<int64_t>(array.shape.data(), array.shape.size()));
+    if (err != Error::Ok) {
+      fprintf(stderr, "%s: cannot use shape %s as %s: %s\n", path.c_str(),
+              tailor::runner::format_shape(array.shape).c_str(), where.c_str(),
+              tailor::error_name(err));
+      return false;
+    }
+    return true;
+  }
+  // Int / Double / Bool inputs come as one-element arrays.
+  if (array.numel() != 1) {
+    fprintf(stderr, "%s: %s is a %s and needs a one-element array, got shape %s\n", path.c_str(),
+            where.c_str(), tailor::evalue_tag_name(in.tag()),
+            tailor::runner::format_shape(array.shape).c_str());
+    return false;
+  }
+  EValue value;
+  int64_t iv = 0;
+  double dv = 0;
+  if (in.is_int() && tailor::is_integral_type(array.dtype, false)) {
+    memcpy(&iv, array.data.data(), tailor::element_size(array.dtype));
+    if (array.dtype == ScalarType::Char) iv = static_cast<int8_t>(iv);
+    if (array.dtype == ScalarType::Short) iv = static_cast<int16_t>(iv);
+    if (array.dtype == ScalarType::Int) iv = static_cast<int32_t>(iv);
+    value = EValue(iv);
+  } else if (in.is_double() && array.dtype == ScalarType::Double) {
+    memcpy(&dv, array.data.data(), 8);
+    value = EValue(dv);
+  } else if (in.is_bool() && array.dtype == ScalarType::Bool) {
+    value = EValue(array.data[0] != 0);
+  } else {
+    fprintf(stderr, "%s: dtype %s does not fit %s (%s)\n", path.c_str(),
+            tailor::scalar_type_name(array.dtype), where.c_str(), tailor::evalue_tag_name(in.tag()));
+    return false;
+  }
+  if (method.set_input(i, value) != Error::Ok) {
+    fprintf(stderr, "%s: cannot set %s\n", path.c_str(), where.c_str());
+    return false;
+  }
+  return true;
+}
+
+std::string method_list(const tailor::Program& program) {
+  std::string names;
+  for (size_t i = 0; i < program.num_methods(); ++i) {
+    tailor::Result<const char*> name = program.method_name(i);
+    names += (i > 0 ? ", " : "") + std::string(name.ok() ? *name : "?");
+  }
+  return names.empty() ? "none" : names;
+}
+
+// Prints, writes or checks every output; returns the exit code.
+int handle_outputs(const Options& o, Method& method) {
+  bool all_ok = true;
+  for (size_t i = 0; i < method.outputs_size(); ++i) {
+    NpyArray actual;
+    std::string error;
+    if (!tailor::runner::output_to_array(method.output(i), &actual, &error)) {
+      fprintf(stderr, "%s: output %zu: %s\n", o.program.c_str(), i, error.c_str());
+      all_ok = false;
+      continue;
+    }
+    if (i < o.outputs.size() && !tailor::runner::write_npy(o.outputs[i], actual, &error)) {
+      fprintf(stderr, "%s: %s\n", o.outputs[i].c_str(), error.c_str());
+      all_ok = false;
+    }
+    if (!o.check) {
+      printf("output %zu: shape %s %s %s\n", i, tailor::runner::format_shape(actual.shape).c_str(),
+             tailor::scalar_type_name(actual.dtype),
+             tailor::runner::preview_values(actual, 8).c_str());
+      continue;
+    }
+    const std::string expected_path = io_path(o.program, "expected_" + std::to_string(i) + ".npy");
+    NpyArray expected;
+    if (!tailor::runner::read_npy(expected_path, &expected, &error)) {
+      printf("output %zu: %s: %s: FAILED\n", i, expected_path.c_str(), error.c_str());
+      all_ok = false;
+      continue;
+    }
+    std::string line;
+    const bool match = tailor::runner::compare_arrays(actual, expected, o.tol, &line);
+    printf("output %zu: %s: %s\n", i, line.c_str(), match ? "ok" : "FAILED");
+    all_ok = all_ok && match;
+  }
+  if (o.check) printf(all_ok ? "check passed\n" : "check FAILED\n");
+  return all_ok ? kExitOk : kExitFailure;
+}
+
+int run(const Options& o) {
+  g_log_prefix = o.program.c_str();
+  tailor::Module module;
+  Error err = module.load(o.program.c_str());
+  if (err != Error::Ok) {
+    fprintf(stderr, "%s: cannot load program: %s\n", o.program.c_str(), tailor::error_name(err));
+    return kExitFailure;
+  }
+  if (!module.program().method_meta(o.method.c_str()).ok()) {
+    fprintf(stderr, "%s: no method '%s' (methods: %s)\n", o.program.c_str(), o.method.c_str(),
+            method_list(module.program()).c_str());
+    return kExitFailure;
+  }
+  err = module.load_method(o.method.c_str());
+  if (err != Error::Ok) {
+    fprintf(stderr, "%s: cannot load method '%s': %s\n", o.program.c_str(), o.method.c_str(),
+            tailor::error_name(err));
+    return kExitFailure;
+  }
+  Method& method = module.method();
+
+  // Inputs: given files, the check directory, or the planned (zeroed) memory as is.
+  std::vector<std::string> inputs = o.inputs;
+  if (inputs.empty() && o.check) {
+    for (size_t i = 0; i < method.inputs_size(); ++i) {
+      inputs.push_back(io_path(o.program, "input_" + std::to_string(i) + ".npy"));
+    }
+  }
+  if (!inputs.empty() && inputs.size() != method.inputs_size()) {
+    fprintf(stderr, "%s: method '%s' takes %zu inputs, got %zu input files\n", o.program.c_str(),
+            o.method.c_str(), method.inputs_size(), inputs.size());
+    return kExitFailure;
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!set_input(o, method, i, inputs[i])) return kExitFailure;
+  }
+  if (o.outputs.size() > method.outputs_size()) {
+    fprintf(stderr, "%s: method '%s' has %zu outputs, got %zu output files\n", o.program.c_str(),
+            o.method.c_str(), method.outputs_size(), o.outputs.size());
+    return kExitFailure;
+  }
+
+  const uint64_t start = tl_pal_current_ticks();
+  err = method.execute();
+  const uint64_t elapsed = tl_pal_ticks_to_ns(tl_pal_current_ticks() - start);
+  if (err != Error::Ok) {
+    fprintf(stderr, "%s: method '%s' failed: %s\n", o.program.c_str(), o.method.c_str(),
+            tailor::error_name(err));
+    return kExitFailure;
+  }
+  if (g_verbose) fprintf(stderr, "%s: method '%s' ran in %.3f ms\n", o.program.c_str(), o.method.c_str(), elapsed / 1e6);
+  return handle_outputs(o, method);
+}
+
+}  // namespace
+
+extern "C" void tl_pal_emit_log(tl_pal_log_level_t level, const char* file, size_t line,
+                                const char* message) {
+  if (level == TL_PAL_LOG_ERROR || level == TL_PAL_LOG_FATAL) {
+    fprintf(stderr, "%s: %s\n", g_log_prefix, message);
+  } else if (g_verbose) {
+    fprintf(stderr, "%s: [%c %s:%zu] %s\n", g_log_prefix, static_cast<char>(level), file, line,
+            message);
+  }
+}
+
+int main(int argc, char** argv) {
+  Options options;
+  const int stop = parse_args(argc, argv, &options);
+  if (stop >= 0) return stop;
+  return run(options);
+}

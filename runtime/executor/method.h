@@ -1,0 +1,72 @@
+// Method: one loaded, checked, ready-to-run method of a Program.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/core/array_ref.h"
+#include "runtime/core/error.h"
+#include "runtime/core/evalue.h"
+#include "runtime/core/scalar_type.h"
+#include "runtime/executor/memory_manager.h"
+#include "runtime/executor/program.h"
+
+namespace tailor {
+
+namespace internal {
+struct Step;
+}  // namespace internal
+
+/// Built by Program::load_method(), which checks everything the program file can get
+/// wrong (value kinds, every index, every tensor's bytes inside its arena or constant
+/// segment, dtypes, dim orders) and resolves every kernel once; execute() then runs the
+/// instructions without re-checking. Values, tensor metadata and the instruction table
+/// live in the MemoryManager's method allocator, tensor data in its arenas. A Method is
+/// not thread-safe; independent Methods are.
+class Method final {
+ public:
+  Method() = default;
+
+  const char* name() const;
+  size_t inputs_size() const { return num_inputs_; }
+  size_t outputs_size() const { return num_outputs_; }
+
+  /// Input `index` (< inputs_size()): a Tensor at its planned sizes, or an Int/Double/Bool.
+  const EValue& input(size_t index) const;
+  /// Output `index` (< outputs_size()), valid after execute().
+  const EValue& output(size_t index) const;
+
+  /// Copies `data` (laid out in the input tensor's dim order, `sizes` elements of its
+  /// dtype) into tensor input `index` and sets its sizes. InvalidArgument (logged) when
+  /// the index is out of range, the input is not a tensor, or `sizes` does not fit: a
+  /// static input needs exactly its planned sizes, a dynamic one sizes within its bounds.
+  Error set_input(size_t index, const void* data, ArrayRef<int64_t> sizes);
+  /// As above, and first checks the caller's element type `dtype` is the input's.
+  Error set_input(size_t index, ScalarType dtype, const void* data, ArrayRef<int64_t> sizes);
+  /// Sets an Int, Double or Bool input; InvalidArgument when the kinds differ.
+  Error set_input(size_t index, const EValue& value);
+
+  /// Runs every instruction once. Returns Ok, InvalidState when the method is not loaded,
+  /// or the Error a kernel reported (logged with the instruction and operator).
+  Error execute();
+
+ private:
+  friend class Program;
+
+  Error init(const Program& program, const fb::Method* method, MemoryManager& memory);
+  Error parse_io();
+  Error input_tensor(size_t index, Tensor** tensor) const;
+
+  const fb::Method* method_ = nullptr;
+  EValue* values_ = nullptr;
+  size_t num_values_ = 0;
+  internal::Step* steps_ = nullptr;
+  size_t num_steps_ = 0;
+  const int32_t* input_ids_ = nullptr;
+  size_t num_inputs_ = 0;
+  const int32_t* output_ids_ = nullptr;
+  size_t num_outputs_ = 0;
+  bool loaded_ = false;
+};
+
+}  // namespace tailor

@@ -1,0 +1,54 @@
+// Internal to runtime/executor: the pieces Method load is built from, shared by
+// method.cpp, method_values.cpp, method_steps.cpp and MethodMeta (program.cpp).
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "program_generated.h"
+#include "runtime/core/evalue.h"
+#include "runtime/executor/memory_manager.h"
+#include "runtime/executor/program.h"
+#include "runtime/kernel/registry.h"
+
+namespace tailor::internal {
+
+enum class StepKind : uint8_t { KernelCall, Move, JumpFalse, Free };
+
+/// One checked instruction. KernelCall: `fn(ctx, args)`; Move: values[b] = values[a];
+/// JumpFalse: go to `b` when values[a] is false; Free: nothing (memory is planned).
+struct Step {
+  StepKind kind;
+  uint32_t a;
+  uint32_t b;
+  OpFunction fn;
+  EValue** args;
+  const fb::Operator* op;
+};
+
+/// What value and instruction parsing read and fill.
+struct LoadContext {
+  const Program& program;
+  const fb::Method& method;
+  MemoryManager& memory;
+  const char* method_name;
+  EValue* values;
+  size_t num_values;
+};
+
+/// Method-allocator bytes parse_values() / parse_steps() take for `method`; kept next to
+/// the allocations they count so the two cannot drift apart.
+size_t values_allocator_bytes(const fb::Method& method);
+size_t steps_allocator_bytes(const fb::Method& method);
+
+/// Builds ctx.values[0, num_values) from the program, checking every value.
+Error parse_values(LoadContext& ctx);
+
+/// Checks every instruction and resolves each kernel call; on success `*steps` holds
+/// `*count` steps from the method allocator.
+Error parse_steps(LoadContext& ctx, Step** steps, size_t* count);
+
+/// Writes "aten::add.out" for `op` into `out`; false when it does not fit.
+bool format_operator_name(const fb::Operator& op, char* out, size_t out_size);
+
+}  // namespace tailor::internal

@@ -1,0 +1,229 @@
+// Method load, part 2: checks every instruction and resolves each kernel call once.
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "runtime/executor/method_layout.h"
+
+namespace tailor::internal {
+namespace {
+
+#define TL_STEP_CHECK(cond, error, fmt, ...)                                     \
+  TL_CHECK_OR_RETURN_ERROR(cond, error, "method '%s': instruction %zu: " fmt, \
+                           ctx.method_name, pc, ##__VA_ARGS__)
+
+// Long enough for any realistic key ("BFloat16;0,1,2,3|" per tensor argument).
+constexpr size_t kMaxKernelKey = 1024;
+constexpr size_t kMaxOperatorName = 256;
+
+template <typename V>
+size_t vector_size(const V* v) {
+  return v != nullptr ? v->size() : 0;
+}
+
+bool valid_id(const LoadContext& ctx, int32_t id) {
+  return id >= 0 && static_cast<size_t>(id) < ctx.num_values;
+}
+
+// Appends printf output to a bounded buffer; remembers whether anything was cut.
+struct KeyWriter {
+  char* out;
+  size_t size;
+  size_t used;
+  bool truncated;
+
+  void append(const char* text) {
+    const size_t len = strlen(text);
+    if (truncated || len >= size - used) {
+      truncated = true;
+      return;
+    }
+    memcpy(out + used, text, len + 1);
+    used += len;
+  }
+};
+
+// The kernel key of a call (docs/internals.md): "<Dtype>;<dim order>" per tensor
+// argument, joined by '|'. False when it does not fit.
+bool format_kernel_key(const LoadContext& ctx, const flatbuffers::Vector<int32_t>* args,
+                       char* out, size_t size) {
+  KeyWriter w{out, size, 0, false};
+  out[0] = '\0';
+  bool first = true;
+  for (size_t i = 0; i < vector_size(args); ++i) {
+    const EValue& v = ctx.values[args->Get(static_cast<uint32_t>(i))];
+    if (!v.is_tensor()) continue;
+    const Tensor& t = v.to_tensor();
+    w.append(first ? "" : "|");
+    w.append(scalar_type_name(t.dtype()));
+    w.append(";");
+    for (size_t d = 0; d < t.dim_order().size(); ++d) {
+      char digits[8];
+      snprintf(digits, sizeof(digits), d == 0 ? "%u" : ",%u", unsigned{t.dim_order()[d]});
+      w.append(digits);
+    }
+    first = false;
+  }
+  return !w.truncated;
+}
+
+Error parse_kernel_call(LoadContext& ctx, size_t pc, const fb::KernelCall& call, Step& step) {
+  // Operator.
+  const uint32_t op_index = call.op_index();
+  const size_t num_ops = vector_size(ctx.method.operators());
+  TL_STEP_CHECK(op_index < num_ops, InvalidProgram,
+                "operator index %" PRIu32 " out of range (%zu operators)", op_index, num_ops);
+  const fb::Operator* op = ctx.method.operators()->Get(op_index);
+  TL_STEP_CHECK(op->name() != nullptr, InvalidProgram, "operator %" PRIu32 " has no name",
+                op_index);
+  char op_name[kMaxOperatorName];
+  TL_STEP_CHECK(format_operator_name(*op, op_name, sizeof(op_name)), InvalidProgram,
+                "operator name '%s' is too long", op->name()->c_str());
+
+  // Arguments.
+  const auto* args = call.args();
+  const size_t nargs = vector_size(args);
+  for (size_t i = 0; i < nargs; ++i) {
+    const int32_t id = args->Get(static_cast<uint32_t>(i));
+    TL_STEP_CHECK(valid_id(ctx, id), InvalidProgram,
+                  "%s argument %zu refers to value %" PRId32 ", out of range (%zu values)",
+                  op_name, i, id, ctx.num_values);
+  }
+  EValue** arg_ptrs = ctx.memory.method_allocator()->allocate_array<EValue*>(nargs);
+  TL_STEP_CHECK(arg_ptrs != nullptr, MemoryAllocationFailed,
+                "the method allocator is full; give it MethodMeta::method_allocator_bytes()");
+  for (size_t i = 0; i < nargs; ++i) {
+    arg_ptrs[i] = &ctx.values[args->Get(static_cast<uint32_t>(i))];
+  }
+
+  // Kernel: the exact key first, then the kernel registered for any dtype ("").
+  char key[kMaxKernelKey];
+  const bool key_ok = format_kernel_key(ctx, args, key, sizeof(key));
+  OpFunction fn = nullptr;
+  if (key_ok) {
+    Result<OpFunction> exact = registry_find(op_name, key);
+    if (exact.ok()) fn = *exact;
+  }
+  if (fn == nullptr) {
+    Result<OpFunction> any = registry_find(op_name, "");
+    if (any.ok()) fn = *any;
+  }
+  if (fn == nullptr) {
+    if (!key_ok) snprintf(key, sizeof(key), "(too long)");
+    if (registry_has_operator(op_name)) {
+      TL_LOG(Error,
+             "method '%s': no kernel for operator %s (key %s) in this runtime; its kernels "
+             "were built for other dtypes or dim orders",
+             ctx.method_name, op_name, key);
+    } else {
+      TL_LOG(Error, "method '%s': no kernel for operator %s (key %s) in this runtime",
+             ctx.method_name, op_name, key);
+    }
+    return Error::OperatorMissing;
+  }
+  step = Step{StepKind::KernelCall, op_index, 0, fn, arg_ptrs, op};
+  return Error::Ok;
+}
+
+Error parse_step(LoadContext& ctx, size_t pc, size_t num_steps, const fb::Instruction& instr,
+                 Step& step) {
+  const fb::InstructionKind kind = instr.instr_type();
+  TL_STEP_CHECK(kind != fb::InstructionKind_NONE && instr.instr() != nullptr, InvalidProgram,
+                "instruction is empty");
+  switch (kind) {
+    case fb::InstructionKind_KernelCall:
+      return parse_kernel_call(ctx, pc, *instr.instr_as_KernelCall(), step);
+    case fb::InstructionKind_DelegateCall: {
+      const fb::DelegateCall* call = instr.instr_as_DelegateCall();
+      const auto* delegates = ctx.method.delegates();
+      const fb::Delegate* d = call->delegate_index() < vector_size(delegates)
+                                  ? delegates->Get(call->delegate_index())
+                                  : nullptr;
+      TL_STEP_CHECK(false, NotSupported,
+                    "delegate call to backend '%s': this runtime has no backends",
+                    d != nullptr && d->backend() != nullptr ? d->backend()->c_str() : "?");
+      return Error::NotSupported;
+    }
+    case fb::InstructionKind_Move: {
+      const fb::Move* move = instr.instr_as_Move();
+      TL_STEP_CHECK(valid_id(ctx, move->from()) && valid_id(ctx, move->to()), InvalidProgram,
+                    "move %" PRId32 " -> %" PRId32 " refers to a value out of range (%zu values)",
+                    move->from(), move->to(), ctx.num_values);
+      const EValue::Tag from = ctx.values[move->from()].tag();
+      const EValue::Tag to = ctx.values[move->to()].tag();
+      TL_STEP_CHECK(from == to, InvalidProgram, "move from a %s value to a %s value",
+                    evalue_tag_name(from), evalue_tag_name(to));
+      step = Step{StepKind::Move, static_cast<uint32_t>(move->from()),
+                  static_cast<uint32_t>(move->to()), nullptr, nullptr, nullptr};
+      return Error::Ok;
+    }
+    case fb::InstructionKind_JumpFalse: {
+      const fb::JumpFalse* jump = instr.instr_as_JumpFalse();
+      TL_STEP_CHECK(valid_id(ctx, jump->cond()) && ctx.values[jump->cond()].is_bool(),
+                    InvalidProgram, "jump condition %" PRId32 " is not a Bool value",
+                    jump->cond());
+      TL_STEP_CHECK(jump->destination() <= num_steps, InvalidProgram,
+                    "jump destination %" PRIu32 " out of range (%zu instructions)",
+                    jump->destination(), num_steps);
+      step = Step{StepKind::JumpFalse, static_cast<uint32_t>(jump->cond()), jump->destination(),
+                  nullptr, nullptr, nullptr};
+      return Error::Ok;
+    }
+    case fb::InstructionKind_Free: {
+      const fb::Free* free_ = instr.instr_as_Free();
+      TL_STEP_CHECK(valid_id(ctx, free_->value()), InvalidProgram,
+                    "free of value %" PRId32 ", out of range (%zu values)", free_->value(),
+                    ctx.num_values);
+      step = Step{StepKind::Free, static_cast<uint32_t>(free_->value()), 0, nullptr, nullptr,
+                  nullptr};
+      return Error::Ok;
+    }
+    default:
+      break;
+  }
+  TL_STEP_CHECK(false, InvalidProgram, "unknown instruction kind %d", static_cast<int>(kind));
+  return Error::InvalidProgram;
+}
+
+}  // namespace
+
+bool format_operator_name(const fb::Operator& op, char* out, size_t out_size) {
+  const char* name = op.name() != nullptr ? op.name()->c_str() : "";
+  const char* overload = op.overload() != nullptr ? op.overload()->c_str() : "";
+  const int n = overload[0] != '\0' ? snprintf(out, out_size, "%s.%s", name, overload)
+                                    : snprintf(out, out_size, "%s", name);
+  return n >= 0 && static_cast<size_t>(n) < out_size;
+}
+
+size_t steps_allocator_bytes(const fb::Method& method) {
+  const size_t n = vector_size(method.instructions());
+  size_t total = MemoryAllocator::round_up(n * sizeof(Step));
+  for (size_t pc = 0; pc < n; ++pc) {
+    const fb::KernelCall* call = method.instructions()->Get(static_cast<uint32_t>(pc))
+                                     ->instr_as_KernelCall();
+    if (call != nullptr) {
+      total += MemoryAllocator::round_up(vector_size(call->args()) * sizeof(EValue*));
+    }
+  }
+  return total;
+}
+
+Error parse_steps(LoadContext& ctx, Step** steps, size_t* count) {
+  const size_t n = vector_size(ctx.method.instructions());
+  Step* out = ctx.memory.method_allocator()->allocate_array<Step>(n);
+  TL_CHECK_OR_RETURN_ERROR(out != nullptr, MemoryAllocationFailed,
+                           "method '%s': the method allocator is full; give it "
+                           "MethodMeta::method_allocator_bytes()",
+                           ctx.method_name);
+  for (size_t pc = 0; pc < n; ++pc) {
+    const Error err =
+        parse_step(ctx, pc, n, *ctx.method.instructions()->Get(static_cast<uint32_t>(pc)),
+                   out[pc]);
+    if (err != Error::Ok) return err;
+  }
+  *steps = out;
+  *count = n;
+  return Error::Ok;
+}
+
+}  // namespace tailor::internal

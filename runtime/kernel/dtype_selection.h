@@ -1,0 +1,60 @@
+// Which dtypes each kernel may instantiate, from the generated selected_dtypes.h.
+//
+// selected_dtypes.h (on the include path, generated into gen/) either defines
+// `TL_SELECT_ALL_DTYPES 1`, or defines
+//   namespace tailor::gen {
+//   inline constexpr DtypeSelection kSelectedDtypes[] = {{"add.out", mask}, ...};
+//   }
+// with op names spelled as in the kernel manifest ("add.out" for aten ops, fully
+// qualified "tailor_prim::mul.int" otherwise) and bit `1u << code` per ScalarType code.
+// It is included from here, after DtypeSelection is defined, so it needs no includes.
+#pragma once
+
+#include <stdint.h>
+
+#include "runtime/core/scalar_type.h"
+
+namespace tailor {
+
+/// One row of the generated selection: an op and its dtype mask.
+struct DtypeSelection {
+  const char* op;
+  uint32_t dtypes;
+};
+
+}  // namespace tailor
+
+#include "selected_dtypes.h"
+
+namespace tailor {
+namespace internal {
+
+constexpr bool str_equal(const char* a, const char* b) {
+  while (*a != '\0' && *a == *b) {
+    ++a;
+    ++b;
+  }
+  return *a == *b;
+}
+
+}  // namespace internal
+
+/// True when kernels of `op` may instantiate dtype `t`. Constant-evaluable, so a
+/// TL_SWITCH_* case of an unselected dtype compiles to nothing. An op missing from the
+/// selection has no dtype selected.
+constexpr bool dtype_selected(const char* op, ScalarType t) {
+#if defined(TL_SELECT_ALL_DTYPES) && TL_SELECT_ALL_DTYPES
+  (void)op;
+  (void)t;
+  return true;
+#else
+  for (const DtypeSelection& s : gen::kSelectedDtypes) {
+    if (internal::str_equal(s.op, op)) {
+      return (s.dtypes & (1u << static_cast<uint32_t>(t))) != 0;
+    }
+  }
+  return false;
+#endif
+}
+
+}  // namespace tailor

@@ -1,0 +1,39 @@
+// The kernel table: the build generates it (gen/register_kernels.cpp); Method load
+// looks each kernel call up here once.
+#pragma once
+
+#include <stddef.h>
+
+#include "runtime/core/evalue.h"
+#include "runtime/core/result.h"
+#include "runtime/kernel/kernel_context.h"
+
+namespace tailor {
+
+/// A boxed kernel: reads its arguments from `args` (value pointers in schema order, see
+/// docs/internals.md) and reports failure through `ctx`.
+using OpFunction = void (*)(KernelContext& ctx, EValue** args);
+
+/// One row of the kernel table: operator "aten::add.out", kernel key
+/// "Float;0,1|Float;0,1|Float;0,1" or "" for any dtype/dim order, and the function.
+struct KernelEntry {
+  const char* op;
+  const char* key;
+  OpFunction fn;
+};
+
+namespace gen {
+/// Defined by the generated gen/register_kernels.cpp, sorted by (op, key) with strcmp.
+extern const KernelEntry kKernels[];
+extern const size_t kNumKernels;
+}  // namespace gen
+
+/// The kernel registered for exactly (`op`, `key`), found by binary search; the key ""
+/// names a kernel for any dtypes. Returns OperatorMissing (not logged: the caller knows
+/// the context) when the table has no such row.
+Result<OpFunction> registry_find(const char* op, const char* key);
+
+/// True when the table has any kernel for `op`, whatever its key.
+bool registry_has_operator(const char* op);
+
+}  // namespace tailor

@@ -1,0 +1,56 @@
+#include "runtime/loader/mmap_data_loader.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace tailor {
+
+MmapDataLoader::~MmapDataLoader() {
+  if (data_ != nullptr) munmap(data_, size_);
+}
+
+Error MmapDataLoader::open(const char* path) {
+  TL_CHECK_OR_RETURN_ERROR(!open_, InvalidState, "%s: loader is already open", path);
+  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  TL_CHECK_OR_RETURN_ERROR(fd >= 0, AccessFailed, "%s: cannot open: %s", path, strerror(errno));
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    TL_LOG(Error, "%s: not a regular file", path);
+    return Error::AccessFailed;
+  }
+  const size_t size = static_cast<size_t>(st.st_size);
+  // mmap of 0 bytes fails; an empty file is simply an empty range.
+  void* data = nullptr;
+  if (size > 0) {
+    data = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    if (data == MAP_FAILED) {
+      const int err = errno;
+      close(fd);
+      TL_LOG(Error, "%s: cannot map: %s", path, strerror(err));
+      return Error::AccessFailed;
+    }
+  }
+  close(fd);
+  data_ = data;
+  size_ = size;
+  open_ = true;
+  return Error::Ok;
+}
+
+Result<const void*> MmapDataLoader::load(size_t offset, size_t size) {
+  TL_CHECK_OR_RETURN_ERROR(open_, InvalidState, "mmap loader is not open");
+  TL_CHECK_OR_RETURN_ERROR(offset <= size_ && size <= size_ - offset, InvalidArgument,
+                           "range [%zu, +%zu) is outside the %zu-byte file", offset, size,
+                           size_);
+  // An empty file has no mapping; hand out a valid, never-dereferenced address.
+  static const char kEmpty[1] = {0};
+  if (data_ == nullptr) return Result<const void*>(kEmpty);
+  return Result<const void*>(static_cast<const char*>(data_) + offset);
+}
+
+}  // namespace tailor

@@ -1,0 +1,64 @@
+// Module: the few calls an application needs to run a program file (not core: uses
+// the heap for the memory the core asks for).
+#pragma once
+
+#include <stddef.h>
+
+#include <memory>
+
+#include "runtime/core/evalue.h"
+#include "runtime/executor/memory_manager.h"
+#include "runtime/executor/method.h"
+#include "runtime/executor/program.h"
+#include "runtime/loader/mmap_data_loader.h"
+
+namespace tailor {
+
+/// Owns a mapped program file, the Program, one loaded Method and all their memory.
+///
+/// @code
+///   Module m;
+///   if (m.load("mlp.pte") != Error::Ok || m.load_method("forward") != Error::Ok) ...
+///   m.method().set_input(0, data, sizes);
+///   m.method().execute();
+///   const Tensor& y = m.method().output(0).to_tensor();
+/// @endcode
+class Module final {
+ public:
+  Module() = default;
+  Module(const Module&) = delete;
+  Module& operator=(const Module&) = delete;
+  ~Module();
+
+  /// Maps `path` and loads (verifies) its program. Errors as MmapDataLoader::open() and
+  /// Program::load(); InvalidState when a program is already loaded.
+  Error load(const char* path);
+
+  /// Loads method `name` with a method allocator and zeroed arenas sized from its
+  /// MethodMeta, replacing (and freeing) any method loaded before. NotFound when the
+  /// program has no such method; otherwise the errors of Program::load_method().
+  Error load_method(const char* name);
+
+  const Program& program() const { return program_; }
+  /// The loaded method; only valid after load_method() returned Ok.
+  Method& method() { return method_; }
+
+ private:
+  struct FreeDeleter {
+    void operator()(void* p) const;
+  };
+  using Buffer = std::unique_ptr<uint8_t, FreeDeleter>;
+
+  void free_method_memory();
+
+  MmapDataLoader loader_;
+  Program program_;
+  Method method_;
+  bool loaded_ = false;
+  Buffer method_memory_;
+  std::unique_ptr<Buffer[]> arena_memory_;
+  std::unique_ptr<Span[]> arenas_;
+  std::unique_ptr<MemoryAllocator> allocator_;
+};
+
+}  // namespace tailor

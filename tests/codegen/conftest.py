@@ -1,0 +1,35 @@
+"""Fixtures for the codegen tests: ATen schemas, inline manifests, small programs."""
+
+import os
+import textwrap
+
+import pytest
+
+from codegen.kernel_manifest import parse_library
+from codegen.schema import load_aten_schemas
+
+GOLDEN_DIR = os.path.join(os.path.dirname(__file__), "golden")
+
+
+def pytest_addoption(parser):
+    parser.addoption("--update-goldens", action="store_true", default=False,
+                     help="rewrite tests/codegen/golden/ from the current templates")
+
+
+@pytest.fixture(scope="session")
+def aten():
+    return load_aten_schemas()
+
+
+@pytest.fixture
+def library(aten):
+    """library(yaml_text, name="portable") -> KernelLibrary parsed from inline YAML."""
+    def make(text: str, name: str = "portable"):
+        return parse_library(textwrap.dedent(text), f"manifests/kernels/{name}.yaml", aten)
+    return make
+
+
+@pytest.fixture
+def update_goldens(request) -> bool:
+    # getoption's default keeps `pytest tests/` working when this conftest is not initial.
+    return request.config.getoption("--update-goldens", default=False)

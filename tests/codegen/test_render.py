@@ -1,0 +1,157 @@
+"""Rendering: generated files match tests/codegen/golden/<case>/, and every golden compiles.
+
+`pytest tests/codegen --update-goldens` rewrites the goldens from the current templates.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import textwrap
+
+import pytest
+
+from codegen.kernel_manifest import parse_library
+from codegen.oplist import OpList, OpUse
+from codegen.render import OUTPUTS, render_files
+from codegen.resolve import resolve_kernels
+from conftest import GOLDEN_DIR
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RUNTIME_HEADERS = ("runtime/kernel/registry.h", "runtime/kernel/kernel_includes.h",
+                   "runtime/kernel/dtype_selection.h")
+
+PORTABLE = """
+- op: addmm.out
+  kernels: [{arg_meta: null, kernel_name: tailor::addmm_out}]
+- op: relu.out
+  type_alias: {T0: [Float, Double]}
+  dim_order_alias: {D0: [[0, 1]]}
+  kernels:
+    - arg_meta: {self: [T0, D0], out: [T0, D0]}
+      kernel_name: tailor::relu_out
+- op: relu.out
+  kernels: [{arg_meta: null, kernel_name: tailor::relu_out}]
+- op: view_copy.out
+  kernels: [{arg_meta: null, kernel_name: tailor::view_copy_out}]
+"""
+PRIM = """
+- op: sym_size.int
+  kernels: [{arg_meta: null, kernel_name: tailor::prim::sym_size_int}]
+- func: tailor_prim::mul.int(int a, int b) -> int
+  kernels: [{arg_meta: null, kernel_name: tailor::prim::mul_int}]
+  source: kernels/prim/op_int_arith.cpp
+"""
+# Custom ops outside namespace tailor, covering every row of the schema -> C++ table.
+MYLIB = """
+- func: mylib::everything.out(Tensor a, Tensor? b, Tensor[] c, Tensor?[] d, Scalar e,
+    Scalar? f, int g, SymInt[] h, int[2]? i, float j, float[]? k, bool l, bool[3] m, str n,
+    str? o, ScalarType p, ScalarType? q, Layout? r, MemoryFormat? s, Device? t, Generator? u,
+    *, Tensor(a!) out) -> Tensor(a!)
+  kernels: [{arg_meta: null, kernel_name: mylib::everything_out}]
+- func: mylib::top2.out(Tensor self, int k, *, Tensor(a!) values, Tensor(b!) indices)
+    -> (Tensor(a!) values, Tensor(b!) indices)
+  kernels: [{arg_meta: null, kernel_name: mylib::top2_out}]
+- func: mylib::split.out(Tensor self, int[] sizes, *, Tensor(a!)[] out) -> ()
+  kernels: [{arg_meta: null, kernel_name: mylib::split_out}]
+- func: mylib::is_big(Tensor self, float limit) -> bool
+  kernels: [{arg_meta: null, kernel_name: mylib::detail::is_big}]
+- func: mylib::ratio(int a, int b) -> float
+  kernels: [{arg_meta: null, kernel_name: mylib::ratio}]
+"""
+
+
+def _plan(aten, manifests: dict[str, str], uses, select_all=False):
+    libraries = [parse_library(textwrap.dedent(text), f"manifests/kernels/{name}.yaml", aten)
+                 for name, text in manifests.items()]
+    return resolve_kernels(OpList(tuple(uses)), libraries, select_all)
+
+
+def _use(op, *keys, dtypes=(), all_dtypes=False):
+    return OpUse(op, tuple(dtypes), all_dtypes, kernel_keys=tuple((k, ("m",)) for k in keys),
+                 models=("m",) if keys else ())
+
+
+CASES = {
+    "mlp": lambda aten: _plan(aten, {"portable": PORTABLE, "prim": PRIM}, [
+        _use("aten::addmm.out", "Float;0|Float;0,1|Float;0,1|Float;0,1", dtypes=["Float"]),
+        _use("aten::relu.out", "Float;0,1|Float;0,1", "Long;0|Long;0",
+             dtypes=["Float", "Long"]),
+        _use("aten::sym_size.int", "Float;0,1", dtypes=["Float"]),
+        _use("aten::view_copy.out", "Float;0,1|Float;0", dtypes=["Float"]),
+        _use("tailor_prim::mul.int", "")]),
+    "all_types": lambda aten: _plan(aten, {"mylib": MYLIB}, [
+        _use(op, all_dtypes=True) for op in ("mylib::everything.out", "mylib::top2.out",
+                                             "mylib::split.out", "mylib::is_big",
+                                             "mylib::ratio")]),
+    "select_all": lambda aten: _plan(aten, {"portable": PORTABLE, "prim": PRIM}, [],
+                                     select_all=True),
+    "empty": lambda aten: _plan(aten, {"portable": PORTABLE}, []),
+}
+
+
+@pytest.fixture(params=sorted(CASES))
+def case(request, aten, update_goldens):
+    """(case name, golden dir), with the goldens rewritten first under --update-goldens."""
+    name = request.param
+    files = render_files(CASES[name](aten))
+    golden = os.path.join(GOLDEN_DIR, name)
+    if update_goldens:
+        shutil.rmtree(golden, ignore_errors=True)
+        os.makedirs(golden)
+        for file, text in files.items():
+            with open(os.path.join(golden, file), "w") as f:
+                f.write(text)
+    return name, golden, files
+
+
+def test_rendering_matches_golden(case):
+    name, golden, files = case
+    assert sorted(files) == sorted(OUTPUTS)
+    for file, text in files.items():
+        path = os.path.join(golden, file)
+        assert os.path.exists(path), f"{path} missing: run pytest --update-goldens"
+        with open(path) as f:
+            assert text == f.read(), f"{path} differs: review, then pytest --update-goldens"
+
+
+def test_rendering_is_deterministic(aten):
+    assert render_files(CASES["mlp"](aten)) == render_files(CASES["mlp"](aten))
+
+
+def test_table_is_sorted_with_strcmp(case):
+    _, _, files = case
+    rows = re.findall(r'^    \{"([^"]*)", "([^"]*)", &wrap_\d+\}', files["register_kernels.cpp"],
+                      re.M)
+    as_bytes = [(op.encode(), key.encode()) for op, key in rows]
+    assert as_bytes == sorted(as_bytes)
+
+
+def test_generated_shape(aten):
+    files = render_files(CASES["mlp"](aten))
+    for text in files.values():
+        assert text.startswith("// @generated by codegen/render.py. Do not edit.\n")
+    assert '{"relu.out", 0x50u},  // Float, Long' in files["selected_dtypes.h"]
+    assert "  *args[2] = EValue(::tailor::prim::native::mul_int(" in files["register_kernels.cpp"]
+    assert "const size_t kNumKernels = 6;" in files["register_kernels.cpp"]
+    assert "#define TL_SELECT_ALL_DTYPES 1" in render_files(CASES["select_all"](aten))[
+        "selected_dtypes.h"]
+
+
+def _compile(golden: str, source: str) -> None:
+    proc = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra",
+                           "-Werror", "-Wno-unused-parameter", f"-I{REPO}", f"-I{golden}",
+                           "-x", "c++", "-"], input=source, capture_output=True, text=True)
+    assert proc.returncode == 0, f"{golden}: {source!r} does not compile:\n{proc.stderr}"
+
+
+@pytest.mark.skipif(not all(os.path.exists(os.path.join(REPO, h)) for h in RUNTIME_HEADERS),
+                    reason="runtime headers not written yet: " + ", ".join(RUNTIME_HEADERS))
+@pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not found")
+def test_every_golden_compiles(case):
+    _, golden, _ = case
+    _compile(golden, '#include "register_kernels.cpp"\n')
+    _compile(golden, '#include "functions.h"\n')
+    # selected_dtypes.h is read through dtype_selection.h, which defines DtypeSelection.
+    _compile(golden, '#include "runtime/kernel/dtype_selection.h"\n'
+                     'static_assert(sizeof(tailor::DtypeSelection) > 0, "");\n')

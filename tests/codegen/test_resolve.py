@@ -1,0 +1,143 @@
+"""Kernel resolution: precedence, exact vs null, dtypes: all, missing kernels, the plan."""
+
+import pytest
+
+from codegen.errors import ManifestError
+from codegen.oplist import OpList, OpUse
+from codegen.resolve import parse_plan, plan_to_yaml, resolve_kernels
+
+F2 = "Float;0,1|Float;0,1|Float;0,1"   # add.out on 2-D Float tensors
+D2 = "Double;0,1|Double;0,1|Double;0,1"
+H2 = "Half;0,1|Half;0,1|Half;0,1"
+
+EXACT_FLOAT = """
+    - op: add.out
+      type_alias: {T0: [Float]}
+      dim_order_alias: {D0: [[0, 1]]}
+      kernels:
+        - arg_meta: {self: [T0, D0], other: [T0, D0], out: [T0, D0]}
+          kernel_name: tailor::opt_add_out
+"""
+NULL = """
+    - op: add.out
+      kernels:
+        - arg_meta: null
+          kernel_name: tailor::add_out
+"""
+
+
+def uses(*keys: str, op: str = "aten::add.out", model: str = "mlp") -> OpList:
+    dtypes = sorted({p.split(";")[0] for k in keys for p in k.split("|")})
+    return OpList((OpUse(op, tuple(dtypes), kernel_keys=tuple((k, (model,)) for k in keys),
+                         models=(model,)),))
+
+
+def chosen(plan):
+    return [(k.key, k.native, k.library) for k in plan.kernels]
+
+
+def test_exact_beats_null_in_the_same_library(library):
+    lib = library(EXACT_FLOAT + NULL)
+    plan = resolve_kernels(uses(F2, D2), [lib])
+    assert chosen(plan) == [("", "tailor::native::add_out", "portable"),
+                            (F2, "tailor::native::opt_add_out", "portable")]
+
+
+def test_earlier_library_wins(library):
+    optimized, portable = library(EXACT_FLOAT, "optimized"), library(NULL, "portable")
+    plan = resolve_kernels(uses(F2, D2), [optimized, portable])
+    assert chosen(plan) == [("", "tailor::native::add_out", "portable"),
+                            (F2, "tailor::native::opt_add_out", "optimized")]
+    # Reversed: portable's null kernel serves every key, optimized is never reached.
+    plan = resolve_kernels(uses(F2, D2), [portable, optimized])
+    assert chosen(plan) == [("", "tailor::native::add_out", "portable")]
+
+
+def test_shared_native_gets_one_wrapper_and_sources_are_listed(library):
+    lib = library("""
+        - op: add.out
+          type_alias: {T0: [Float, Double]}
+          dim_order_alias: {D0: [[0, 1]]}
+          kernels:
+            - arg_meta: {self: [T0, D0], other: [T0, D0], out: [T0, D0]}
+              kernel_name: tailor::add_out
+        - op: relu.out
+          kernels: [{arg_meta: null, kernel_name: tailor::relu_out}]
+        """)
+    selection = OpList(uses(F2, D2).ops + (OpUse("aten::relu.out", ("Float",),
+                                                 kernel_keys=(("Float;0|Float;0", ("m",)),)),))
+    plan = resolve_kernels(selection, [lib])
+    assert [(k.op, k.key, k.wrapper) for k in plan.kernels] == [
+        ("aten::add.out", D2, "wrap_0"), ("aten::add.out", F2, "wrap_0"),
+        ("aten::relu.out", "", "wrap_1")]
+    assert plan.sources == ("kernels/portable/op_add.cpp", "kernels/portable/op_relu.cpp")
+
+
+def test_all_dtypes_takes_exact_kernels_up_to_the_first_null(library):
+    optimized = library(EXACT_FLOAT, "optimized")
+    portable = library(NULL, "portable")
+    later = library(EXACT_FLOAT.replace("Float", "Half").replace("opt_", "late_"), "later")
+    selection = OpList((OpUse("aten::add.out", all_dtypes=True),))
+    plan = resolve_kernels(selection, [optimized, portable, later])
+    assert chosen(plan) == [("", "tailor::native::add_out", "portable"),
+                            (F2, "tailor::native::opt_add_out", "optimized")]
+    assert [(s.op, s.mask) for s in plan.selected_dtypes] == [("add.out", 0x88ff)]
+    # No null kernel anywhere: every exact kernel, and only their dtypes are selected.
+    plan = resolve_kernels(selection, [optimized, later])
+    assert [k.key for k in plan.kernels] == [F2, H2]
+    assert plan.selected_dtypes[0].dtypes == ("Float", "Half")
+
+
+def test_selected_dtypes_follow_the_models(library):
+    plan = resolve_kernels(uses(F2, "Float;0,1|Long;0,1|Float;0,1"), [library(NULL)])
+    (row,) = plan.selected_dtypes
+    assert (row.op, row.dtypes, row.mask) == ("add.out", ("Float", "Long"), 0x50)
+
+
+def test_missing_kernels_are_all_listed_in_one_error(library):
+    optimized, portable = library(EXACT_FLOAT, "optimized"), library(EXACT_FLOAT, "portable")
+    selection = OpList(uses(F2, H2).ops + (
+        OpUse("aten::gelu.out", ("Half",), kernel_keys=(("Half;0|Half;0", ("nanogpt",)),),
+              models=("nanogpt",)),
+        OpUse("aten::mm.out", all_dtypes=True)))
+    with pytest.raises(ManifestError) as e:
+        resolve_kernels(selection, [optimized, portable], target_path="manifests/targets/x.yaml")
+    assert str(e.value) == (
+        "selected_ops.yaml: 3 operator use(s) have no kernel in [optimized, portable] "
+        "(kernel_libraries of manifests/targets/x.yaml):\n"
+        f"  aten::add.out (Half), model mlp: no kernel for key '{H2}'; the libraries have {F2}\n"
+        "  aten::gelu.out (Half), model nanogpt: no library has the op\n"
+        "  aten::mm.out (all dtypes), op list: no library has the op\n"
+        "fix: add a kernel for each to one of manifests/kernels/optimized.yaml, "
+        "manifests/kernels/portable.yaml (`arg_meta: null`, or its dtypes in the entry's "
+        "type_alias), add a library that has it to kernel_libraries in "
+        "manifests/targets/x.yaml, or export the model with dtypes the kernels support")
+
+
+def test_one_op_one_schema_across_libraries(library):
+    a = library("- func: mylib::f(int a) -> int\n  kernels: [{arg_meta: null, kernel_name: "
+                "mylib::f}]\n", "a")
+    b = library("- func: mylib::f(int a, int b) -> int\n  kernels: [{arg_meta: null, "
+                "kernel_name: mylib::f}]\n", "b")
+    with pytest.raises(ManifestError, match=r"manifests/kernels/b.yaml:1: entry 1 \(func: "
+                                            r"mylib::f\): kernel 1: schema .* differs"):
+        resolve_kernels(OpList(), [a, b])
+
+
+def test_select_all_takes_every_op_and_all_dtypes(library):
+    lib = library(NULL + """
+    - op: relu.out
+      kernels: [{arg_meta: null, kernel_name: tailor::relu_out}]
+""")
+    plan = resolve_kernels(OpList(), [lib], select_all=True)
+    assert [k.op for k in plan.kernels] == ["aten::add.out", "aten::relu.out"]
+    assert plan.select_all and plan.selected_dtypes == ()
+
+
+def test_plan_yaml_round_trip(library):
+    plan = resolve_kernels(uses(F2, D2), [library(EXACT_FLOAT + NULL)])
+    text = plan_to_yaml(plan)
+    assert parse_plan(text, "kernel_plan.yaml") == plan
+    assert "- op: add.out\n  dtypes: [Double, Float]\n  mask: '0xc0'\n" in text
+    with pytest.raises(ManifestError, match="kernel_plan.yaml: not a kernel plan"):
+        parse_plan("select: all\n", "kernel_plan.yaml")

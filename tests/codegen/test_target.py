@@ -1,0 +1,51 @@
+"""Target manifests."""
+
+import textwrap
+
+import pytest
+
+from codegen.errors import ManifestError
+from codegen.target import parse_target
+
+HOST = """
+    description: Native build for this machine
+    toolchain: gcc
+    cxx: g++
+    cxxflags: [-std=c++17, -O2, -fno-exceptions, -fno-rtti]
+    linkflags: ['-Wl,--gc-sections']
+    kernel_libraries: [portable, prim]
+    backends: []
+"""
+LIBRARIES = frozenset({"portable", "prim", "optimized"})
+
+
+def parse(text: str):
+    return parse_target(textwrap.dedent(text), "manifests/targets/host.yaml", LIBRARIES)
+
+
+def test_host_target():
+    t = parse(HOST)
+    assert (t.name, t.toolchain, t.cxx) == ("host", "gcc", "g++")
+    assert t.kernel_libraries == ("portable", "prim")
+    assert t.cxxflags == ("-std=c++17", "-O2", "-fno-exceptions", "-fno-rtti")
+    assert t.library_path("prim") == "manifests/kernels/prim.yaml"
+
+
+@pytest.mark.parametrize("change, message", [
+    (("backends: []", "backend: []"), "unknown key 'backend'; did you mean 'backends'?"),
+    (("[portable, prim]", "[portabel, prim]"),
+     "kernel library 'portabel' is not in manifests/kernels/; did you mean 'portable'?; "
+     "the libraries are optimized, portable, prim"),
+    (("[portable, prim]", "[prim, prim]"), "'prim' is listed twice"),
+    (("[portable, prim]", "[]"), "kernel_libraries is empty"),
+    (("cxx: g++", "cxx: [g++]"), "cxx must be a string"),
+    (("cxx: g++\n", ""), "cxx is missing; add e.g. cxx: g++"),
+    (("['-Wl,--gc-sections']", "[-Wl,--gc-sections]"),
+     "linkflags lists '-Wl' alone: YAML split '-Wl,--gc-sections' at the comma; quote it: "
+     "['-Wl,--gc-sections']"),
+])
+def test_validation(change, message):
+    with pytest.raises(ManifestError) as e:
+        parse(textwrap.dedent(HOST).replace(*change))
+    assert str(e.value).startswith("manifests/targets/host.yaml: ")
+    assert message in str(e.value)
