@@ -100,8 +100,9 @@ def _check_schemas(libraries) -> None:
 
 
 def _who(models) -> str:
-    return ("models " if len(models) > 1 else "model ") + ", ".join(models) if models \
-        else "op list"
+    if not models:
+        return "op list"
+    return ("models " if len(models) > 1 else "model ") + ", ".join(models)
 
 
 def _missing_error(missing: list[str], libraries, target_path: str, source: str):

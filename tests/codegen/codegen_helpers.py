@@ -1,4 +1,8 @@
-"""Small programs in flatbuffer JSON form, built without torch."""
+"""Test helpers: small programs in flatbuffer JSON form (built without torch), goldens."""
+
+import os
+
+GOLDEN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden")
 
 
 def tensor(dtype: str, dim_order: list[int]) -> dict:

@@ -1,15 +1,11 @@
 """Fixtures for the codegen tests: ATen schemas, inline manifests, small programs."""
 
-import os
 import textwrap
 
 import pytest
 
 from codegen.kernel_manifest import parse_library
 from codegen.schema import load_aten_schemas
-
-GOLDEN_DIR = os.path.join(os.path.dirname(__file__), "golden")
-
 
 def pytest_addoption(parser):
     parser.addoption("--update-goldens", action="store_true", default=False,

@@ -15,7 +15,7 @@ from codegen.kernel_manifest import parse_library
 from codegen.oplist import OpList, OpUse
 from codegen.render import OUTPUTS, render_files
 from codegen.resolve import resolve_kernels
-from conftest import GOLDEN_DIR
+from codegen_helpers import GOLDEN_DIR
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RUNTIME_HEADERS = ("runtime/kernel/registry.h", "runtime/kernel/kernel_includes.h",

@@ -1,0 +1,261 @@
+"""Malformed programs: each gives a clear error and exit code 1, never a crash or a
+sanitizer report (the `run` fixture fails the test on any ASan/UBSan output)."""
+
+import struct
+
+import numpy as np
+import pytest
+
+import programs as P
+
+
+def expect_error(run, pte, *messages, args=()):
+    r = run(pte, *args)
+    assert r.returncode == 1, r
+    for m in messages:
+        assert m in r.stderr, r
+    return r
+
+
+def relu_bytes(tmp_path, prog=None, segment=b""):
+    pte = tmp_path / "p.pte"
+    data = P.write(pte, prog or P.program(P.relu_method()), segment)
+    return pte, bytearray(data)
+
+
+# --- file structure -------------------------------------------------------------------
+
+def const_program(tmp_path):
+    c = np.arange(6, dtype=np.float32)
+    return relu_bytes(tmp_path, P.program(P.add_const_method(), segments=[(0, 24)]), c.tobytes())
+
+
+@pytest.mark.parametrize("cut", ["0", "3", "8", "39", "40", "program-1", "program/2",
+                                 "segment+10"])
+def test_truncated_file(tmp_path, run, cut):
+    pte, data = const_program(tmp_path)
+    program_size, segment_base = struct.unpack_from("<QQ", data, 16)
+    n = eval(cut, {}, {"program": program_size, "segment": segment_base})
+    pte.write_bytes(bytes(data[:n]))
+    r = run(pte)
+    assert r.returncode == 1, r
+    assert f"{pte}: cannot load program: InvalidProgram" in r.stderr
+    if n < 40:
+        assert "too short to be a program (truncated?)" in r.stderr
+    elif n < program_size:
+        assert "program is truncated: header says" in r.stderr
+    else:
+        assert "program is truncated: constant segment" in r.stderr
+
+
+def test_wrong_file_identifier(tmp_path, run):
+    pte, data = relu_bytes(tmp_path)
+    data[4:8] = b"ET12"
+    pte.write_bytes(bytes(data))
+    expect_error(run, pte, "not a Tailor program: file identifier is 'ET12', expected 'TL01'")
+
+
+@pytest.mark.parametrize("field,value,message", [
+    ("magic", b"XXXX", "corrupt extended header: magic is 'XXXX', expected 'TLH1'"),
+    ("header_size", struct.pack("<I", 16), "corrupt extended header: header size 16"),
+    ("program_size", struct.pack("<Q", 12), "corrupt extended header: program size 12"),
+    ("program_size", struct.pack("<Q", 1 << 40), "corrupt extended header: program size"),
+    ("segment_base", struct.pack("<Q", 4097), "must be 4096-aligned"),
+    ("segment_size", struct.pack("<Q", 1 << 62), "program is truncated: constant segment"),
+])
+def test_corrupt_extended_header(tmp_path, run, field, value, message):
+    pte, data = const_program(tmp_path)
+    offset = {"magic": 8, "header_size": 12, "program_size": 16, "segment_base": 24,
+              "segment_size": 32}[field]
+    data[offset:offset + len(value)] = value
+    pte.write_bytes(bytes(data))
+    expect_error(run, pte, message, "cannot load program: InvalidProgram")
+
+
+def test_corrupt_flatbuffer_is_rejected_by_verifier(tmp_path, run):
+    pte, data = relu_bytes(tmp_path)
+    data[0:4] = struct.pack("<I", len(data) + 100)  # root offset past the end
+    pte.write_bytes(bytes(data))
+    expect_error(run, pte, "program flatbuffer is malformed")
+
+
+def test_segment_outside_segment_data(tmp_path, run):
+    c = np.arange(6, dtype=np.float32)
+    pte, _ = relu_bytes(tmp_path, P.program(P.add_const_method(), segments=[(0, 4096)]),
+                        c.tobytes())
+    expect_error(run, pte, "segment 0 [0, +4096) is outside the 24 bytes of segment data")
+
+
+# --- method contents ------------------------------------------------------------------
+
+def expect_load_error(run, tmp_path, prog, *messages, error="InvalidProgram", segment=b""):
+    pte, _ = relu_bytes(tmp_path, prog, segment)
+    return expect_error(run, pte, *messages,
+                        f"{pte}: cannot load method 'forward': {error}")
+
+
+def test_operator_index_out_of_range(tmp_path, run):
+    m = P.relu_method()
+    m["instructions"] = [P.kernel_call(5, [0, 1])]
+    expect_load_error(run, tmp_path, P.program(m),
+                      "method 'forward': instruction 0: operator index 5 out of range "
+                      "(1 operators)")
+
+
+def test_argument_value_index_out_of_range(tmp_path, run):
+    m = P.relu_method()
+    m["instructions"] = [P.kernel_call(0, [0, 7])]
+    expect_load_error(run, tmp_path, P.program(m),
+                      "aten::relu.out argument 1 refers to value 7, out of range (2 values)")
+
+
+@pytest.mark.parametrize("where,message", [
+    ("inputs", "input 0 refers to value 9, out of range"),
+    ("outputs", "output 0 refers to value 9, out of range"),
+])
+def test_io_value_index_out_of_range(tmp_path, run, where, message):
+    m = P.relu_method()
+    m[where] = [9]
+    expect_load_error(run, tmp_path, P.program(m), message)
+
+
+def test_arena_offset_beyond_arena(tmp_path, run):
+    m = P.relu_method()
+    m["values"][1] = P.tensor((4, 4), offset=100)
+    expect_load_error(run, tmp_path, P.program(m),
+                      "value 1: planned range [100, +64) is outside arena 0 (128 bytes)")
+
+
+def test_arena_index_out_of_range(tmp_path, run):
+    m = P.relu_method()
+    m["values"][1] = P.tensor((4, 4), arena=3)
+    expect_load_error(run, tmp_path, P.program(m), "value 1: arena 3 out of range (1 arenas)")
+
+
+@pytest.mark.parametrize("segment,offset,message", [
+    (0, 64, "constant [segment 0, offset 64, 24 bytes] is outside the constant segment"),
+    (2, 0, "constant [segment 2, offset 0, 24 bytes] is outside the constant segment"),
+])
+def test_constant_beyond_segment(tmp_path, run, segment, offset, message):
+    m = P.add_const_method()
+    m["values"][1] = P.tensor((2, 3), constant=(segment, offset))
+    c = np.arange(6, dtype=np.float32)
+    expect_load_error(run, tmp_path, P.program(m, segments=[(0, 24)]), "value 1: " + message,
+                      segment=c.tobytes())
+
+
+def test_tensor_without_memory(tmp_path, run):
+    m = P.relu_method()
+    m["values"][1] = P.tensor((4, 4), arena=None)
+    expect_load_error(run, tmp_path, P.program(m),
+                      "tensor of 64 bytes has no memory (no constant, no allocation)")
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"scalar_type": 9}, "tensor has invalid dtype code 9"),
+    ({"dim_order": [0, 0]}, "dim_order is not a permutation of 0..1"),
+    ({"dim_order": [0]}, "dim_order has 1 entries for 2 dims"),
+    ({"sizes": [4, -1]}, "size -1 of dim 1 is negative"),
+    ({"sizes": [1] * 17, "dim_order": list(range(17))}, "tensor has 17 dims"),
+])
+def test_bad_tensor_metadata(tmp_path, run, change, message):
+    m = P.relu_method()
+    m["values"][0]["val"].update(change)
+    expect_load_error(run, tmp_path, P.program(m), "value 0: " + message)
+
+
+@pytest.mark.parametrize("kind,items,message", [
+    ("IntList", [0], "IntList item 0 refers to value 0 of kind Tensor"),
+    ("TensorList", [5], "list item 0 refers to value 5, out of range (3 values)"),
+    ("OptionalTensorList", [-2], "list item 0 refers to value -2, out of range"),
+])
+def test_bad_list_items(tmp_path, run, kind, items, message):
+    m = P.relu_method()
+    m["values"].append({"val_type": kind, "val": {"items": items}})
+    expect_load_error(run, tmp_path, P.program(m), "value 2: " + message)
+
+
+def test_bad_jump_and_move(tmp_path, run):
+    m = P.relu_method()
+    m["values"].append(P.scalar("Int", 1))
+    m["instructions"].append({"instr_type": "JumpFalse", "instr": {"cond": 2, "destination": 0}})
+    expect_load_error(run, tmp_path, P.program(m), "instruction 1: jump condition 2 is not a "
+                      "Bool value")
+    m["instructions"][1] = {"instr_type": "Move", "instr": {"from": 2, "to": 0}}
+    expect_load_error(run, tmp_path, P.program(m), "instruction 1: move from a Int value to a "
+                      "Tensor value")
+
+
+def test_delegate_call_not_supported(tmp_path, run):
+    m = P.relu_method()
+    m["delegates"] = [{"backend": "xnnpack", "data": [1, 2, 3]}]
+    m["instructions"] = [{"instr_type": "DelegateCall", "instr": {"delegate_index": 0,
+                                                                   "args": [0, 1]}}]
+    expect_load_error(run, tmp_path, P.program(m),
+                      "delegate call to backend 'xnnpack': this runtime has no backends",
+                      error="NotSupported")
+
+
+# --- kernels --------------------------------------------------------------------------
+
+def test_missing_kernel(tmp_path, run):
+    m = P.relu_method()
+    m["operators"] = [{"name": "aten::mul", "overload": "out"}]
+    m["values"].append(P.tensor((4, 4), offset=64))
+    m["instructions"] = [P.kernel_call(0, [0, 0, 1])]
+    pte, _ = relu_bytes(tmp_path, P.program(m))
+    expect_error(run, pte,
+                 f"{pte}: method 'forward': no kernel for operator aten::mul.out "
+                 "(key Float;0,1|Float;0,1|Float;0,1) in this runtime",
+                 "cannot load method 'forward': OperatorMissing")
+
+
+def test_kernel_for_other_dtypes_only(tmp_path, run):
+    pte, _ = relu_bytes(tmp_path, P.program(P.relu_method(dtype="Double")))
+    expect_error(run, pte, "no kernel for operator aten::relu.out (key Double;0,1|Double;0,1) "
+                 "in this runtime; its kernels were built for other dtypes or dim orders")
+
+
+def test_unselected_dtype_fails_at_run_time(tmp_path, run):
+    c = np.zeros(6, np.float64)
+    pte, _ = relu_bytes(tmp_path, P.program(P.add_const_method(dtype="Double"),
+                                            segments=[(0, c.nbytes)]), c.tobytes())
+    expect_error(run, pte, "add.out: dtype Double is not selected in this build",
+                 "method 'forward': instruction 0 (aten::add.out) failed: InvalidArgument",
+                 "method 'forward' failed: InvalidArgument")
+
+
+# --- inputs ---------------------------------------------------------------------------
+
+def test_input_of_wrong_shape(tmp_path, run):
+    pte, _ = relu_bytes(tmp_path)
+    np.save(tmp_path / "x.npy", np.zeros((3, 5), np.float32))
+    expect_error(run, pte,
+                 "method 'forward': input 0: shape [3, 5] does not match the expected [4, 4]",
+                 f"{tmp_path / 'x.npy'}: cannot use shape [3, 5] as input 0",
+                 args=("--input", tmp_path / "x.npy"))
+
+
+def test_wrong_number_of_inputs(tmp_path, run):
+    pte, _ = relu_bytes(tmp_path)
+    np.save(tmp_path / "x.npy", np.zeros((4, 4), np.float32))
+    expect_error(run, pte, "method 'forward' takes 1 inputs, got 2 input files",
+                 args=("--input", tmp_path / "x.npy", tmp_path / "x.npy"))
+
+
+# --- fuzz -----------------------------------------------------------------------------
+
+def test_byte_corruption_never_crashes(tmp_path, run):
+    """Every single-byte change of a small program loads and runs or fails cleanly."""
+    c = np.arange(6, dtype=np.float32)
+    _, data = relu_bytes(tmp_path, P.program(P.add_const_method(), segments=[(0, 24)]),
+                         c.tobytes())
+    program_size = struct.unpack_from("<Q", data, 16)[0]
+    rng = np.random.default_rng(1234)
+    positions = sorted(set(rng.integers(0, program_size, 120).tolist()))
+    for i, pos in enumerate(positions):
+        mutated = bytearray(data)
+        mutated[pos] ^= int(rng.integers(1, 256))
+        pte = tmp_path / f"m{i}.pte"
+        pte.write_bytes(bytes(mutated))
+        run(pte)  # the fixture asserts exit code 0/1 and no sanitizer report
