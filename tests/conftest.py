@@ -10,6 +10,11 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCONS = os.path.join(os.path.dirname(sys.executable), "scons")
 
 
+def pytest_addoption(parser):
+    parser.addoption("--update-goldens", action="store_true", default=False,
+                     help="rewrite tests/codegen/golden/ from the current templates")
+
+
 def run_scons(*args: str, check: bool = True) -> subprocess.CompletedProcess:
     """Runs scons in the repo; on an unexpected exit code the failure shows its output."""
     proc = subprocess.run([SCONS, "-j2", *args], cwd=REPO, capture_output=True, text=True)

@@ -1,19 +1,16 @@
 #include "runtime/module/module.h"
 
 #include <stdlib.h>
-#include <string.h>
+#include <stddef.h>
 
 namespace tailor {
 namespace {
 
-// Zeroed, MemoryAllocator::kAlignment-aligned heap memory (at least one byte).
-void* allocate_zeroed(size_t size) {
-  void* p = nullptr;
-  const size_t n = size == 0 ? 1 : size;
-  if (posix_memalign(&p, MemoryAllocator::kAlignment, n) != 0) return nullptr;
-  memset(p, 0, n);
-  return p;
-}
+// Zeroed heap memory (at least one byte). calloc: large arenas come straight from the
+// kernel already zeroed, so unused planned memory is never touched, and malloc's
+// alignment (alignof(max_align_t)) covers MemoryAllocator::kAlignment.
+static_assert(alignof(max_align_t) >= MemoryAllocator::kAlignment, "calloc alignment");
+void* allocate_zeroed(size_t size) { return calloc(size == 0 ? 1 : size, 1); }
 
 }  // namespace
 

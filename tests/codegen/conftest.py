@@ -7,11 +7,6 @@ import pytest
 from codegen.kernel_manifest import parse_library
 from codegen.schema import load_aten_schemas
 
-def pytest_addoption(parser):
-    parser.addoption("--update-goldens", action="store_true", default=False,
-                     help="rewrite tests/codegen/golden/ from the current templates")
-
-
 @pytest.fixture(scope="session")
 def aten():
     return load_aten_schemas()
@@ -27,5 +22,4 @@ def library(aten):
 
 @pytest.fixture
 def update_goldens(request) -> bool:
-    # getoption's default keeps `pytest tests/` working when this conftest is not initial.
-    return request.config.getoption("--update-goldens", default=False)
+    return request.config.getoption("--update-goldens")

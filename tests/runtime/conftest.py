@@ -2,7 +2,7 @@
 
 The build uses g++ directly (no SCons): every .cpp under runtime/ and runner/, plus the
 test kernel table in fixtures/ and its fake selected_dtypes.h. Objects are compiled one
-at a time (the machine is shared) into build/tests_runtime/<hash>/.
+at a time (the machine is shared); the binary is cached in build/tests_runtime/<hash>/.
 """
 
 import hashlib
@@ -26,8 +26,10 @@ CXXFLAGS = [
 ]
 
 # Sanitizer failures exit with 99 so they never pass for the runner's own exit code 1.
+# allocator_may_return_null: a corrupt arena size asks for petabytes; like a real libc,
+# return NULL (the runtime reports MemoryAllocationFailed) instead of aborting.
 SANITIZER_ENV = {
-    "ASAN_OPTIONS": "exitcode=99:detect_leaks=1:abort_on_error=0",
+    "ASAN_OPTIONS": "exitcode=99:detect_leaks=1:abort_on_error=0:allocator_may_return_null=1",
     "UBSAN_OPTIONS": "exitcode=99:print_stacktrace=1:halt_on_error=1",
 }
 
@@ -53,21 +55,28 @@ def _inputs_digest(flatc: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def runner_bin() -> str:
-    """Path of the sanitized runner binary, building it when the sources changed."""
+def runner_bin(tmp_path_factory) -> str:
+    """Path of the sanitized runner binary, building it when the sources changed.
+
+    The build happens in a session tmp dir and the binary is cached in
+    build/tests_runtime/<hash>/; the session always runs its own copy, so a concurrent
+    `rm -rf build` elsewhere cannot pull it away mid-run.
+    """
     cxx = shutil.which("g++")
     if cxx is None:
         pytest.skip("g++ is not installed: the runtime tests compile the runtime with it")
     from exporter.serialize import flatc as find_flatc
     flatc = find_flatc()
-    out_dir = os.path.join(BUILD_ROOT, _inputs_digest(flatc))
-    binary = os.path.join(out_dir, "runner")
-    if os.path.exists(binary):
+    work = tmp_path_factory.mktemp("runtime_build")
+    binary = str(work / "runner")
+    cached = os.path.join(BUILD_ROOT, _inputs_digest(flatc), "runner")
+    if os.path.exists(cached):
+        shutil.copy2(cached, binary)
         return binary
 
-    gen_dir = os.path.join(out_dir, "gen")
-    obj_dir = os.path.join(out_dir, "obj")
-    os.makedirs(obj_dir, exist_ok=True)
+    gen_dir = str(work / "gen")
+    obj_dir = str(work / "obj")
+    os.makedirs(obj_dir)
     subprocess.run([flatc, "--cpp", "-o", gen_dir, os.path.join(REPO, "schema", "program.fbs")],
                    check=True, capture_output=True)
     includes = ["-I" + REPO, "-I" + gen_dir, "-I" + os.path.join(REPO, ".venv", "include"),
@@ -80,11 +89,16 @@ def runner_bin() -> str:
         if proc.returncode != 0:
             pytest.fail(f"compiling {os.path.relpath(src, REPO)} failed:\n{proc.stderr}")
         objects.append(obj)
-    proc = subprocess.run([cxx, *CXXFLAGS, *objects, "-o", binary + ".tmp"],
-                          capture_output=True, text=True)
+    proc = subprocess.run([cxx, *CXXFLAGS, *objects, "-o", binary], capture_output=True,
+                          text=True)
     if proc.returncode != 0:
         pytest.fail(f"linking the runner failed:\n{proc.stderr}")
-    os.replace(binary + ".tmp", binary)
+    try:
+        os.makedirs(os.path.dirname(cached), exist_ok=True)
+        shutil.copy2(binary, cached + ".tmp")
+        os.replace(cached + ".tmp", cached)
+    except OSError:
+        pass  # the cache is an optimisation only
     return binary
 
 
@@ -104,10 +118,11 @@ def run(runner_bin):
 
     def _run(*args: str) -> RunResult:
         env = dict(os.environ, **SANITIZER_ENV)
+        # errors="replace": messages may quote bytes of a corrupt file.
         proc = subprocess.run([runner_bin, *map(str, args)], capture_output=True, text=True,
-                              env=env, timeout=60)
+                              errors="replace", env=env, timeout=60)
         result = RunResult(proc)
-        assert "AddressSanitizer" not in proc.stderr, result
+        assert "ERROR: AddressSanitizer" not in proc.stderr, result
         assert "LeakSanitizer" not in proc.stderr, result
         assert "runtime error:" not in proc.stderr, result
         assert proc.returncode in (0, 1, 2), result

@@ -30,7 +30,7 @@ def const_program(tmp_path):
     return relu_bytes(tmp_path, P.program(P.add_const_method(), segments=[(0, 24)]), c.tobytes())
 
 
-@pytest.mark.parametrize("cut", ["0", "3", "8", "39", "40", "program-1", "program/2",
+@pytest.mark.parametrize("cut", ["0", "3", "8", "39", "40", "program-1", "program//2",
                                  "segment+10"])
 def test_truncated_file(tmp_path, run, cut):
     pte, data = const_program(tmp_path)
