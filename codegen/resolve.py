@@ -201,6 +201,8 @@ def _parse_args(argv):
                                          "beside --out)")
     p.add_argument("--select", choices=("selected", "all"), default="selected",
                    help="all: every kernel of every library, every dtype")
+    p.add_argument("--libraries", help="kernel libraries in precedence order, comma "
+                                       "separated (default: the target's)")
     return p.parse_args(argv)
 
 
@@ -209,7 +211,11 @@ def main(argv: list[str] | None = None) -> int:
     if not args.oplist and args.select != "all":
         raise ManifestError("give --oplist selected_ops.yaml (or --select all)")
     target = load_target(args.target)
-    libraries = [load_library(target.library_path(name)) for name in target.kernel_libraries]
+    names = args.libraries.split(",") if args.libraries else target.kernel_libraries
+    for name in names:
+        if not os.path.exists(target.library_path(name)):
+            raise ManifestError(f"--libraries: there is no {target.library_path(name)}")
+    libraries = [load_library(target.library_path(name)) for name in names]
     lists = []
     for path in args.oplist:
         with open(path) as f:

@@ -34,6 +34,8 @@ class ModelInfo:
 class BuildPlan:
     target_name: str
     models: tuple        # of ModelInfo
+    programs: tuple      # .pte paths exported outside the build
+    libraries: tuple     # kernel library override; () = the target's
     ops: str
     select: str
     run: bool
@@ -48,8 +50,14 @@ class BuildPlan:
     @property
     def variant(self) -> str:
         """Names the model set, so several builds live side by side under build/<target>/."""
-        parts = [m.name for m in self.models] + (["ops"] if self.ops else [])
+        parts = [m.name for m in self.models] + [os.path.splitext(os.path.basename(p))[0]
+                                                  for p in self.programs]
+        if len(parts) > 4:  # keep directory names short: name the first and count the rest
+            parts = parts[:1] + ["%d-more" % (len(parts) - 1)]
+        parts += ["ops"] if self.ops else []
         name = "+".join(parts) or "all"
+        if self.libraries:
+            name += "@" + "+".join(self.libraries)
         return name + ("-all" if self.select == "all" and parts else "")
 
 
@@ -77,14 +85,19 @@ def _read_model(repo: str, name: str) -> ModelInfo:
 def plan_build(env, repo: str):
     """The BuildPlan for the command line, or None when there is nothing to build."""
     models = tuple(_read_model(repo, m.strip()) for m in env["model"].split(",") if m.strip())
-    if not models and not env["ops"] and env["select"] != "all":
+    programs = tuple(p.strip() for p in env["programs"].split(",") if p.strip())
+    for path in programs:
+        if not os.path.exists(os.path.join(repo, path)):  # (an absolute path joins as itself)
+            raise ManifestError("programs=%s: no such file" % path)
+    libraries = tuple(l.strip() for l in env["libraries"].split(",") if l.strip())
+    if not models and not programs and not env["ops"] and env["select"] != "all":
         print("Nothing to build: name a model (scons model=mlp) or operators "
               "(scons ops=aten::add.out). scons -h lists the options.")
         return None
     if env["run"] and not models:
         raise ManifestError("run=1 checks models against torch: name one with model=")
-    return BuildPlan(env["target"], models, env["ops"], env["select"], env["run"],
-                     env["sanitize"], env["verbose"], env["build_dir"])
+    return BuildPlan(env["target"], models, programs, libraries, env["ops"], env["select"],
+                     env["run"], env["sanitize"], env["verbose"], env["build_dir"])
 
 
 def _py(module: str) -> str:
@@ -142,7 +155,8 @@ def wire(env, plan: BuildPlan):
     repo = env.Dir("#").abspath
     tenv, target = targets.configure(env, repo, plan.target_name, plan.sanitize, plan.verbose)
     out = "#%s/%s/%s" % (plan.build_dir, plan.target_dir, plan.variant)
-    libraries = ["manifests/kernels/%s.yaml" % lib for lib in target.kernel_libraries]
+    library_names = plan.libraries or target.kernel_libraries
+    libraries = ["manifests/kernels/%s.yaml" % lib for lib in library_names]
     codegen_sources = _sources(repo, "codegen/*.py") + ["schema/aten_ops.yaml"]
 
     # Export: one subprocess per model (torch never enters the SCons process).
@@ -159,13 +173,17 @@ def wire(env, plan: BuildPlan):
 
     # Op info: every operator, dtype and dim order the models use (plus ops=).
     op_args = " ".join("--model %s=%s" % (m.name, p.path) for m, p in programs)
+    extra_programs = [tenv.File(path if os.path.isabs(path) else "#" + path)
+                      for path in plan.programs]
+    op_args += "".join(" " + node.path for node in extra_programs)
     if plan.ops:
         flag = "--ops-yaml" if plan.ops.endswith((".yaml", ".yml")) else "--ops"
         op_args += " %s %s" % (flag, plan.ops)
     if plan.select == "all":
         op_args += " --all"
     oplist = tenv.Command(
-        "%s/selected_ops.yaml" % out, [p for _, p in programs] + libraries,
+        "%s/selected_ops.yaml" % out,
+        [p for _, p in programs] + extra_programs + libraries,
         Action(_py("codegen.oplist") + " %s %s --out $TARGET"
                     % (op_args, " ".join("--libraries " + lib for lib in libraries)),
                     _label(plan, "listing operators -> $TARGET")))
@@ -176,7 +194,8 @@ def wire(env, plan: BuildPlan):
         ["%s/kernel_plan.yaml" % out, "%s/kernel_sources.txt" % out],
         [oplist[0], "manifests/targets/%s.yaml" % plan.target_name] + libraries,
         Action(_py("codegen.resolve") + " --oplist ${SOURCES[0]} --target ${SOURCES[1]}"
-                    " --out ${TARGETS[0]}" + (" --select all" if plan.select == "all" else ""),
+                    " --out ${TARGETS[0]}" + (" --select all" if plan.select == "all" else "")
+                    + (" --libraries " + ",".join(plan.libraries) if plan.libraries else ""),
                     _label(plan, "resolving kernels -> ${TARGETS[0]}")))
     tenv.Depends(plan_yaml, codegen_sources)
 
