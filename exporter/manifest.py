@@ -26,7 +26,10 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 _FACTORY = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*$")
 _NAME = re.compile(r"^[A-Za-z_]\w*$")
-_TOP_KEYS = {"description": str, "factory": str, "dynamic_dims": list, "tolerance": dict}
+_TOP_KEYS = {"description": str, "factory": str, "dynamic_dims": list, "tolerance": dict,
+             "app": dict}
+# An app is a program the build links against the model's runtime (read by site_scons).
+_APP_KEYS = ("name", "sources")
 _REQUIRED_TOP = ("description", "factory")
 _DIM_KEYS = ("input", "dim", "name", "min", "max")
 _TOLERANCE_KEYS = ("atol", "rtol")
@@ -131,6 +134,12 @@ def parse_manifest(path: str, data) -> ModelManifest:
         if (first.min, first.max) != (d.min, d.max):
             raise ExportError(f"{path}: dynamic_dims[{i}]: dim '{d.name}' is declared "
                               "twice with different min/max; use one range or two names")
+    if "app" in data:
+        _check_keys(path, "app: ", data["app"], _APP_KEYS, _APP_KEYS)
+        if not (isinstance(data["app"]["sources"], list)
+                and all(isinstance(s, str) for s in data["app"]["sources"])):
+            raise ExportError(f"{path}: app: sources must be a list of paths or globs, e.g. "
+                              "[examples/nanogpt/runner/*.cpp]")
     tolerance = data.get("tolerance", DEFAULT_TOLERANCE)
     _check_keys(path, "tolerance: ", tolerance, _TOLERANCE_KEYS, _TOLERANCE_KEYS)
     return ModelManifest(

@@ -28,6 +28,8 @@ class ModelInfo:
     sources: tuple       # the Python files its factory lives in, so edits re-export
     atol: float
     rtol: float
+    app_name: str        # a program linked against the runtime (manifest `app:`), or ""
+    app_sources: tuple
 
 
 @dataclass(frozen=True)
@@ -78,8 +80,11 @@ def _read_model(repo: str, name: str) -> ModelInfo:
     sources = tuple(sorted(os.path.relpath(p, repo)
                            for p in glob.glob(os.path.join(package_dir, "*.py")))) if package_dir else ()
     tolerance = data.get("tolerance") or {}
+    app = data.get("app") or {}
+    app_sources = tuple(path for pattern in app.get("sources", [])
+                        for path in _sources(repo, pattern))
     return ModelInfo(name, rel, sources, float(tolerance.get("atol", 1e-5)),
-                     float(tolerance.get("rtol", 1e-5)))
+                     float(tolerance.get("rtol", 1e-5)), str(app.get("name", "")), app_sources)
 
 
 def plan_build(env, repo: str):
@@ -236,6 +241,13 @@ def wire(env, plan: BuildPlan):
                 for node in [glue[0]] + list(shards)]
     runner = genv.Program("%s/bin/runner" % out, runner_objs + gen_objs + [runtime_lib])
     defaults = [runner]
+    for model in plan.models:
+        if model.app_name:
+            app_objs = [tenv.Object("%s/%s.o" % (objects, os.path.splitext(src)[0]), src)
+                        for src in model.app_sources]
+            tenv.Depends(app_objs, schema_header)
+            defaults.append(genv.Program("%s/bin/%s" % (out, model.app_name),
+                                         app_objs + gen_objs + [runtime_lib]))
 
     # Self-check: the runtime's outputs on the example inputs against torch eager.
     if plan.run:
