@@ -15,7 +15,7 @@ from codegen.errors import ManifestError, run_cli, suggest
 from codegen.yaml_io import load_yaml
 
 _REQUIRED = ("toolchain", "cxx", "kernel_libraries")
-_STRINGS = ("description", "toolchain", "arch", "cc", "cxx", "ar")
+_STRINGS = ("description", "toolchain", "arch", "cc", "cxx", "ar", "profile")
 _LISTS = ("cflags", "cxxflags", "linkflags", "kernel_libraries", "backends")
 
 
@@ -34,6 +34,7 @@ class Target:
     cxxflags: tuple[str, ...] = ()
     linkflags: tuple[str, ...] = ()
     backends: tuple[str, ...] = ()
+    profile: str = ""                    # default build profile (manifests/profiles/), "" none
 
     def library_path(self, library: str) -> str:
         """manifests/kernels/<library>.yaml, beside this target's directory."""

@@ -6,6 +6,7 @@ what changed. Python stages run as `python -m <stage>` command lines: the comman
 is part of each target's signature, so a changed option rebuilds exactly what it feeds.
 """
 
+import dataclasses
 import glob
 import os
 import subprocess
@@ -15,8 +16,10 @@ from dataclasses import dataclass
 import yaml
 from SCons.Script import Action
 
+import size_build
 import targets
 from codegen.errors import ManifestError
+from codegen.target import load_target
 
 SHARD_COUNT = 4  # kernel translation units per runtime: lets `-j` compile kernels in parallel
 
@@ -44,10 +47,16 @@ class BuildPlan:
     sanitize: str
     verbose: bool
     build_dir: str       # relative to the repo: "build" unless tests ask for another
+    profile: str = ""    # build profile (manifests/profiles/); "" = the target's flags only
+    log: bool = True     # False compiles every log message out (TL_LOG_ENABLED=0)
+    size: bool = False   # also link the size apps and write the size report
 
     @property
     def target_dir(self) -> str:
-        return self.target_name + ("-asan" if self.sanitize == "address" else "")
+        """Objects differ per target, profile, logging and sanitizer: one tree for each."""
+        return (self.target_name + ("-" + self.profile if self.profile else "")
+                + ("" if self.log else "-nolog")
+                + ("-asan" if self.sanitize == "address" else ""))
 
     @property
     def variant(self) -> str:
@@ -101,8 +110,14 @@ def plan_build(env, repo: str):
         return None
     if env["run"] and not models:
         raise ManifestError("run=1 checks models against torch: name one with model=")
+    profile = env["profile"]
+    if not profile:  # the target's default, if it names one
+        path = os.path.join(repo, "manifests", "targets", env["target"] + ".yaml")
+        profile = load_target(path).profile
+    profile = "" if profile == "none" else profile
     return BuildPlan(env["target"], models, programs, libraries, env["ops"], env["select"],
-                     env["run"], env["sanitize"], env["verbose"], env["build_dir"])
+                     env["run"], env["sanitize"], env["verbose"], env["build_dir"],
+                     profile, env["log"], env["size"])
 
 
 def _py(module: str) -> str:
@@ -158,7 +173,8 @@ def run_self_check(target, source, env):
 def wire(env, plan: BuildPlan):
     """Declares every stage for `plan`; returns the nodes `scons` builds by default."""
     repo = env.Dir("#").abspath
-    tenv, target = targets.configure(env, repo, plan.target_name, plan.sanitize, plan.verbose)
+    tenv, target = targets.configure(env, repo, plan.target_name, plan.sanitize, plan.verbose,
+                                     plan.profile, plan.log)
     out = "#%s/%s/%s" % (plan.build_dir, plan.target_dir, plan.variant)
     library_names = plan.libraries or target.kernel_libraries
     libraries = ["manifests/kernels/%s.yaml" % lib for lib in library_names]
@@ -224,8 +240,12 @@ def wire(env, plan: BuildPlan):
                    None if plan.verbose else "[schema] flatc $SOURCE"))
     tenv.Append(CPPPATH=["#%s/schema" % plan.build_dir])
     objects = "#%s/%s/obj" % (plan.build_dir, plan.target_dir)
+    # The profile's link sources go into every program as objects, not into the library.
+    link_sources = tenv["TL_LINK_SOURCES"]
+    link_objs = [tenv.Object("%s/%s.o" % (objects, os.path.splitext(src)[0]), src)
+                 for src in link_sources]
     runtime_objs = [tenv.Object("%s/%s.o" % (objects, os.path.splitext(src)[0]), src)
-                    for src in _sources(repo, "runtime/**/*.cpp")]
+                    for src in _sources(repo, "runtime/**/*.cpp") if src not in link_sources]
     tenv.Depends(runtime_objs, schema_header)
     # Order only: a missing kernel must stop the build before anything compiles.
     tenv.Requires(runtime_objs, plan_yaml)
@@ -239,7 +259,8 @@ def wire(env, plan: BuildPlan):
     genv.Prepend(CPPPATH=[gen])
     gen_objs = [genv.Object("%s/obj/%s.o" % (out, os.path.splitext(node.name)[0]), node)
                 for node in [glue[0]] + list(shards)]
-    runner = genv.Program("%s/bin/runner" % out, runner_objs + gen_objs + [runtime_lib])
+    runner = genv.Program("%s/bin/runner" % out,
+                          runner_objs + gen_objs + link_objs + [runtime_lib])
     defaults = [runner]
     for model in plan.models:
         if model.app_name:
@@ -247,7 +268,7 @@ def wire(env, plan: BuildPlan):
                         for src in model.app_sources]
             tenv.Depends(app_objs, schema_header)
             defaults.append(genv.Program("%s/bin/%s" % (out, model.app_name),
-                                         app_objs + gen_objs + [runtime_lib]))
+                                         app_objs + gen_objs + link_objs + [runtime_lib]))
 
     # Self-check: the runtime's outputs on the example inputs against torch eager.
     if plan.run:
@@ -257,4 +278,14 @@ def wire(env, plan: BuildPlan):
                 [runner[0], pte, tenv.Value("%r %r" % (model.atol, model.rtol))],
                 Action(run_self_check, None))
             defaults.append(check)
+
+    # Size: the size apps and the report, beside the same build with select=all.
+    if plan.size:
+        contrast = None
+        if plan.select != "all":
+            all_plan = dataclasses.replace(plan, select="all", run=False)
+            defaults += wire(env, all_plan)
+            contrast = "#%s/%s/%s" % (plan.build_dir, plan.target_dir, all_plan.variant)
+        defaults += size_build.wire_size(tenv, genv, plan, out, objects, gen_objs, link_objs,
+                                         runtime_lib, runner, plan_yaml, contrast)
     return defaults

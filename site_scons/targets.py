@@ -3,6 +3,7 @@
 import os
 import sysconfig
 
+import profiles
 from codegen.target import load_target
 
 
@@ -16,12 +17,36 @@ def flatbuffers_include() -> str:
     return os.path.join(sysconfig.get_paths()["data"], "include")
 
 
-def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool):
-    """A clone of `env` set up to compile for `target_name`; returns (env, target)."""
+def _emit_link_map(target, source, env):
+    """A program's link map (-Wl,-Map) is its output too: cached and cleaned with it."""
+    return target + [env.File(str(target[0]) + ".map")], source
+
+
+_configured = {}  # one environment per configuration, so several variants share objects
+
+
+def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
+              profile: str = "", log: bool = True):
+    """A clone of `env` set up to compile for `target_name` with build profile `profile`
+    (manifests/profiles/, "" for the target's flags only); returns (env, target).
+
+    The environment's TL_LINK_SOURCES are the profile's sources that every program links
+    as objects. Each program also writes its link map to <program>.map.
+    """
+    key = (id(env), target_name, sanitize, verbose, profile, log)
+    if key in _configured:
+        return _configured[key]
     target = load_target(os.path.join(repo, "manifests", "targets", target_name + ".yaml"))
+    chosen = profiles.load_profile(repo, profile, "profile=%s" % profile)
     tenv = env.Clone()
     tenv.Replace(CXX=target.cxx, LINK=target.cxx)
     tenv.Append(CXXFLAGS=list(target.cxxflags), LINKFLAGS=list(target.linkflags))
+    if chosen is not None:
+        tenv.Append(CXXFLAGS=list(chosen.cxxflags), LINKFLAGS=list(chosen.linkflags))
+    tenv["TL_LINK_SOURCES"] = list(chosen.link_sources) if chosen else []
+    if not log:
+        tenv.Append(CPPDEFINES=[("TL_LOG_ENABLED", 0)])
+    tenv.Append(LINKFLAGS=["-Wl,-Map,${TARGET}.map"], PROGEMITTER=[_emit_link_map])
     if sanitize == "address":
         flags = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all",
                  "-fno-omit-frame-pointer", "-g"]
@@ -34,4 +59,5 @@ def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool):
                      LINKCOMSTR=label + " linking $TARGET",
                      ARCOMSTR=label + " archiving $TARGET",
                      RANLIBCOMSTR=label + " indexing $TARGET")
+    _configured[key] = (tenv, target)
     return tenv, target

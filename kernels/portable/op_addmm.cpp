@@ -1,11 +1,13 @@
-#include "kernels/portable/util/acc_type.h"
+#include "kernels/portable/util/matmul.h"
 #include "runtime/kernel/kernel_includes.h"
 
 namespace tailor::native {
 
 // addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1,
 //           Tensor(a!) out) -> Tensor(a!)
-// out[n, p] = beta * self + alpha * (mat1[n, m] @ mat2[m, p]); self broadcasts to [n, p].
+// out[n, p] = beta * self + alpha * (mat1[n, m] @ mat2[m, p]); self (0-d, [p], [1, p],
+// [n, 1] or [n, p]) broadcasts to [n, p]. With beta == 0 self is not read, so NaN and inf
+// in it do not propagate (as in torch).
 Tensor& addmm_out(KernelContext& ctx, const Tensor& self, const Tensor& mat1,
                   const Tensor& mat2, const Scalar& beta, const Scalar& alpha, Tensor& out) {
   // Validate
@@ -23,7 +25,7 @@ Tensor& addmm_out(KernelContext& ctx, const Tensor& self, const Tensor& mat1,
   TL_KERNEL_CHECK(ctx,
                   same_dtype(self, out) && same_dtype(mat1, out) && same_dtype(mat2, out) &&
                       is_default_dim_order(self) && is_default_dim_order(mat1) &&
-                      is_default_dim_order(mat2),
+                      is_default_dim_order(mat2) && is_default_dim_order(out),
                   InvalidArgument, out);
 
   // Resize
@@ -31,27 +33,27 @@ Tensor& addmm_out(KernelContext& ctx, const Tensor& self, const Tensor& mat1,
   TL_KERNEL_CHECK(ctx, resize_tensor(out, IntArrayRef(out_sizes, 2)) == Error::Ok,
                   InvalidArgument, out);
 
-  // Compute: broadcasting by strides, 0 along a dimension of size 1.
+  // Compute: self broadcasts by strides, 0 along a dimension of size 1.
   const int64_t row_stride = (self_rows == n && n > 1) ? self_cols : 0;
   const int64_t col_stride = (self_cols == p && p > 1) ? 1 : 0;
   TL_SWITCH_REALHBF16_TYPES(out.dtype(), ctx, "addmm.out", T, [&] {
     using Acc = acc_t<T>;
-    const T* a = mat1.const_data<T>();
-    const T* b = mat2.const_data<T>();
     const T* bias = self.const_data<T>();
     T* dst = out.mutable_data<T>();
     const Acc beta_v = beta.to<Acc>();
     const Acc alpha_v = alpha.to<Acc>();
-    for (int64_t i = 0; i < n; ++i) {
-      for (int64_t j = 0; j < p; ++j) {
-        Acc sum = 0;
-        for (int64_t k = 0; k < m; ++k) {
-          sum += static_cast<Acc>(a[i * m + k]) * static_cast<Acc>(b[k * p + j]);
-        }
-        const Acc bias_v = static_cast<Acc>(bias[i * row_stride + j * col_stride]);
-        dst[i * p + j] = static_cast<T>(beta_v * bias_v + alpha_v * sum);
-      }
-    }
+    const bool use_bias = !(beta_v == Acc(0));
+    matmul_tiles(mat1.const_data<T>(), mat2.const_data<T>(), n, m, p,
+                 [&](int64_t i, int64_t j0, const Acc* acc, int64_t count) {
+                   T* row = dst + i * p + j0;
+                   const T* bias_row = bias + i * row_stride + j0 * col_stride;
+                   for (int64_t j = 0; j < count; ++j) {
+                     const Acc product = alpha_v * acc[j];
+                     row[j] = static_cast<T>(
+                         use_bias ? beta_v * static_cast<Acc>(bias_row[j * col_stride]) + product
+                                  : product);
+                   }
+                 });
   });
   return out;
 }

@@ -1,4 +1,6 @@
+#include "kernels/portable/util/element_word.h"
 #include "kernels/portable/util/index.h"
+#include "kernels/portable/util/strided_copy.h"
 #include "runtime/kernel/kernel_includes.h"
 
 namespace tailor::native {
@@ -9,8 +11,9 @@ Tensor& permute_copy_out(KernelContext& ctx, const Tensor& self, IntArrayRef dim
                          Tensor& out) {
   // Validate: dims must be a permutation of [0, rank).
   const int64_t rank = self.dim();
-  TL_KERNEL_CHECK_MSG(ctx, static_cast<int64_t>(dims.size()) == rank && rank <= int64_t(kMaxDims),
-                      InvalidArgument, out, "permute_copy.out: dims has the wrong length");
+  TL_KERNEL_CHECK_MSG(ctx, static_cast<int64_t>(dims.size()) == rank, InvalidArgument, out,
+                      "permute_copy.out: dims has %zu entries for a %lld-d tensor",
+                      dims.size(), static_cast<long long>(rank));
   int64_t perm[kMaxDims];
   bool seen[kMaxDims] = {};
   for (int64_t i = 0; i < rank; ++i) {
@@ -24,37 +27,20 @@ Tensor& permute_copy_out(KernelContext& ctx, const Tensor& self, IntArrayRef dim
                   InvalidArgument, out);
 
   // Resize
-  int64_t out_sizes[kMaxDims];
+  const StridedView in = contiguous_view(self);
+  StridedView view;
+  view.rank = rank;
   for (int64_t i = 0; i < rank; ++i) {
-    out_sizes[i] = self.size(perm[i]);
+    view.sizes[i] = in.sizes[perm[i]];
+    view.strides[i] = in.strides[perm[i]];
   }
-  TL_KERNEL_CHECK(ctx, resize_tensor(out, IntArrayRef(out_sizes, rank)) == Error::Ok,
+  TL_KERNEL_CHECK(ctx, resize_tensor(out, IntArrayRef(view.sizes, rank)) == Error::Ok,
                   InvalidArgument, out);
 
-  // Compute: walk `out` in order, stepping through `self` with permuted strides.
-  int64_t self_sizes[kMaxDims];
-  int64_t self_strides[kMaxDims];
-  for (int64_t d = 0; d < rank; ++d) {
-    self_sizes[d] = self.size(d);
-  }
-  contiguous_strides(IntArrayRef(self_sizes, rank), self_strides);
-  const size_t elem = self.element_size();
-  const auto* src = static_cast<const uint8_t*>(self.data());
-  auto* dst = static_cast<uint8_t*>(out.data());
-  int64_t counter[kMaxDims] = {};
-  int64_t offset = 0;  // in elements, into self
-  const size_t numel = out.numel();
-  for (size_t i = 0; i < numel; ++i) {
-    __builtin_memcpy(dst + i * elem, src + offset * elem, elem);
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      offset += self_strides[perm[d]];
-      if (++counter[d] < out_sizes[d]) {
-        break;
-      }
-      offset -= self_strides[perm[d]] * out_sizes[d];
-      counter[d] = 0;
-    }
-  }
+  // Copy
+  TL_SWITCH_ELEMENT_WORD(self.dtype(), ctx, "permute_copy.out", W, [&] {
+    strided_copy(static_cast<const W*>(self.data()), static_cast<W*>(out.data()), view);
+  });
   return out;
 }
 

@@ -1,3 +1,4 @@
+#include "kernels/portable/util/element_word.h"
 #include "kernels/portable/util/index.h"
 #include "runtime/kernel/kernel_includes.h"
 
@@ -35,6 +36,7 @@ Tensor& view_copy_out(KernelContext& ctx, const Tensor& self, IntArrayRef size, 
                       "view_copy.out: size does not match the number of elements");
   TL_KERNEL_CHECK(ctx, same_dtype(self, out) && is_default_dim_order(self), InvalidArgument,
                   out);
+  TL_KERNEL_CHECK_DTYPE_SELECTED(ctx, "view_copy.out", self.dtype(), out);
 
   // Resize and copy
   TL_KERNEL_CHECK(ctx, resize_tensor(out, IntArrayRef(sizes, size.size())) == Error::Ok,

@@ -67,6 +67,53 @@ bool format_kernel_key(const LoadContext& ctx, const flatbuffers::Vector<int32_t
   return !w.truncated;
 }
 
+// Whether a value of kind `tag` fits signature token `c` (see KernelEntry::args).
+bool kind_matches(char c, EValue::Tag tag) {
+  using Tag = EValue::Tag;
+  switch (c) {
+    case 'T': return tag == Tag::Tensor;
+    case 'L': return tag == Tag::TensorList;
+    case 'O': return tag == Tag::OptionalTensorList;
+    case 'S': return tag == Tag::Int || tag == Tag::Double || tag == Tag::Bool;
+    case 'i': return tag == Tag::Int;
+    case 'I': return tag == Tag::IntList;
+    case 'f': return tag == Tag::Double;
+    case 'F': return tag == Tag::DoubleList;
+    case 'b': return tag == Tag::Bool;
+    case 'B': return tag == Tag::BoolList;
+    case 's': return tag == Tag::String;
+    default: return false;
+  }
+}
+
+size_t count_slots(const char* signature) {
+  size_t n = 0;
+  for (const char* p = signature; *p != '\0'; ++p) n += *p != '?';
+  return n;
+}
+
+// Checks the call's arguments against the kernel's signature: the kernel reads exactly
+// that many slots and unboxes each as that kind without checking.
+Error check_arguments(const LoadContext& ctx, size_t pc, const char* op_name,
+                      const char* signature, const flatbuffers::Vector<int32_t>* args) {
+  const size_t nargs = vector_size(args);
+  const size_t want = count_slots(signature);
+  TL_STEP_CHECK(nargs == want, InvalidProgram,
+                "%s takes %zu arguments (signature %s), the call passes %zu", op_name, want,
+                signature, nargs);
+  const char* p = signature;
+  for (size_t slot = 0; slot < nargs; ++slot) {
+    const bool optional = *p == '?';
+    if (optional) ++p;
+    const char token = *p++;
+    const EValue::Tag tag = ctx.values[args->Get(static_cast<uint32_t>(slot))].tag();
+    TL_STEP_CHECK((optional && tag == EValue::Tag::None) || kind_matches(token, tag),
+                  InvalidProgram, "%s argument %zu is a %s value, the kernel expects '%s%c'",
+                  op_name, slot, evalue_tag_name(tag), optional ? "?" : "", token);
+  }
+  return Error::Ok;
+}
+
 Error parse_kernel_call(LoadContext& ctx, size_t pc, const fb::KernelCall& call, Step& step) {
   // Operator.
   const uint32_t op_index = call.op_index();
@@ -99,16 +146,9 @@ Error parse_kernel_call(LoadContext& ctx, size_t pc, const fb::KernelCall& call,
   // Kernel: the exact key first, then the kernel registered for any dtype ("").
   char key[kMaxKernelKey];
   const bool key_ok = format_kernel_key(ctx, args, key, sizeof(key));
-  OpFunction fn = nullptr;
-  if (key_ok) {
-    Result<OpFunction> exact = registry_find(op_name, key);
-    if (exact.ok()) fn = *exact;
-  }
-  if (fn == nullptr) {
-    Result<OpFunction> any = registry_find(op_name, "");
-    if (any.ok()) fn = *any;
-  }
-  if (fn == nullptr) {
+  const KernelEntry* entry = key_ok ? registry_find_entry(op_name, key) : nullptr;
+  if (entry == nullptr) entry = registry_find_entry(op_name, "");
+  if (entry == nullptr) {
     if (!key_ok) snprintf(key, sizeof(key), "(too long)");
     if (registry_has_operator(op_name)) {
       TL_LOG(Error,
@@ -121,7 +161,11 @@ Error parse_kernel_call(LoadContext& ctx, size_t pc, const fb::KernelCall& call,
     }
     return Error::OperatorMissing;
   }
-  step = Step{StepKind::KernelCall, op_index, 0, fn, arg_ptrs, op};
+  if (entry->args != nullptr) {
+    const Error err = check_arguments(ctx, pc, op_name, entry->args, args);
+    if (err != Error::Ok) return err;
+  }
+  step = Step{StepKind::KernelCall, op_index, 0, entry->fn, arg_ptrs, op};
   return Error::Ok;
 }
 

@@ -27,12 +27,18 @@ size_t lower_bound(const char* op, const char* key) {
 
 }  // namespace
 
-Result<OpFunction> registry_find(const char* op, const char* key) {
+const KernelEntry* registry_find_entry(const char* op, const char* key) {
   const size_t i = lower_bound(op, key);
   if (i < gen::kNumKernels && compare(gen::kKernels[i], op, key) == 0) {
-    return Result<OpFunction>(gen::kKernels[i].fn);
+    return &gen::kKernels[i];
   }
-  return Error::OperatorMissing;
+  return nullptr;
+}
+
+Result<OpFunction> registry_find(const char* op, const char* key) {
+  const KernelEntry* entry = registry_find_entry(op, key);
+  if (entry == nullptr) return Error::OperatorMissing;
+  return Result<OpFunction>(entry->fn);
 }
 
 bool registry_has_operator(const char* op) {

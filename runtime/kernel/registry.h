@@ -16,10 +16,19 @@ using OpFunction = void (*)(KernelContext& ctx, EValue** args);
 
 /// One row of the kernel table: operator "aten::add.out", kernel key
 /// "Float;0,1|Float;0,1|Float;0,1" or "" for any dtype/dim order, and the function.
+///
+/// `args` (optional, an extension of docs/internals.md) spells the kind of every
+/// argument slot the function reads, so Method load can reject a call with too few
+/// arguments or a value of the wrong kind instead of letting the kernel read past its
+/// arguments: one token per slot, T Tensor, L Tensor[], O Tensor?[], S Scalar, i int
+/// (also SymInt, ScalarType, Layout, MemoryFormat, Device), I int[], f float,
+/// F float[], b bool, B bool[], s str; a leading '?' also accepts None ("?T" is
+/// Tensor?). add.out is "TTST". nullptr leaves the call unchecked.
 struct KernelEntry {
   const char* op;
   const char* key;
   OpFunction fn;
+  const char* args = nullptr;
 };
 
 namespace gen {
@@ -32,6 +41,9 @@ extern const size_t kNumKernels;
 /// names a kernel for any dtypes. Returns OperatorMissing (not logged: the caller knows
 /// the context) when the table has no such row.
 Result<OpFunction> registry_find(const char* op, const char* key);
+
+/// Like registry_find(), returning the whole row; nullptr when there is none.
+const KernelEntry* registry_find_entry(const char* op, const char* key);
 
 /// True when the table has any kernel for `op`, whatever its key.
 bool registry_has_operator(const char* op);

@@ -63,6 +63,8 @@ Error Module::load_method(const char* name) {
 
   Result<Method> method = program_.load_method(name, memory);
   if (!method.ok()) return method.error();
+  // MethodMeta's figure is exact for an aligned buffer: catch any drift in debug builds.
+  TL_DCHECK(allocator_->used() + MemoryAllocator::kAlignment == method_bytes);
   method_ = *method;
   return Error::Ok;
 }

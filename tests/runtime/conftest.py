@@ -34,13 +34,23 @@ SANITIZER_ENV = {
 }
 
 
-def _sources() -> list[str]:
+def _sources(top: str) -> list[str]:
     found = []
-    for top in ("runtime", "runner"):
-        for root, _, files in os.walk(os.path.join(REPO, top)):
-            found += [os.path.join(root, f) for f in files if f.endswith(".cpp")]
-    found.append(os.path.join(FIXTURES, "test_kernels.cpp"))
+    for root, _, files in os.walk(os.path.join(REPO, top)):
+        found += [os.path.join(root, f) for f in files if f.endswith(".cpp")]
     return sorted(found)
+
+
+def _common_sources() -> list[str]:
+    """Linked into every binary: the runtime and the test kernel table."""
+    return _sources("runtime") + [os.path.join(FIXTURES, "test_kernels.cpp")]
+
+
+# Each binary's own sources.
+BINARIES = {
+    "runner": lambda: _sources("runner"),
+    "runtime_tool": lambda: [os.path.join(FIXTURES, "runtime_tool.cpp")],
+}
 
 
 def _inputs_digest(flatc: str) -> str:
@@ -55,12 +65,12 @@ def _inputs_digest(flatc: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def runner_bin(tmp_path_factory) -> str:
-    """Path of the sanitized runner binary, building it when the sources changed.
+def sanitized_bins(tmp_path_factory) -> dict[str, str]:
+    """{name: path} of the sanitized binaries, building them when the sources changed.
 
-    The build happens in a session tmp dir and the binary is cached in
-    build/tests_runtime/<hash>/; the session always runs its own copy, so a concurrent
-    `rm -rf build` elsewhere cannot pull it away mid-run.
+    The build happens in a session tmp dir and the binaries are cached in
+    build/tests_runtime/<hash>/; the session always runs its own copies, so a concurrent
+    `rm -rf build` elsewhere cannot pull them away mid-run.
     """
     cxx = shutil.which("g++")
     if cxx is None:
@@ -68,11 +78,12 @@ def runner_bin(tmp_path_factory) -> str:
     from exporter.serialize import flatc as find_flatc
     flatc = find_flatc()
     work = tmp_path_factory.mktemp("runtime_build")
-    binary = str(work / "runner")
-    cached = os.path.join(BUILD_ROOT, _inputs_digest(flatc), "runner")
-    if os.path.exists(cached):
-        shutil.copy2(cached, binary)
-        return binary
+    cache = os.path.join(BUILD_ROOT, _inputs_digest(flatc))
+    bins = {name: str(work / name) for name in BINARIES}
+    if all(os.path.exists(os.path.join(cache, name)) for name in BINARIES):
+        for name, path in bins.items():
+            shutil.copy2(os.path.join(cache, name), path)
+        return bins
 
     gen_dir = str(work / "gen")
     obj_dir = str(work / "obj")
@@ -81,25 +92,41 @@ def runner_bin(tmp_path_factory) -> str:
                    check=True, capture_output=True)
     includes = ["-I" + REPO, "-I" + gen_dir, "-I" + os.path.join(REPO, ".venv", "include"),
                 "-I" + FIXTURES]
-    objects = []
-    for src in _sources():
-        obj = os.path.join(obj_dir, os.path.relpath(src, REPO).replace("/", "_") + ".o")
-        proc = subprocess.run([cxx, *CXXFLAGS, *includes, "-c", src, "-o", obj],
-                              capture_output=True, text=True)
+
+    def compile_all(sources):
+        objects = []
+        for src in sources:
+            obj = os.path.join(obj_dir, os.path.relpath(src, REPO).replace("/", "_") + ".o")
+            proc = subprocess.run([cxx, *CXXFLAGS, *includes, "-c", src, "-o", obj],
+                                  capture_output=True, text=True)
+            if proc.returncode != 0:
+                pytest.fail(f"compiling {os.path.relpath(src, REPO)} failed:\n{proc.stderr}")
+            objects.append(obj)
+        return objects
+
+    common = compile_all(_common_sources())
+    for name, sources in BINARIES.items():
+        proc = subprocess.run([cxx, *CXXFLAGS, *common, *compile_all(sources()), "-o",
+                               bins[name]], capture_output=True, text=True)
         if proc.returncode != 0:
-            pytest.fail(f"compiling {os.path.relpath(src, REPO)} failed:\n{proc.stderr}")
-        objects.append(obj)
-    proc = subprocess.run([cxx, *CXXFLAGS, *objects, "-o", binary], capture_output=True,
-                          text=True)
-    if proc.returncode != 0:
-        pytest.fail(f"linking the runner failed:\n{proc.stderr}")
+            pytest.fail(f"linking {name} failed:\n{proc.stderr}")
     try:
-        os.makedirs(os.path.dirname(cached), exist_ok=True)
-        shutil.copy2(binary, cached + ".tmp")
-        os.replace(cached + ".tmp", cached)
+        # Keep only this build: older hashes are stale sources.
+        for old in os.listdir(BUILD_ROOT) if os.path.isdir(BUILD_ROOT) else []:
+            if old != os.path.basename(cache):
+                shutil.rmtree(os.path.join(BUILD_ROOT, old), ignore_errors=True)
+        os.makedirs(cache, exist_ok=True)
+        for name, path in bins.items():
+            shutil.copy2(path, os.path.join(cache, name + ".tmp"))
+            os.replace(os.path.join(cache, name + ".tmp"), os.path.join(cache, name))
     except OSError:
         pass  # the cache is an optimisation only
-    return binary
+    return bins
+
+
+@pytest.fixture(scope="session")
+def runner_bin(sanitized_bins) -> str:
+    return sanitized_bins["runner"]
 
 
 class RunResult:
@@ -112,20 +139,35 @@ class RunResult:
         return f"exit {self.returncode}\nstdout:\n{self.stdout}\nstderr:\n{self.stderr}"
 
 
+def run_sanitized(binary: str, *args) -> RunResult:
+    """Runs `binary`; fails the test on any sanitizer report or crash."""
+    env = dict(os.environ, **SANITIZER_ENV)
+    # errors="replace": messages may quote bytes of a corrupt file.
+    proc = subprocess.run([binary, *map(str, args)], capture_output=True, text=True,
+                          errors="replace", env=env, timeout=60)
+    result = RunResult(proc)
+    assert "ERROR: AddressSanitizer" not in proc.stderr, result
+    assert "LeakSanitizer" not in proc.stderr, result
+    assert "runtime error:" not in proc.stderr, result
+    assert proc.returncode in (0, 1, 2), result
+    return result
+
+
 @pytest.fixture
 def run(runner_bin):
-    """run(*args) -> RunResult; fails the test on any sanitizer report or crash."""
+    """run(*args) -> RunResult of the runner; fails on any sanitizer report or crash."""
 
     def _run(*args: str) -> RunResult:
-        env = dict(os.environ, **SANITIZER_ENV)
-        # errors="replace": messages may quote bytes of a corrupt file.
-        proc = subprocess.run([runner_bin, *map(str, args)], capture_output=True, text=True,
-                              errors="replace", env=env, timeout=60)
-        result = RunResult(proc)
-        assert "ERROR: AddressSanitizer" not in proc.stderr, result
-        assert "LeakSanitizer" not in proc.stderr, result
-        assert "runtime error:" not in proc.stderr, result
-        assert proc.returncode in (0, 1, 2), result
-        return result
+        return run_sanitized(runner_bin, *args)
+
+    return _run
+
+
+@pytest.fixture
+def run_tool(sanitized_bins):
+    """run_tool(*args) -> RunResult of fixtures/runtime_tool.cpp."""
+
+    def _run(*args: str) -> RunResult:
+        return run_sanitized(sanitized_bins["runtime_tool"], *args)
 
     return _run

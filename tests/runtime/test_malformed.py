@@ -216,6 +216,24 @@ def test_kernel_for_other_dtypes_only(tmp_path, run):
                  "in this runtime; its kernels were built for other dtypes or dim orders")
 
 
+def test_call_with_too_few_arguments(tmp_path, run):
+    c = np.zeros(6, np.float32)
+    m = P.add_const_method()
+    m["instructions"] = [P.kernel_call(0, [0, 1, 3])]
+    expect_load_error(run, tmp_path, P.program(m, segments=[(0, 24)]),
+                      "instruction 0: aten::add.out takes 4 arguments (signature TTST), the "
+                      "call passes 3", segment=c.tobytes())
+
+
+def test_call_with_argument_of_wrong_kind(tmp_path, run):
+    c = np.zeros(6, np.float32)
+    m = P.add_const_method()
+    m["instructions"] = [P.kernel_call(0, [0, 2, 2, 3])]
+    expect_load_error(run, tmp_path, P.program(m, segments=[(0, 24)]),
+                      "instruction 0: aten::add.out argument 1 is a Int value, the kernel "
+                      "expects 'T'", segment=c.tobytes())
+
+
 def test_unselected_dtype_fails_at_run_time(tmp_path, run):
     c = np.zeros(6, np.float64)
     pte, _ = relu_bytes(tmp_path, P.program(P.add_const_method(dtype="Double"),

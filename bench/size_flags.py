@@ -1,0 +1,139 @@
+"""Measures each size flag's effect: builds the runtime flag by flag, prints stripped sizes.
+
+    .venv/bin/python bench/size_flags.py [--model mlp] [--jobs 2]
+
+Starts from the host target's flags (manifests/targets/host.yaml) and adds one step at a
+time until it reaches manifests/profiles/size.yaml (plus log=0 and two linker-layout
+steps the profile does not take), so every row is the row above plus one change. Each
+row links three programs with g++ directly (no SCons, so nothing else changes between
+rows): core = tests/size/app/size_app.cpp with an empty kernel table; app = size_app
+with the model's kernels; runner = runner/ with the model's kernels. The model's
+generated glue comes from one SCons build (build/bench-size). Sizes are bytes after
+`strip`, so they are deterministic for a given toolchain.
+"""
+
+import argparse
+import concurrent.futures
+import glob
+import os
+import subprocess
+import sys
+import sysconfig
+import tempfile
+
+import yaml
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD_DIR = "build/bench-size"
+TERMINATE = "runtime/platform/default/terminate.cpp"  # linked as an object when a step asks
+
+# (label, extra cxxflags, extra linkflags, extra link sources), cumulative.
+STEPS = [
+    ("host target flags (-O2, sections + gc-sections)", [], [], []),
+    ("-Os", ["-Os"], ["-Os"], []),
+    ("no unwind tables", ["-fno-asynchronous-unwind-tables", "-fno-unwind-tables"], [], []),
+    ("LTO", ["-flto"], ["-flto"], []),
+    ("static libstdc++/libgcc", [], ["-static-libstdc++", "-static-libgcc"], []),
+    ("no verbose terminate handler", [], [], [TERMINATE]),
+    ("log=0", ["-DTL_LOG_ENABLED=0"], [], []),
+    ("-z noseparate-code (not in profile)", [], ["-Wl,-z,noseparate-code"], []),
+    ("no build-id, no .comment (not in profile)", ["-fno-ident"], ["-Wl,--build-id=none"], []),
+]
+
+
+def host_flags():
+    with open(os.path.join(REPO, "manifests", "targets", "host.yaml")) as f:
+        target = yaml.safe_load(f)
+    return target["cxx"], list(target["cxxflags"]), list(target["linkflags"])
+
+
+def build_glue(model: str) -> str:
+    """The model's gen/ directory (register_kernels.cpp, kernels_<i>.cpp), via SCons."""
+    out = os.path.join(BUILD_DIR, "host", model, "gen")
+    targets = [os.path.join(out, name) for name in
+               ["register_kernels.cpp"] + ["kernels_%d.cpp" % i for i in range(4)]]
+    subprocess.run([os.path.join(os.path.dirname(sys.executable), "scons"), "-Q",
+                    "model=" + model, "build_dir=" + BUILD_DIR] + targets,
+                   cwd=REPO, check=True, stdout=subprocess.DEVNULL)
+    return os.path.join(REPO, out)
+
+
+def compile_one(cxx, flags, source, obj):
+    subprocess.run([cxx] + flags + ["-c", source, "-o", obj], check=True)
+    return obj
+
+
+def stripped_size(cxx, objects, linkflags, out):
+    subprocess.run([cxx] + objects + linkflags + ["-o", out], check=True)
+    subprocess.run(["strip", out, "-o", out + ".stripped"], check=True)
+    return os.path.getsize(out + ".stripped")
+
+
+def measure(step_index, glue, jobs, workdir):
+    """(core, app, runner) stripped sizes after the first `step_index` + 1 steps."""
+    cxx, cxxflags, linkflags = host_flags()
+    extra_sources = []
+    for _, more_cxx, more_link, more_sources in STEPS[:step_index + 1]:
+        cxxflags += more_cxx
+        linkflags += more_link
+        extra_sources += more_sources
+    includes = ["-I" + REPO, "-I" + glue, "-I" + os.path.join(REPO, BUILD_DIR, "schema"),
+                "-I" + os.path.join(sysconfig.get_paths()["data"], "include")]
+    runtime = [s for s in glob.glob(os.path.join(REPO, "runtime/**/*.cpp"), recursive=True)
+               if os.path.relpath(s, REPO) != TERMINATE]
+    groups = {
+        "runtime": runtime,
+        "extra": [os.path.join(REPO, s) for s in extra_sources],
+        "app": [os.path.join(REPO, "tests/size/app/size_app.cpp")],
+        "empty": [os.path.join(REPO, "tests/size/app/empty_kernel_table.cpp")],
+        "glue": sorted(glob.glob(os.path.join(glue, "*.cpp"))),
+        "runner": sorted(glob.glob(os.path.join(REPO, "runner/*.cpp"))),
+    }
+    objects = {}
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        futures = {}
+        for group, sources in groups.items():
+            for source in sources:
+                obj = os.path.join(workdir, group + "_" + os.path.basename(source) + ".o")
+                futures[pool.submit(compile_one, cxx, cxxflags + includes, source, obj)] = group
+        for future, group in futures.items():
+            objects.setdefault(group, []).append(future.result())
+    lib = os.path.join(workdir, "libruntime.a")
+    subprocess.run(["ar", "rcs", lib] + objects["runtime"], check=True)
+    extra = objects.get("extra", [])
+    link = lambda objs, name: stripped_size(cxx, objs + extra + [lib], linkflags,
+                                            os.path.join(workdir, name))
+    return (link(objects["app"] + objects["empty"], "core"),
+            link(objects["app"] + objects["glue"], "app"),
+            link(objects["runner"] + objects["glue"], "runner"))
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", default="mlp")
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args(argv)
+    glue = build_glue(args.model)
+    rows = []
+    for index, (label, *_rest) in enumerate(STEPS):
+        with tempfile.TemporaryDirectory() as workdir:
+            rows.append((label, measure(index, glue, args.jobs, workdir)))
+    print("Stripped bytes, x86-64, %s; each row adds one change to the row above."
+          % subprocess.run(["g++", "--version"], capture_output=True, text=True)
+          .stdout.splitlines()[0])
+    print()
+    print("| step | core | Δ | %s app | Δ | %s runner | Δ |" % (args.model, args.model))
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    previous = None
+    for label, sizes in rows:
+        cells = []
+        for i, size in enumerate(sizes):
+            delta = "" if previous is None else "%+d" % (size - previous[i])
+            cells += ["{:,}".format(size), delta]
+        print("| %s | %s |" % (label, " | ".join(cells)))
+        previous = sizes
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

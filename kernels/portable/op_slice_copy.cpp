@@ -1,0 +1,51 @@
+#include "kernels/portable/util/element_word.h"
+#include "kernels/portable/util/index.h"
+#include "kernels/portable/util/strided_copy.h"
+#include "runtime/kernel/kernel_includes.h"
+
+namespace tailor::native {
+
+// slice_copy.Tensor_out(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None,
+//                       SymInt step=1, *, Tensor(a!) out) -> Tensor(a!)
+// As self[..., start:end:step, ...]: negative bounds count from the end, bounds outside
+// the dim are clamped, and an empty range gives size 0.
+Tensor& slice_copy_tensor_out(KernelContext& ctx, const Tensor& self, int64_t dim,
+                              Optional<int64_t> start, Optional<int64_t> end, int64_t step,
+                              Tensor& out) {
+  // Validate
+  int64_t d = 0;
+  TL_KERNEL_CHECK_MSG(ctx, self.dim() > 0 && normalize_dim(dim, self.dim(), &d),
+                      InvalidArgument, out,
+                      "slice_copy.Tensor_out: dim %lld out of range for a %lld-d input",
+                      static_cast<long long>(dim), static_cast<long long>(self.dim()));
+  TL_KERNEL_CHECK_MSG(ctx, step > 0, InvalidArgument, out,
+                      "slice_copy.Tensor_out: step must be positive, got %lld",
+                      static_cast<long long>(step));
+  TL_KERNEL_CHECK(ctx,
+                  same_dtype(self, out) && is_default_dim_order(self) &&
+                      is_default_dim_order(out),
+                  InvalidArgument, out);
+
+  // Clamp the bounds into [0, size].
+  const int64_t size = self.size(d);
+  int64_t first = start.value_or(0);
+  int64_t last = end.value_or(size);
+  first = first < 0 ? first + size : first;
+  last = last < 0 ? last + size : last;
+  first = first < 0 ? 0 : (first > size ? size : first);
+  last = last < first ? first : (last > size ? size : last);
+  const int64_t length = last == first ? 0 : (last - first - 1) / step + 1;
+
+  // Resize
+  const StridedView view = slice_view(self, d, first, length, step);
+  TL_KERNEL_CHECK(ctx, resize_tensor(out, IntArrayRef(view.sizes, view.rank)) == Error::Ok,
+                  InvalidArgument, out);
+
+  // Copy
+  TL_SWITCH_ELEMENT_WORD(self.dtype(), ctx, "slice_copy.Tensor_out", W, [&] {
+    strided_copy(static_cast<const W*>(self.data()), static_cast<W*>(out.data()), view);
+  });
+  return out;
+}
+
+}  // namespace tailor::native

@@ -1,0 +1,45 @@
+// Shared validation of binary elementwise ops (tensor-tensor and tensor-Scalar).
+#pragma once
+
+#include "kernels/portable/util/elementwise.h"
+#include "kernels/portable/util/promote.h"
+#include "runtime/kernel/kernel_includes.h"
+
+namespace tailor::native {
+
+// Resizes `out` to the broadcast of a and b; false (after logging why, naming `op`)
+// when they do not broadcast, a tensor is not contiguous, or torch's result dtype of
+// a and b cannot be written to out's dtype.
+inline bool check_binary_out(const char* op, const Tensor& a, const Tensor& b, Tensor& out) {
+  const Tensor* in[2] = {&a, &b};
+  if (!resize_to_broadcast(out, in, 2)) {
+    TL_LOG(Error, "%s: shapes do not broadcast to the out tensor", op);
+    return false;
+  }
+  if (!(is_default_dim_order(a) && is_default_dim_order(b) && is_default_dim_order(out))) {
+    TL_LOG(Error, "%s: tensors must be contiguous", op);
+    return false;
+  }
+  if (!can_cast(result_type(a, b), out.dtype())) {
+    TL_LOG(Error, "%s: the result (%s) cannot be written to an out tensor of dtype %s", op,
+           scalar_type_name(result_type(a, b)), scalar_type_name(out.dtype()));
+    return false;
+  }
+  return true;
+}
+
+// The same for a tensor and a Scalar: out takes a's shape.
+inline bool check_scalar_out(const char* op, const Tensor& a, const Scalar& b, Tensor& out) {
+  if (resize_like(out, a) != Error::Ok || !(is_default_dim_order(a) && is_default_dim_order(out))) {
+    TL_LOG(Error, "%s: out cannot take the shape of self, or a tensor is not contiguous", op);
+    return false;
+  }
+  if (!can_cast(result_type(a, b), out.dtype())) {
+    TL_LOG(Error, "%s: the result (%s) cannot be written to an out tensor of dtype %s", op,
+           scalar_type_name(result_type(a, b)), scalar_type_name(out.dtype()));
+    return false;
+  }
+  return true;
+}
+
+}  // namespace tailor::native

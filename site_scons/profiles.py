@@ -1,0 +1,94 @@
+"""Build profiles (manifests/profiles/<name>.yaml) -> Profile: flags layered on a target.
+
+A profile says how to build (for size, say), a target what to build for. Its flags are
+appended after the target's (the last -O wins), its link_sources are linked into every
+program as objects. A target names its default profile with `profile: <name>`;
+`scons profile=<name>` overrides it and `profile=none` builds with the target's flags only.
+
+CLI: python site_scons/profiles.py PROFILE.yaml   (validates it and prints it)
+"""
+
+import os
+import sys
+from dataclasses import dataclass
+
+if __name__ == "__main__":  # the CLI runs from the repo root without SCons' sys.path
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from codegen.errors import ManifestError, run_cli, suggest
+from codegen.yaml_io import load_yaml
+
+NONE = "none"  # the profile name that means "the target's flags only"
+_LISTS = ("cxxflags", "linkflags", "link_sources")
+_KEYS = ("description",) + _LISTS
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    description: str = ""
+    cxxflags: tuple[str, ...] = ()
+    linkflags: tuple[str, ...] = ()
+    link_sources: tuple[str, ...] = ()   # relative to the repository
+
+
+def profiles_dir(repo: str) -> str:
+    return os.path.join(repo, "manifests", "profiles")
+
+
+def available_profiles(repo: str) -> list[str]:
+    folder = profiles_dir(repo)
+    found = os.listdir(folder) if os.path.isdir(folder) else []
+    return sorted(name[:-len(".yaml")] for name in found if name.endswith(".yaml"))
+
+
+def parse_profile(text: str, path: str, repo: str) -> Profile:
+    """Profile manifest text -> Profile; link_sources must exist under `repo`."""
+    data = load_yaml(text, path)
+    if not isinstance(data, dict):
+        raise ManifestError(f"{path}: a profile is a YAML mapping (cxxflags:, linkflags:, ...)")
+    for key, value in data.items():
+        if key not in _KEYS:
+            raise ManifestError(f"{path}: unknown key '{key}'{suggest(str(key), _KEYS)}; "
+                                f"the keys are {', '.join(_KEYS)}")
+        if key == "description" and not isinstance(value, str):
+            raise ManifestError(f"{path}: description must be a string")
+        if key in _LISTS and not (isinstance(value, list)
+                                  and all(isinstance(v, str) for v in value)):
+            raise ManifestError(f"{path}: {key} must be a list of strings, e.g. "
+                                f"{key}: [a, b] (or [] for none)")
+    for source in data.get("link_sources", []):
+        if not os.path.isfile(os.path.join(repo, source)):
+            raise ManifestError(f"{path}: link_sources names {source}, which does not exist "
+                                "(paths are relative to the repository)")
+    name = os.path.splitext(os.path.basename(path))[0]
+    return Profile(name=name, **{k: (tuple(v) if k in _LISTS else v) for k, v in data.items()})
+
+
+def load_profile(repo: str, name: str, asked_by: str) -> Profile | None:
+    """The profile called `name` (None for "none" or ""); `asked_by` names who chose it."""
+    if name in ("", NONE):
+        return None
+    known = available_profiles(repo)
+    if name not in known:
+        raise ManifestError(f"{asked_by}: there is no manifests/profiles/{name}.yaml"
+                            f"{suggest(name, known)}; profiles: {', '.join(known + [NONE])}")
+    path = os.path.join(profiles_dir(repo), name + ".yaml")
+    with open(path) as f:
+        return parse_profile(f.read(), os.path.relpath(path, repo), repo)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 1:
+        print("usage: python site_scons/profiles.py PROFILE.yaml", file=sys.stderr)
+        return 2
+    with open(argv[0]) as f:
+        profile = parse_profile(f.read(), argv[0], os.getcwd())
+    for field in Profile.__dataclass_fields__:
+        print(f"{field}: {getattr(profile, field)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run_cli(main))
