@@ -52,6 +52,7 @@ def build_glue(model: str) -> str:
     out = os.path.join(BUILD_DIR, "host", model, "gen")
     targets = [os.path.join(out, name) for name in
                ["register_kernels.cpp"] + ["kernels_%d.cpp" % i for i in range(4)]]
+    targets.append(os.path.join(BUILD_DIR, "schema", "program_generated.h"))
     subprocess.run([os.path.join(os.path.dirname(sys.executable), "scons"), "-Q",
                     "model=" + model, "build_dir=" + BUILD_DIR] + targets,
                    cwd=REPO, check=True, stdout=subprocess.DEVNULL)

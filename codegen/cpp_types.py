@@ -117,6 +117,29 @@ def return_type(schema: Schema, q: str = "") -> str:
                           "out tensors or one int, SymInt, float or bool")
 
 
+# Argument-kind tokens of KernelEntry::args (runtime/kernel/registry.h), so Method load
+# can check each call's values before a wrapper unboxes them unchecked.
+_KIND_TOKENS = {"Scalar": "S", "int": "i", "SymInt": "i", "ScalarType": "i", "Layout": "i",
+                "MemoryFormat": "i", "Device": "i", "Generator": "i", "float": "f",
+                "bool": "b", "str": "s"}
+_LIST_TOKENS = {"Tensor": "L", "Tensor?": "O", "int": "I", "SymInt": "I", "float": "F",
+                "bool": "B"}
+
+
+def _kind_token(t: Type) -> str:
+    if isinstance(t, OptionalType):
+        return "?" + _kind_token(t.elem)
+    if isinstance(t, ListType):
+        return _LIST_TOKENS[_list_kind(t)]
+    return "T" if is_tensor(t) else _KIND_TOKENS[t.name]
+
+
+def kind_signature(schema: Schema) -> str:
+    """One token per argument slot (call args, then each value-return slot): "TTST"."""
+    tokens = [_kind_token(a.type) for a in schema.call_args]
+    return "".join(tokens + [_kind_token(r.type) for r in schema.value_returns])
+
+
 _CPP_KEYWORDS = frozenset("""alignas alignof and asm auto bool break case catch char class const
     constexpr continue default delete do double else enum explicit export extern false float
     for friend goto if inline int long mutable namespace new noexcept not nullptr operator or

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import jinja2
 
-from codegen.cpp_types import native_params, return_type, unbox
+from codegen.cpp_types import kind_signature, native_params, return_type, unbox
 from codegen.dtypes import ALL_DTYPES_MASK
 from codegen.errors import run_cli
 from codegen.resolve import KernelPlan, parse_plan
@@ -39,6 +39,7 @@ class Wrapper:
     native: str               # "tailor::native::addmm_out"
     args: tuple[str, ...]     # the unboxed arguments after ctx
     result_slot: int | None   # args[] index a non-tensor return is stored in
+    kinds: str                # KernelEntry::args: the kind of every slot, "TTST"
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ def _qualifier(namespace: str) -> str:
 def _wrapper(name: str, op: str, native: str, schema: Schema) -> Wrapper:
     args = tuple(unbox(a.type, f"args[{i}]->") for i, a in enumerate(schema.call_args))
     slot = len(schema.call_args) if schema.value_returns else None
-    return Wrapper(name, op, native, args, slot)
+    return Wrapper(name, op, native, args, slot, kind_signature(schema))
 
 
 def _declarations(plan: KernelPlan) -> tuple[NamespaceDecls, ...]:
@@ -97,6 +98,7 @@ def render_files(plan: KernelPlan) -> dict[str, str]:
                           else ", ".join(s.dtypes) or "none")
                  for s in plan.selected_dtypes)
     context = {"plan": plan, "wrappers": sorted(wrappers.values(), key=lambda w: w.name),
+               "kinds": {name: w.kinds for name, w in wrappers.items()},
                "namespaces": _declarations(plan), "dtype_rows": rows}
     return {name: ENV.get_template(f"{name}.j2").render(context) for name in OUTPUTS}
 

@@ -15,7 +15,7 @@ Tensor& mul_out(KernelContext& ctx, const Tensor& self, const Tensor& other, Ten
   TL_SWITCH_ALL_TYPES(out.dtype(), ctx, "mul.out", T, [&] {
     using M = acc_t<T>;
     apply_elementwise<M, T, kMask>(ctx, "mul.out", in, out,
-                                   [](M x, M y) { return static_cast<M>(x * y); });
+                                   [](M x, M y) { return mul_value(x, y); });
   });
   return out;
 }
@@ -34,7 +34,7 @@ Tensor& mul_scalar_out(KernelContext& ctx, const Tensor& self, const Scalar& oth
     using M = acc_t<T>;
     const M b = other.to<M>();
     apply_elementwise<M, T, kMask>(ctx, "mul.Scalar_out", in, out,
-                                   [b](M x) { return static_cast<M>(x * b); });
+                                   [b](M x) { return mul_value(x, b); });
   });
   return out;
 }

@@ -34,7 +34,7 @@ Tensor& sub_scalar_out(KernelContext& ctx, const Tensor& self, const Scalar& oth
   const Tensor* in[1] = {&self};
   TL_SWITCH_REALHBF16_TYPES(out.dtype(), ctx, "sub.Scalar_out", T, [&] {
     using M = acc_t<T>;
-    const M b = static_cast<M>(alpha.to<M>() * other.to<M>());
+    const M b = mul_value(alpha.to<M>(), other.to<M>());
     apply_elementwise<M, T, kMask>(ctx, "sub.Scalar_out", in, out,
                                    [b](M x) { return static_cast<M>(x - b); });
   });

@@ -181,3 +181,12 @@ def test_unsupported_types_name_the_op(text, why):
         check_supported(parse_schema(text), "lib.yaml: entry 2")
     assert str(e.value).startswith("lib.yaml: entry 2: operator mylib::f: type")
     assert why in str(e.value)
+
+
+def test_kind_signature_spells_every_slot(aten):
+    from codegen.cpp_types import kind_signature
+    assert kind_signature(aten["aten::add.out"]) == "TTST"
+    assert kind_signature(aten["aten::sym_size.int"]) == "Tii"           # the return slot too
+    assert kind_signature(aten["aten::index.Tensor_out"]) == "TOT"
+    assert kind_signature(aten["aten::native_layer_norm.out"]) == "TI?T?TfTTT"
+    assert kind_signature(aten["aten::cat.out"]) == "LiT"

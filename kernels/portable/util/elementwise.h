@@ -8,6 +8,8 @@
 // reported like an unselected compute dtype.
 #pragma once
 
+#include <type_traits>
+
 #include "kernels/portable/util/acc_type.h"
 #include "kernels/portable/util/index.h"
 #include "runtime/kernel/kernel_includes.h"
@@ -57,6 +59,16 @@ LoadFn<M> load_fn(ScalarType dtype) {
   }
 #undef TL_INTERNAL_LOAD_CASE
   return nullptr;
+}
+
+// x * y in M; on bool a logical and (C++ warns about `*` on bool operands).
+template <typename M>
+M mul_value(M x, M y) {
+  if constexpr (std::is_same_v<M, bool>) {
+    return x && y;
+  } else {
+    return static_cast<M>(x * y);
+  }
 }
 
 // Writes the broadcast of the sizes of `n` tensors to `sizes` and its rank to `rank`;

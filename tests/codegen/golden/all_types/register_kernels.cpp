@@ -70,14 +70,15 @@ static void wrap_4(KernelContext& ctx, EValue** args) {
       args[3]->to_tensor());
 }
 
-// Sorted by (op, key) with strcmp: registry_find() binary-searches it. Declared in
-// runtime/kernel/registry.h.
+// Sorted by (op, key) with strcmp: registry_find() binary-searches it. The last field
+// spells each argument's kind so Method load rejects a call that does not fit.
+// Declared in runtime/kernel/registry.h.
 const KernelEntry kKernels[] = {
-    {"mylib::everything.out", "", &wrap_0},  // mylib: kernels/mylib/op_everything.cpp
-    {"mylib::is_big", "", &wrap_1},  // mylib: kernels/mylib/op_is_big.cpp
-    {"mylib::ratio", "", &wrap_2},  // mylib: kernels/mylib/op_ratio.cpp
-    {"mylib::split.out", "", &wrap_3},  // mylib: kernels/mylib/op_split.cpp
-    {"mylib::top2.out", "", &wrap_4},  // mylib: kernels/mylib/op_top2.cpp
+    {"mylib::everything.out", "", &wrap_0, "T?TLOS?SiI?If?FbBs?si?i?i?i?i?iT"},  // mylib: kernels/mylib/op_everything.cpp
+    {"mylib::is_big", "", &wrap_1, "Tfb"},  // mylib: kernels/mylib/op_is_big.cpp
+    {"mylib::ratio", "", &wrap_2, "iif"},  // mylib: kernels/mylib/op_ratio.cpp
+    {"mylib::split.out", "", &wrap_3, "TIL"},  // mylib: kernels/mylib/op_split.cpp
+    {"mylib::top2.out", "", &wrap_4, "TiTT"},  // mylib: kernels/mylib/op_top2.cpp
 };
 const size_t kNumKernels = 5;
 
