@@ -2,8 +2,10 @@
 
 Sources, combined into one selection (union):
   * a program (.pte): per KernelCall, the dtype and dim order of each Tensor argument in
-    schema order (its kernel key, docs/internals.md) and the dtype of each Scalar
-    argument (Int/Double/Bool -> Long/Double/Bool). Schemas come from
+    schema order (its kernel key, docs/internals.md), and apart from them the dtype of
+    each Scalar argument (Int/Double/Bool -> Long/Double/Bool): kernels read Scalars in
+    their compute dtype and never switch on them, so scalar dtypes are reported but do
+    not add instantiations. Schemas come from
     schema/aten_ops.yaml and the kernel libraries given; for an op with no known schema
     every Tensor value is recorded by position;
   * an op list string "aten::add.out,aten::mm.out": no dtype information, so `dtypes: all`;
@@ -32,7 +34,8 @@ _OP_RE = re.compile(r"^[A-Za-z_]\w*::[A-Za-z_]\w*(\.[A-Za-z_]\w*)?$")
 _KEY_RE = re.compile(r"^([A-Za-z0-9]+;[0-9,]*(\|[A-Za-z0-9]+;[0-9,]*)*)?$")
 _HEADER = """\
 # Selected operators, written by codegen/oplist.py; feed back with --ops-yaml.
-# dtypes: every tensor and Scalar dtype the op's calls use; `all`: unknown, so any dtype.
+# dtypes: every tensor dtype the op's calls use (what its kernel is compiled for);
+#   `all`: unknown, so any dtype. scalar_dtypes: the dtypes of its Scalar arguments.
 # kernel_keys: each call's kernel key (docs/internals.md) and the models making that call.
 """
 
@@ -40,11 +43,12 @@ _HEADER = """\
 @dataclass(frozen=True)
 class OpUse:
     op: str                                   # "aten::add.out"
-    dtypes: tuple[str, ...] = ()              # sorted; ignored when all_dtypes
+    dtypes: tuple[str, ...] = ()              # tensor dtypes, sorted; ignored when all_dtypes
     all_dtypes: bool = False                  # from an op list: any dtype may be used
     dim_orders: tuple[str, ...] = ()          # sorted: "0,1", "0,2,3,1", ...
     kernel_keys: tuple[tuple[str, tuple[str, ...]], ...] = ()  # sorted (key, models)
     models: tuple[str, ...] = ()              # sorted
+    scalar_dtypes: tuple[str, ...] = ()       # of Scalar arguments, sorted
 
 
 @dataclass(frozen=True)
@@ -63,11 +67,13 @@ class _Collector:
 
     def use(self, op: str) -> dict:
         return self.ops.setdefault(op, {"dtypes": set(), "all": False, "dim_orders": set(),
-                                        "keys": {}, "models": set()})
+                                        "keys": {}, "models": set(),
+                                        "scalar_dtypes": set()})
 
     def add(self, u: OpUse) -> None:
         rec = self.use(u.op)
         rec["dtypes"] |= set(u.dtypes)
+        rec["scalar_dtypes"] |= set(u.scalar_dtypes)
         rec["all"] |= u.all_dtypes
         rec["dim_orders"] |= set(u.dim_orders)
         rec["models"] |= set(u.models)
@@ -79,7 +85,7 @@ class _Collector:
             OpUse(op, () if r["all"] else tuple(sorted(r["dtypes"])), r["all"],
                   tuple(sorted(r["dim_orders"])),
                   tuple((k, tuple(sorted(m))) for k, m in sorted(r["keys"].items())),
-                  tuple(sorted(r["models"])))
+                  tuple(sorted(r["models"])), tuple(sorted(r["scalar_dtypes"])))
             for op, r in sorted(self.ops.items())))
 
 
@@ -109,7 +115,7 @@ def _tensor_meta(value: dict) -> tuple[str, str]:
 
 
 def _call_record(call: dict, schema: Schema | None, values: list, where: str):
-    """(key, dtypes, dim_orders) of one KernelCall."""
+    """(key, tensor dtypes, scalar dtypes, dim_orders) of one KernelCall."""
     args = call.get("args") or []
     if schema is not None:
         expected = len(schema.call_args) + len(schema.value_returns)
@@ -120,7 +126,7 @@ def _call_record(call: dict, schema: Schema | None, values: list, where: str):
         typed = list(zip(schema.call_args, args))
     else:
         typed = [(None, vid) for vid in args]
-    parts, dtypes, orders = [], set(), set()
+    parts, dtypes, scalar_dtypes, orders = [], set(), set(), set()
     for arg, vid in typed:
         value = _value(values, vid, where)
         kind = _kind(value)
@@ -141,8 +147,8 @@ def _call_record(call: dict, schema: Schema | None, values: list, where: str):
                     dtypes.add(dtype)
                     orders.add(order)
         elif is_scalar(arg.type) and kind in SCALAR_VALUE_DTYPES:
-            dtypes.add(SCALAR_VALUE_DTYPES[kind])
-    return "|".join(parts), dtypes, orders
+            scalar_dtypes.add(SCALAR_VALUE_DTYPES[kind])
+    return "|".join(parts), dtypes, scalar_dtypes, orders
 
 
 def ops_from_program(program: dict, model: str, schemas: dict[str, Schema],
@@ -163,9 +169,11 @@ def ops_from_program(program: dict, model: str, schemas: dict[str, Schema],
                                     "is corrupt: export it again")
             op = operators[index]["name"] + (f".{operators[index]['overload']}"
                                              if operators[index].get("overload") else "")
-            key, dtypes, orders = _call_record(call, schemas.get(op), values, f"{at} ({op})")
+            key, dtypes, scalar_dtypes, orders = _call_record(call, schemas.get(op), values,
+                                                              f"{at} ({op})")
             rec = collector.use(op)
             rec["dtypes"] |= dtypes
+            rec["scalar_dtypes"] |= scalar_dtypes
             rec["dim_orders"] |= orders
             rec["keys"].setdefault(key, set()).add(model)
             rec["models"].add(model)
@@ -204,13 +212,14 @@ def _string_list(value, where: str, what: str) -> list[str]:
 
 def _parse_use(op: str, rec, where: str) -> OpUse:
     rec = rec or {}
-    known = ("dtypes", "dim_orders", "kernel_keys", "models")
+    known = ("dtypes", "scalar_dtypes", "dim_orders", "kernel_keys", "models")
     if not isinstance(rec, dict) or set(rec) - set(known):
         raise ManifestError(f"{where}: {op} may only have {', '.join(known)}")
     dtypes = rec.get("dtypes", "all")
     all_dtypes = dtypes == "all"
     dtypes = [] if all_dtypes else _string_list(dtypes, f"{where}: {op}", "dtypes")
-    for d in dtypes:
+    scalar_dtypes = _string_list(rec.get("scalar_dtypes"), f"{where}: {op}", "scalar_dtypes")
+    for d in dtypes + scalar_dtypes:
         if not is_dtype(d):
             raise ManifestError(f"{where}: {op}: '{d}' is not a dtype; write a list of "
                                 "dtype names (Float, Long, ...) or `all`")
@@ -227,7 +236,8 @@ def _parse_use(op: str, rec, where: str) -> OpUse:
     return OpUse(op, tuple(sorted(set(dtypes))), all_dtypes,
                  tuple(sorted(set(_string_list(rec.get("dim_orders"), where, "dim_orders")))),
                  tuple((k, tuple(sorted(m))) for k, m in sorted(keys.items())),
-                 tuple(sorted(set(_string_list(rec.get("models"), where, "models")))))
+                 tuple(sorted(set(_string_list(rec.get("models"), where, "models")))),
+                 tuple(sorted(set(scalar_dtypes))))
 
 
 def parse_oplist(text: str, path: str) -> OpList:
@@ -243,6 +253,7 @@ def parse_oplist(text: str, path: str) -> OpList:
 
 def oplist_to_yaml(oplist: OpList) -> str:
     operators = {u.op: {"dtypes": "all" if u.all_dtypes else list(u.dtypes),
+                        **({"scalar_dtypes": list(u.scalar_dtypes)} if u.scalar_dtypes else {}),
                         "dim_orders": list(u.dim_orders),
                         "kernel_keys": [{"key": k, "models": list(m)} for k, m in u.kernel_keys],
                         "models": list(u.models)}

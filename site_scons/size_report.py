@@ -98,18 +98,23 @@ def read_plan(path: str) -> list:
 
 
 def parse_map(text: str) -> list:
-    """GNU ld -Map text -> [(address, size, object)] for every placed input section.
-
-    A long input-section name wraps its address and size onto the next line.
+    """GNU ld -Map text -> [(output section, address, size, object)] for every placed
+    input section. A long section name wraps its address and size onto the next line;
+    debug sections count their addresses from 0, so callers keep only loaded sections.
     """
     placed = []
     pending = False
     in_memory_map = False
+    output = ""
     for line in text.splitlines():
         if line.startswith("Linker script and memory map"):
             in_memory_map = True
             continue
         if not in_memory_map:
+            continue
+        top = re.match(r"^(\.\S+)", line)
+        if top:
+            output = top.group(1)
             continue
         if re.match(r"^ \.\S+\s*$", line):
             pending = True
@@ -118,7 +123,7 @@ def parse_map(text: str) -> list:
         if m and (m.group(1) or pending):
             address, size = int(m.group(2), 16), int(m.group(3), 16)
             if address and size:
-                placed.append((address, size, m.group(4).strip()))
+                placed.append((output, address, size, m.group(4).strip()))
         pending = False
     return placed
 
@@ -250,10 +255,12 @@ def _line_ranges(elf) -> list:
 def attribute(binary: str, map_text: str, kernels: list) -> Attribution:
     """Bytes of `binary` (stripped) per component; see the module docstring."""
     kernels_by_source = {k.source: k.op for k in kernels}
-    placed = sorted(parse_map(map_text))
     with open(binary, "rb") as f:
         elf = ELFFile(f)
         sections = [s for s in elf.iter_sections() if s["sh_flags"] & SH_FLAGS.SHF_ALLOC]
+        loaded = {s.name for s in sections}
+        placed = sorted((address, size, obj) for output, address, size, obj
+                        in parse_map(map_text) if output in loaded)
         owner = {}  # section name -> [component per byte]
         bss = 0
         for s in sections:

@@ -22,9 +22,10 @@ MLP_CALLS = [("aten::addmm.out", [0, 1, 2, 3, 4, 5]), ("aten::sym_size.int", [5,
 def test_program_op_info(aten):
     ops = ops_from_program(program(MLP_VALUES, MLP_CALLS), "mlp", aten, "mlp.pte")
     addmm, sym_size, mul = ops.ops
-    assert addmm == OpUse("aten::addmm.out", ("Double", "Float", "Long"), False,
-                          ("0", "0,1", "1,0"),
-                          (("Float;0|Float;0,1|Float;1,0|Float;0,1", ("mlp",)),), ("mlp",))
+    # Scalar dtypes are reported apart: kernels never switch on them.
+    assert addmm == OpUse("aten::addmm.out", ("Float",), False, ("0", "0,1", "1,0"),
+                          (("Float;0|Float;0,1|Float;1,0|Float;0,1", ("mlp",)),), ("mlp",),
+                          ("Double", "Long"))
     assert (sym_size.op, sym_size.kernel_keys) == ("aten::sym_size.int", (("Float;0,1", ("mlp",)),))
     # Unknown schema: recorded by position (no tensors here, so the key is "").
     assert (mul.op, mul.dtypes, mul.kernel_keys) == ("tailor_prim::mul.int", (), (("", ("mlp",)),))
@@ -104,7 +105,7 @@ def test_yaml_round_trip_and_format(aten):
                          ops_from_list("aten::mm.out")])
     text = oplist_to_yaml(ops)
     assert parse_oplist(text, "selected_ops.yaml") == ops
-    assert "  aten::addmm.out:\n    dtypes: [Double, Float, Long]\n" \
+    assert "  aten::addmm.out:\n    dtypes: [Float]\n    scalar_dtypes: [Double, Long]\n" \
            "    dim_orders: ['0', '0,1', '1,0']\n    kernel_keys:\n" \
            "    - key: Float;0|Float;0,1|Float;1,0|Float;0,1\n      models: [mlp]\n" \
            "    models: [mlp]\n" in text

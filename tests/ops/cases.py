@@ -58,6 +58,15 @@ REAL = INT + ("Float", "Double")
 REALH = INT + FLOAT
 ALL = ("Bool",) + REALH
 
+# Binary ops: same shape, broadcasting both ways, 0-d on either side, empty, and a
+# non-contiguous input (a permute precedes the op).
+BINARY = [((2, 3), (2, 3)), ((2, 3), (3,)), ((4, 1), (1, 5)), ((), (2, 2)), ((2, 3), ()),
+          ((0, 3), (3,)), (In((3, 2), perm=(1, 0)), (2, 3))]
+# Mixed dtypes, promoted as torch does (the case dtype is the first input's).
+MIXED = [((2, 3), In((3,), "Int")), (In((2, 3), "Byte"), In((3,), "Char")),
+         (In((2, 3), "Half"), In((2, 3), "BFloat16")), ((2, 3), In((), "Double")),
+         (In((2, 3), "Int"), In((), "Float")), (In((2, 3), "Long"), In((2, 3), "Bool"))]
+
 
 CASES = [
     # --- existing kernels ---
@@ -73,6 +82,34 @@ CASES = [
     OpCase("view_copy.default", ("Float", "Long"), [((2, 3, 4),)], args=([4, -1],)),
 
     # --- elementwise, activation, comparison, creation ---
+    OpCase("add.Tensor", ALL, BINARY),
+    OpCase("add.Tensor", REALH, [((2, 3), (3,))], kwargs={"alpha": 2}, name="alpha"),
+    OpCase("add.Tensor", FLOAT, [((2, 3), (2, 3))], kwargs={"alpha": 0.5}, name="alpha_float"),
+    OpCase("add.Tensor", ("Float",), MIXED, name="mixed"),
+    OpCase("add.Scalar", REALH, [((2, 3),), ((),), ((0, 2),)], args=(2,), kwargs={"alpha": 3}),
+    OpCase("add.Scalar", FLOAT, [((2, 3),)], args=(2.5,), name="float"),
+    OpCase("add.Scalar", INT + ("Bool",), [((2, 3),)], args=(1.5,), name="promote"),
+    OpCase("sub.Tensor", REALH, BINARY),
+    OpCase("sub.Tensor", REAL, [((2, 3), (3,))], kwargs={"alpha": 2}, name="alpha"),
+    OpCase("sub.Tensor", ("Float",), MIXED[:-1], name="mixed"),
+    OpCase("sub.Scalar", REALH, [((2, 3),), ((0,),)], args=(2,)),
+    OpCase("sub.Scalar", FLOAT, [((2, 3),)], args=(0.25,), kwargs={"alpha": 2}, name="float"),
+    OpCase("mul.Tensor", ALL, BINARY),
+    OpCase("mul.Tensor", ("Float",), MIXED, name="mixed"),
+    OpCase("mul.Scalar", REALH, [((2, 3),), ((),)], args=(3,)),
+    OpCase("mul.Scalar", INT + FLOAT, [((2, 3),)], args=(0.5,), name="float"),
+    OpCase("div.Tensor", REALH, BINARY, domain="nonzero"),
+    OpCase("div.Tensor", ("Float",), MIXED, domain="nonzero", name="mixed"),
+    OpCase("div.Tensor_mode", REALH, BINARY, kwargs={"rounding_mode": "trunc"},
+           domain="nonzero", name="trunc"),
+    OpCase("div.Tensor_mode", REALH, BINARY, kwargs={"rounding_mode": "floor"},
+           domain="nonzero", name="floor"),
+    OpCase("div.Scalar", INT + FLOAT, [((2, 3),), ((),)], args=(2.5,)),
+    OpCase("div.Scalar_mode", REALH, [((2, 3),), ((0,),)], args=(-3,),
+           kwargs={"rounding_mode": "floor"}, name="floor"),
+    OpCase("div.Scalar_mode", REALH, [((2, 3),)], args=(3,),
+           kwargs={"rounding_mode": "trunc"}, name="trunc"),
+
 
     # --- shapes, reductions, nn ---
 ]

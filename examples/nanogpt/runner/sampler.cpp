@@ -1,0 +1,78 @@
+#include "examples/nanogpt/runner/sampler.h"
+
+#include <math.h>
+
+#include <algorithm>
+
+namespace nanogpt {
+
+Sampler::Sampler(const SamplerOptions& options) : options_(options), state_(options.seed) {}
+
+// splitmix64: small, fast, and the same sequence everywhere (std::uniform_*_distribution
+// is not specified bit for bit).
+double Sampler::next_uniform() {
+  uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return static_cast<double>(z >> 11) * (1.0 / 9007199254740992.0);  // 53 bits
+}
+
+int64_t Sampler::sample(const float* logits, size_t size, const std::vector<int64_t>& recent) {
+  scores_.assign(logits, logits + size);
+  if (options_.repetition_penalty != 1.0f) {
+    // Divide a positive score, multiply a negative one: both make the token less likely.
+    std::vector<bool> seen(size, false);
+    for (int64_t id : recent) {
+      if (id < 0 || static_cast<size_t>(id) >= size || seen[id]) continue;
+      seen[id] = true;
+      float& s = scores_[id];
+      s = s > 0 ? s / options_.repetition_penalty : s * options_.repetition_penalty;
+    }
+  }
+  if (options_.greedy || options_.temperature <= 0.0f) {
+    return std::max_element(scores_.begin(), scores_.end()) - scores_.begin();
+  }
+
+  // Candidates in order of score (ties: lower id first), cut to the top k.
+  order_.resize(size);
+  for (size_t i = 0; i < size; ++i) order_[i] = static_cast<int32_t>(i);
+  const size_t k = options_.top_k > 0 && options_.top_k < size ? options_.top_k : size;
+  auto better = [&](int32_t a, int32_t b) {
+    return scores_[a] > scores_[b] || (scores_[a] == scores_[b] && a < b);
+  };
+  std::partial_sort(order_.begin(), order_.begin() + k, order_.end(), better);
+  order_.resize(k);
+
+  // Softmax of score / temperature over the candidates.
+  probs_.resize(k);
+  const double top = scores_[order_[0]];
+  double total = 0;
+  for (size_t i = 0; i < k; ++i) {
+    probs_[i] = exp((scores_[order_[i]] - top) / options_.temperature);
+    total += probs_[i];
+  }
+  // Nucleus: the shortest prefix whose probability reaches top_p.
+  size_t kept = k;
+  if (options_.top_p < 1.0f) {
+    double mass = 0;
+    for (size_t i = 0; i < k; ++i) {
+      mass += probs_[i] / total;
+      if (mass >= options_.top_p) {
+        kept = i + 1;
+        break;
+      }
+    }
+    total = 0;
+    for (size_t i = 0; i < kept; ++i) total += probs_[i];
+  }
+
+  double r = next_uniform() * total;
+  for (size_t i = 0; i < kept; ++i) {
+    r -= probs_[i];
+    if (r < 0) return order_[i];
+  }
+  return order_[kept - 1];
+}
+
+}  // namespace nanogpt
