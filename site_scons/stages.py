@@ -8,6 +8,7 @@ is part of each target's signature, so a changed option rebuilds exactly what it
 
 import dataclasses
 import glob
+import hashlib
 import os
 import subprocess
 import sys
@@ -63,8 +64,9 @@ class BuildPlan:
         """Names the model set, so several builds live side by side under build/<target>/."""
         parts = [m.name for m in self.models] + [os.path.splitext(os.path.basename(p))[0]
                                                   for p in self.programs]
-        if len(parts) > 4:  # keep directory names short: name the first and count the rest
-            parts = parts[:1] + ["%d-more" % (len(parts) - 1)]
+        if len(parts) > 4:  # keep directory names short: the first, a count and a digest
+            digest = hashlib.sha1("\0".join(parts).encode()).hexdigest()[:8]
+            parts = parts[:1] + ["%d-more-%s" % (len(parts) - 1, digest)]
         parts += ["ops"] if self.ops else []
         name = "+".join(parts) or "all"
         if self.libraries:
@@ -73,10 +75,15 @@ class BuildPlan:
 
 
 def _read_model(repo: str, name: str) -> ModelInfo:
-    rel = os.path.join("manifests", "models", name + ".yaml")
-    path = os.path.join(repo, rel)
+    """`name` is a manifest in manifests/models/, or the path of a manifest elsewhere."""
+    if name.endswith((".yaml", ".yml")):
+        rel, name = name, os.path.splitext(os.path.basename(name))[0]
+    else:
+        rel = os.path.join("manifests", "models", name + ".yaml")
+    path = os.path.join(repo, rel)  # an absolute `rel` joins as itself
     if not os.path.exists(path):
-        known = sorted(f[:-5] for f in os.listdir(os.path.dirname(path)) if f.endswith(".yaml"))
+        folder = os.path.join(repo, "manifests", "models")
+        known = sorted(f[:-5] for f in os.listdir(folder) if f.endswith(".yaml"))
         raise ManifestError("model=%s: there is no %s; models: %s"
                             % (name, rel, ", ".join(known) or "(none)"))
     with open(path) as f:
@@ -254,6 +261,7 @@ def wire(env, plan: BuildPlan):
     runner_objs = [tenv.Object("%s/%s.o" % (objects, os.path.splitext(src)[0]), src)
                    for src in _sources(repo, "runner/*.cpp")]
     tenv.Depends(runner_objs, schema_header)
+    tenv.Requires(runner_objs, plan_yaml)
 
     genv = tenv.Clone()
     genv.Prepend(CPPPATH=[gen])
@@ -267,6 +275,7 @@ def wire(env, plan: BuildPlan):
             app_objs = [tenv.Object("%s/%s.o" % (objects, os.path.splitext(src)[0]), src)
                         for src in model.app_sources]
             tenv.Depends(app_objs, schema_header)
+            tenv.Requires(app_objs, plan_yaml)
             defaults.append(genv.Program("%s/bin/%s" % (out, model.app_name),
                                          app_objs + gen_objs + link_objs + [runtime_lib]))
 

@@ -1,0 +1,57 @@
+"""Bad input to the build: one readable message naming the file, the entry and the fix,
+a non-zero exit, no traceback and nothing compiled."""
+
+import pytest
+
+from tests.conftest import run_scons
+
+BUILD = "build/test-errors"
+
+
+def scons_error(*args: str) -> str:
+    proc = run_scons(*args, "build_dir=" + BUILD, check=False)
+    text = proc.stdout + proc.stderr
+    assert proc.returncode != 0, text
+    assert "Traceback" not in text, text
+    assert "compiling" not in text, text
+    return text
+
+
+def write_manifest(tmp_path, body: str) -> str:
+    path = tmp_path / "bad_model.yaml"
+    path.write_text(body)
+    return str(path)
+
+
+def test_unknown_model_lists_the_known_ones():
+    text = scons_error("model=mpl")
+    assert "model=mpl: there is no manifests/models/mpl.yaml" in text
+    assert "mlp" in text
+
+
+def test_unknown_key_in_a_model_manifest(tmp_path):
+    path = write_manifest(tmp_path, "description: x\nfactory: examples.mlp.model:make_mlp\n"
+                                    "tolerence: {atol: 1.0e-5, rtol: 1.0e-5}\n")
+    text = scons_error("model=" + path)
+    assert path in text and "unknown key 'tolerence'" in text
+
+
+@pytest.mark.parametrize("factory, message", [
+    ("examples.mlp.model.make_mlp", "is not 'module:function'"),
+    ("examples.nope:make", "examples.nope"),
+    ("examples.mlp.model:make_mpl", "make_mpl"),
+])
+def test_factory_that_does_not_resolve(tmp_path, factory, message):
+    path = write_manifest(tmp_path, f"description: x\nfactory: {factory}\n")
+    text = scons_error("model=" + path)
+    assert path in text and message in text
+
+
+def test_unknown_option_is_named():
+    text = scons_error("modle=mlp")
+    assert "unknown option(s): modle" in text
+
+
+def test_operator_list_typo_is_named():
+    text = scons_error("ops=aten::ad.out")
+    assert "aten::ad.out is not an ATen operator" in text
