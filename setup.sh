@@ -4,7 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-apt_packages=(g++ python3-venv)
+apt_packages=(g++ python3-venv
+  # XNNPACK delegate (host-xnnpack), aarch64 cross builds run under qemu, the Android
+  # freestanding compile check (clang --target=aarch64-linux-android24)
+  libxnnpack-dev libpthreadpool-dev libcpuinfo-dev g++-aarch64-linux-gnu qemu-user clang lld)
 missing=()
 for package in "${apt_packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
@@ -15,6 +18,16 @@ if [ ${#missing[@]} -gt 0 ]; then
   [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
   "${sudo_cmd[@]}" apt-get update -q
   "${sudo_cmd[@]}" apt-get install -y -q "${missing[@]}"
+fi
+
+# linux-aarch64-xnnpack unpacks Debian's arm64 XNNPACK into a private sysroot under
+# build/ (apt-get download): apt must know the arm64 architecture.
+if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+  echo "setup: adding the arm64 architecture (apt) for the aarch64 XNNPACK sysroot"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" dpkg --add-architecture arm64
+  "${sudo_cmd[@]}" apt-get update -q
 fi
 
 if [ ! -x .venv/bin/python ]; then

@@ -3,8 +3,8 @@
     .venv/bin/python bench/size_flags.py [--model mlp] [--jobs 2]
 
 Starts from the host target's flags (manifests/targets/host.yaml) and adds one step at a
-time until it reaches manifests/profiles/size.yaml (plus log=0 and two linker-layout
-steps the profile does not take), so every row is the row above plus one change. Each
+time until it reaches manifests/profiles/size.yaml (then log=0, and one step the profile
+does not take), so every row is the row above plus one change. Each
 row links three programs with g++ directly (no SCons, so nothing else changes between
 rows): core = tests/size/app/size_app.cpp with an empty kernel table; app = size_app
 with the model's kernels; runner = runner/ with the model's kernels. The model's
@@ -31,13 +31,15 @@ TERMINATE = "runtime/platform/default/terminate.cpp"  # linked as an object when
 STEPS = [
     ("host target flags (-O2, sections + gc-sections)", [], [], []),
     ("-Os", ["-Os"], ["-Os"], []),
-    ("no unwind tables", ["-fno-asynchronous-unwind-tables", "-fno-unwind-tables"], [], []),
-    ("LTO", ["-flto"], ["-flto"], []),
+    ("no unwind tables", ["-fno-asynchronous-unwind-tables", "-fno-unwind-tables"],
+     ["-fno-asynchronous-unwind-tables", "-fno-unwind-tables"], []),
+    ("LTO", ["-flto"], ["-flto", "-flto-partition=one"], []),
     ("static libstdc++/libgcc", [], ["-static-libstdc++", "-static-libgcc"], []),
     ("no verbose terminate handler", [], [], [TERMINATE]),
+    ("non-PIE", ["-fno-pie"], ["-fno-pie", "-no-pie"], []),
+    ("-z norelro -z noseparate-code", [], ["-Wl,-z,norelro", "-Wl,-z,noseparate-code"], []),
     ("log=0", ["-DTL_LOG_ENABLED=0"], [], []),
-    ("-z noseparate-code (not in profile)", [], ["-Wl,-z,noseparate-code"], []),
-    ("no build-id, no .comment (not in profile)", ["-fno-ident"], ["-Wl,--build-id=none"], []),
+    ("(not taken) no build-id, no .comment", ["-fno-ident"], ["-Wl,--build-id=none"], []),
 ]
 
 
@@ -65,9 +67,12 @@ def compile_one(cxx, flags, source, obj):
 
 
 def stripped_size(cxx, objects, linkflags, out):
+    """(stripped file bytes, loaded bytes: text + data as `size` counts them)."""
     subprocess.run([cxx] + objects + linkflags + ["-o", out], check=True)
     subprocess.run(["strip", out, "-o", out + ".stripped"], check=True)
-    return os.path.getsize(out + ".stripped")
+    text, data = subprocess.run(["size", out + ".stripped"], capture_output=True, text=True,
+                                check=True).stdout.splitlines()[1].split()[:2]
+    return os.path.getsize(out + ".stripped"), int(text) + int(data)
 
 
 def measure(step_index, glue, jobs, workdir):
@@ -119,7 +124,8 @@ def main(argv=None) -> int:
     for index, (label, *_rest) in enumerate(STEPS):
         with tempfile.TemporaryDirectory() as workdir:
             rows.append((label, measure(index, glue, args.jobs, workdir)))
-    print("Stripped bytes, x86-64, %s; each row adds one change to the row above."
+    print("Stripped file bytes (loaded text+data bytes in parentheses), x86-64, %s; each "
+          "row adds one change to the row above, Δ on the stripped file."
           % subprocess.run(["g++", "--version"], capture_output=True, text=True)
           .stdout.splitlines()[0])
     print()
@@ -128,9 +134,9 @@ def main(argv=None) -> int:
     previous = None
     for label, sizes in rows:
         cells = []
-        for i, size in enumerate(sizes):
-            delta = "" if previous is None else "%+d" % (size - previous[i])
-            cells += ["{:,}".format(size), delta]
+        for i, (size, loaded) in enumerate(sizes):
+            delta = "" if previous is None else "%+d" % (size - previous[i][0])
+            cells += ["{:,} ({:,})".format(size, loaded), delta]
         print("| %s | %s |" % (label, " | ".join(cells)))
         previous = sizes
     return 0

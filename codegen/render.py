@@ -1,10 +1,12 @@
-"""KernelPlan (kernel_plan.yaml) -> gen/: register_kernels.cpp, functions.h, selected_dtypes.h.
+"""KernelPlan (kernel_plan.yaml) -> gen/: register_kernels.cpp, functions.h, selected_dtypes.h;
+BackendPlan (backend_plan.yaml, codegen/backends.py) -> gen/register_backends.cpp.
 
 Python decides what goes in (which kernels, symbols, unboxing expressions, masks); the
 templates in templates/ fix the C++ shape, one template per output file. The output
 depends only on the plan, so the same plan gives the same bytes.
 
-CLI: python -m codegen.render --plan kernel_plan.yaml --out-dir gen/
+CLI: python -m codegen.render --plan kernel_plan.yaml [--backend-plan backend_plan.yaml]
+         --out-dir gen/
 """
 
 import argparse
@@ -15,6 +17,8 @@ from dataclasses import dataclass
 
 import jinja2
 
+from codegen.backends import BackendPlan
+from codegen.backends import parse_plan as parse_backend_plan
 from codegen.cpp_types import kind_signature, native_params, return_type, unbox
 from codegen.dtypes import ALL_DTYPES_MASK
 from codegen.errors import run_cli
@@ -30,6 +34,7 @@ ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATE_DIR),
 ENV.filters["c_string"] = json.dumps  # op names and keys are ASCII: a valid C literal
 
 OUTPUTS = ("register_kernels.cpp", "functions.h", "selected_dtypes.h")
+BACKENDS_OUTPUT = "register_backends.cpp"
 
 
 @dataclass(frozen=True)
@@ -103,10 +108,16 @@ def render_files(plan: KernelPlan) -> dict[str, str]:
     return {name: ENV.get_template(f"{name}.j2").render(context) for name in OUTPUTS}
 
 
+def render_backends(plan: BackendPlan) -> str:
+    """The text of gen/register_backends.cpp: the runtime's backend table."""
+    return ENV.get_template(f"{BACKENDS_OUTPUT}.j2").render({"backends": plan})
+
+
 def _parse_args(argv):
     p = argparse.ArgumentParser(prog="python -m codegen.render",
                                 description=__doc__.split("\n")[0])
     p.add_argument("--plan", required=True, help="kernel_plan.yaml")
+    p.add_argument("--backend-plan", help="backend_plan.yaml: also write register_backends.cpp")
     p.add_argument("--out-dir", required=True, help="directory for the generated files")
     return p.parse_args(argv)
 
@@ -117,6 +128,10 @@ def main(argv: list[str] | None = None) -> int:
         plan = parse_plan(f.read(), args.plan)
     for name, text in render_files(plan).items():
         write_text(os.path.join(args.out_dir, name), text)
+    if args.backend_plan:
+        with open(args.backend_plan) as f:
+            backends = parse_backend_plan(f.read(), args.backend_plan)
+        write_text(os.path.join(args.out_dir, BACKENDS_OUTPUT), render_backends(backends))
     return 0
 
 

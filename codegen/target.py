@@ -4,6 +4,13 @@ A target names its toolchain, compiler and flags, its backends, and the kernel
 libraries it may use in precedence order (the first library to provide a kernel wins).
 Each library must exist as manifests/kernels/<library>.yaml next to the targets dir.
 
+What a cross or delegate build needs besides flags (read by site_scons/targets.py):
+`libs`, `libpath`, `cpppath` (system libraries and where they are), `emulator` (the
+command prefix that runs the target's binaries here, e.g. [qemu-aarch64, -L, ...]),
+`requires` (files or programs that must exist) with `install` (the command or steps
+that provide them, quoted in the one error a missing tool gives), and `sysroot_debs`
+(Debian packages the build unpacks into a private sysroot, ${SYSROOT} in paths).
+
 CLI: python -m codegen.target TARGET.yaml   (validates it and prints it)
 """
 
@@ -15,8 +22,9 @@ from codegen.errors import ManifestError, run_cli, suggest
 from codegen.yaml_io import load_yaml
 
 _REQUIRED = ("toolchain", "cxx", "kernel_libraries")
-_STRINGS = ("description", "toolchain", "arch", "cc", "cxx", "ar", "profile")
-_LISTS = ("cflags", "cxxflags", "linkflags", "kernel_libraries", "backends")
+_STRINGS = ("description", "toolchain", "arch", "cc", "cxx", "ar", "profile", "install")
+_LISTS = ("cflags", "cxxflags", "linkflags", "kernel_libraries", "backends", "libs", "libpath",
+          "cpppath", "emulator", "requires", "sysroot_debs")
 
 
 @dataclass(frozen=True)
@@ -35,6 +43,13 @@ class Target:
     linkflags: tuple[str, ...] = ()
     backends: tuple[str, ...] = ()
     profile: str = ""                    # default build profile (manifests/profiles/), "" none
+    libs: tuple[str, ...] = ()           # system libraries to link: [XNNPACK, pthreadpool]
+    libpath: tuple[str, ...] = ()
+    cpppath: tuple[str, ...] = ()
+    emulator: tuple[str, ...] = ()       # runs a target binary here: [qemu-aarch64, -L, ...]
+    requires: tuple[str, ...] = ()       # files (absolute) or programs the build needs
+    install: str = ""                    # how to get what `requires` names
+    sysroot_debs: tuple[str, ...] = ()   # unpacked into the build's private ${SYSROOT}
 
     def library_path(self, library: str) -> str:
         """manifests/kernels/<library>.yaml, beside this target's directory."""

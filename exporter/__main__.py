@@ -2,6 +2,7 @@
 
     python -m exporter --manifest manifests/models/mlp.yaml --out build/host/mlp/mlp.pte
     python -m exporter --manifest manifests/models/mlp.yaml --print-ops
+    python -m exporter --manifest manifests/models/mlp.yaml --backend xnnpack --delegation-report
 
 Writes OUT (the program) and OUT-stem_io/input_<i>.npy, expected_<i>.npy (eager torch
 outputs on the example inputs), all atomically. A user error (ExportError) is printed
@@ -25,9 +26,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                              "the manifest)")
     parser.add_argument("--print-ops", action="store_true",
                         help="list the program's operators with their kernel keys")
+    parser.add_argument("--backend", default="",
+                        help="delegate what this backend can run (xnnpack); the manifest's "
+                             "`backend: none` turns it off for the model")
+    parser.add_argument("--delegation-report", action="store_true",
+                        help="print the delegation report: per-op table and the graph")
     args = parser.parse_args(argv)
-    if not args.out and not args.print_ops:
-        parser.error("give --out PATH.pte, --print-ops, or both")
+    if not args.out and not args.print_ops and not args.delegation_report:
+        parser.error("give --out PATH.pte, --print-ops, --delegation-report, or several")
     return args
 
 
@@ -39,7 +45,7 @@ def format_ops(program) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from exporter.manifest import dynamic_shapes, load_manifest, load_model
+    from exporter.manifest import dynamic_shapes, load_manifest, load_model, make_partitioner
 
     manifest = load_manifest(args.manifest)       # fails fast, before torch is imported
     name = args.model_name or (os.path.splitext(os.path.basename(args.out))[0]
@@ -56,15 +62,26 @@ def run(args: argparse.Namespace) -> int:
     module.eval()
     with torch.no_grad():
         expected = tree_leaves(module(*inputs))
-    program = export(module, inputs, dynamic_shapes(manifest, inputs))
+    backend = "none" if manifest.backend == "none" else (manifest.backend or args.backend)
+    program = export(module, inputs, dynamic_shapes(manifest, inputs),
+                     partitioner=make_partitioner(backend))
     plan = program.plan
     print(f"  torch.export: {program.node_count} nodes")
-    print(f"  operators: {', '.join(program.operators)}")
+    report = program.delegation
+    if report is not None:
+        print(f"  delegated to {report.backend}: {len(report.groups)} subgraphs, "
+              f"{report.delegated_nodes} nodes; {len(report.outside)} nodes left to kernels")
+    print(f"  operators: {', '.join(program.operators) or '(none)'}")
     print(f"  memory plan: 1 arena, {plan.arena_size:,} bytes "
           f"(no reuse: {plan.unshared_size:,})")
     if args.print_ops:
         for line in format_ops(program):
             print(f"    {line}")
+    if args.delegation_report:
+        if report is None:
+            print("  no delegation: give --backend xnnpack or `backend: xnnpack` in the manifest")
+        else:
+            print("".join("  " + line + "\n" for line in report.format().splitlines()), end="")
     if args.out:
         size = program.save(args.out)
         print(f"  wrote {args.out} ({size:,} bytes, constants {len(program.segment):,} bytes)")

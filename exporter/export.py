@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import torch
 
 from exporter.atomic import write_bytes_atomic
+from exporter.delegation import DelegationReport
 from exporter.memory_plan import MemoryPlan
 from exporter.program_builder import build_method
 from exporter.serialize import serialize
@@ -37,6 +38,7 @@ class Program:
     segment: bytes
     plan: MemoryPlan
     node_count: int
+    delegation: DelegationReport | None = None   # set when exported with a partitioner
 
     def to_dict(self) -> dict:
         """The program in the flatbuffer JSON form serialize.py takes (a copy)."""
@@ -58,6 +60,8 @@ class Program:
         names = self.operators
         calls = []
         for instr in self.method["instructions"]:
+            if instr["instr_type"] != "KernelCall":
+                continue
             call = instr["instr"]
             parts = []
             for a in call["args"]:
@@ -84,10 +88,12 @@ class Program:
 
 
 def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, *,
-           name: str = "forward") -> Program:
+           name: str = "forward", partitioner=None) -> Program:
     """Exports `module` called on `example_inputs` as a Program with one method `name`.
 
     `dynamic_shapes` is torch.export's argument; dynamic dims are planned at their max.
+    `partitioner` (e.g. backends.xnnpack.XnnpackPartitioner()) moves the subgraphs its
+    backend can run into delegates; `program.delegation` then reports what moved.
     Raises ExportError when the model uses something a Tailor program cannot express.
     """
     # torch's own pytree code warns about its own deprecated API; not the user's concern.
@@ -96,7 +102,7 @@ def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, 
         ep = torch.export.export(module.eval(), tuple(example_inputs),
                                  dynamic_shapes=dynamic_shapes)
         ep = ep.run_decompositions()
-        built = build_method(ep, name)
+        built = build_method(ep, name, partitioner)
     segments = [{"offset": 0, "size": len(built.segment)}] if built.segment else []
     data = {"version": PROGRAM_VERSION, "methods": [built.method], "segments": segments}
-    return Program(data, built.segment, built.plan, built.node_count)
+    return Program(data, built.segment, built.plan, built.node_count, built.delegation)

@@ -3,9 +3,11 @@ model it names.
 
     description: Linear(16,32) - ReLU - Linear(32,4)
     factory: examples.mlp.model:make_mlp   # returns (nn.Module, tuple of example inputs)
+    factory_args: {batch: 4}               # optional; keyword arguments of the factory
     dynamic_dims:                          # optional
       - {input: 0, dim: 0, name: batch, min: 1, max: 8}
     tolerance: {atol: 1.0e-5, rtol: 1.0e-5}  # optional; for the runtime self-check
+    backend: xnnpack                       # optional; delegate to backends/<name> (or none)
 
 Every mistake (unknown key, wrong type, a factory that is not `module:function`, does not
 import, or does not return (module, inputs)) raises ExportError naming the file, the
@@ -13,6 +15,7 @@ entry and the fix. Only load_model() imports the factory (and so torch).
 """
 
 import importlib
+import inspect
 import os
 import re
 import sys
@@ -26,8 +29,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 _FACTORY = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*$")
 _NAME = re.compile(r"^[A-Za-z_]\w*$")
-_TOP_KEYS = {"description": str, "factory": str, "dynamic_dims": list, "tolerance": dict,
-             "app": dict}
+_TOP_KEYS = {"description": str, "factory": str, "factory_args": dict, "dynamic_dims": list,
+             "tolerance": dict, "app": dict, "backend": str}
 # An app is a program the build links against the model's runtime (read by site_scons).
 _APP_KEYS = ("name", "sources")
 _REQUIRED_TOP = ("description", "factory")
@@ -57,8 +60,10 @@ class ModelManifest:
     name: str                           # the file's stem: "mlp"
     description: str
     factory: str                        # "examples.mlp.model:make_mlp"
+    factory_args: tuple[tuple[str, object], ...]   # keyword arguments, sorted by name
     dynamic_dims: tuple[DynamicDim, ...]
     tolerance: Tolerance
+    backend: str = ""                   # "xnnpack", "none" (never delegate), "" (the build's)
 
 
 def _type_name(t) -> str:
@@ -122,6 +127,11 @@ def parse_manifest(path: str, data) -> ModelManifest:
     if not _FACTORY.match(factory):
         raise ExportError(f"{path}: factory '{factory}' is not 'module:function'; write "
                           "it like examples.mlp.model:make_mlp")
+    factory_args = data.get("factory_args", {})
+    for key in factory_args:
+        if not isinstance(key, str) or not _NAME.match(key):
+            raise ExportError(f"{path}: factory_args: {key!r} is not a keyword argument name; "
+                              "write factory_args: {name: value, ...}")
     dims = tuple(_dynamic_dim(path, i, d) for i, d in enumerate(data.get("dynamic_dims", [])))
     seen = {}
     for i, d in enumerate(dims):
@@ -140,13 +150,37 @@ def parse_manifest(path: str, data) -> ModelManifest:
                 and all(isinstance(s, str) for s in data["app"]["sources"])):
             raise ExportError(f"{path}: app: sources must be a list of paths or globs, e.g. "
                               "[examples/nanogpt/runner/*.cpp]")
+    backend = data.get("backend", "")
+    if backend and backend != "none" and backend not in available_backends():
+        raise ExportError(f"{path}: backend '{backend}' is not one of "
+                          f"{', '.join(available_backends() + ['none'])} (backends/<name>/)")
     tolerance = data.get("tolerance", DEFAULT_TOLERANCE)
     _check_keys(path, "tolerance: ", tolerance, _TOLERANCE_KEYS, _TOLERANCE_KEYS)
     return ModelManifest(
         path=path, name=os.path.splitext(os.path.basename(path))[0],
-        description=data["description"], factory=factory, dynamic_dims=dims,
+        description=data["description"], factory=factory,
+        factory_args=tuple(sorted(factory_args.items())), dynamic_dims=dims,
         tolerance=Tolerance(*(_number(path, f"tolerance.{k}", tolerance[k])
-                              for k in _TOLERANCE_KEYS)))
+                              for k in _TOLERANCE_KEYS)), backend=backend)
+
+
+def available_backends() -> list[str]:
+    """Backends with a partitioner: backends/<name>/partitioner.py."""
+    folder = os.path.join(REPO, "backends")
+    return sorted(d for d in os.listdir(folder)
+                  if os.path.exists(os.path.join(folder, d, "partitioner.py"))) \
+        if os.path.isdir(folder) else []
+
+
+def make_partitioner(backend: str):
+    """The exporter.delegation.Partitioner of `backend` ("" or "none": None)."""
+    if backend in ("", "none"):
+        return None
+    if backend == "xnnpack":
+        from backends.xnnpack import XnnpackPartitioner
+        return XnnpackPartitioner()
+    raise ExportError(f"backend '{backend}' has no partitioner; the backends are "
+                      f"{', '.join(available_backends())}")
 
 
 def load_manifest(path: str) -> ModelManifest:
@@ -177,7 +211,14 @@ def load_model(manifest: ModelManifest):
     if not callable(factory):
         raise ExportError(f"{manifest.path}: factory '{manifest.factory}': {module_name} "
                           f"has no function {function_name}")
-    result = factory()
+    kwargs = dict(manifest.factory_args)
+    try:
+        inspect.signature(factory).bind(**kwargs)
+    except TypeError as e:
+        raise ExportError(f"{manifest.path}: factory '{manifest.factory}' cannot be called "
+                          f"with factory_args {kwargs} ({e}); fix the names in factory_args"
+                          ) from None
+    result = factory(**kwargs)
     if not (isinstance(result, tuple) and len(result) == 2
             and isinstance(result[0], torch.nn.Module)
             and isinstance(result[1], (tuple, list))):

@@ -11,9 +11,13 @@ it), the constant segment bytes and the memory plan. The rules are in docs/inter
   values, so a symbolic int computed at run time (sym_size, tailor_prim) is read live;
 - tensors are contiguous; parameters, buffers and lifted constants live in segment 0,
   every other tensor (inputs and outputs included) is planned into arena 0 at the upper
-  bound of its dynamic dims (memory_plan.py).
+  bound of its dynamic dims (memory_plan.py);
+- with a partitioner (exporter/delegation.py), the calls a backend claims become
+  DelegateCalls before memory is planned, so values internal to a delegate take no
+  arena memory, and only the operators left outside delegates stay in the table.
 """
 
+import dataclasses
 import operator
 from dataclasses import dataclass
 
@@ -22,6 +26,7 @@ from torch.export.graph_signature import InputKind, OutputKind
 from torch.utils._sympy.value_ranges import bound_sympy
 
 from exporter.constant_segment import pack_constants
+from exporter.delegation import Call, DelegationReport, LoweredMethod, delegate_method
 from exporter.errors import ExportError
 from exporter.memory_plan import Buffer, MemoryPlan, live_ranges, plan_memory
 from exporter.out_variants import (IGNORED_TARGETS, PRIM_INT_OPS, ProgramOp,
@@ -30,6 +35,7 @@ from exporter.scalar_types import (DEVICE_TYPE_CODES, LAYOUT_CODES, MEMORY_FORMA
                                    SCALAR_TYPE_CODES, SCALAR_TYPE_NAMES)
 
 _CONSTANT_KINDS = (InputKind.PARAMETER, InputKind.BUFFER, InputKind.CONSTANT_TENSOR)
+BACKEND_SLACK = 16  # XNN_EXTRA_BYTES
 
 
 @dataclass(frozen=True)
@@ -38,6 +44,7 @@ class BuiltMethod:
     segment: bytes          # constant segment data (segments[0])
     plan: MemoryPlan
     node_count: int         # call_function nodes in the core-ATen graph
+    delegation: DelegationReport | None = None
 
 
 @dataclass
@@ -55,9 +62,10 @@ class _Tensor:
         return n
 
 
-def build_method(ep: torch.export.ExportedProgram, name: str) -> BuiltMethod:
-    """Lowers `ep` (core ATen) to a method named `name`; see the module docstring."""
-    return _MethodBuilder(ep, name).build()
+def build_method(ep: torch.export.ExportedProgram, name: str, partitioner=None) -> BuiltMethod:
+    """Lowers `ep` (core ATen) to a method named `name`, delegating what `partitioner`
+    (an exporter.delegation.Partitioner, or None) claims; see the module docstring."""
+    return _MethodBuilder(ep, name, partitioner).build()
 
 
 def _where(node: torch.fx.Node) -> str:
@@ -67,9 +75,12 @@ def _where(node: torch.fx.Node) -> str:
 
 
 class _MethodBuilder:
-    def __init__(self, ep: torch.export.ExportedProgram, name: str):
+    def __init__(self, ep: torch.export.ExportedProgram, name: str, partitioner=None):
         self.ep = ep
         self.name = name
+        self.partitioner = partitioner
+        self.calls: list[Call] = []          # what delegation sees, one per instruction
+        self.node_name = ""                  # the graph node being lowered
         self.values: list[dict] = []
         self.tensors: dict[int, _Tensor] = {}
         self.env: dict[torch.fx.Node, int | list[int]] = {}
@@ -193,11 +204,12 @@ class _MethodBuilder:
 
     # -- instructions ----------------------------------------------------------------
 
-    def _call(self, op: ProgramOp, args: list[int]) -> None:
+    def _call(self, op: ProgramOp, args: list[int], num_inputs: int) -> None:
         if op.qualified_name not in self.op_index:
             self.op_index[op.qualified_name] = len(self.operators)
             self.operators.append(op)
         self.instructions.append((self.op_index[op.qualified_name], args))
+        self.calls.append(Call(op.qualified_name, tuple(args), num_inputs, self.node_name))
 
     def _return_slot(self, t) -> int:
         kind = t.kind()
@@ -213,7 +225,7 @@ class _MethodBuilder:
         args = [self._arg(spec.type, v, None, node) for spec, v in zip(op.inputs, node.args)]
         result = self._int(self._upper_bound(node.meta["val"], node))
         self.env[node] = result
-        self._call(op, args + [result])
+        self._call(op, args + [result], len(args))
 
     def _bind(self, node: torch.fx.Node) -> dict[str, object]:
         """Argument name -> value for every argument of the node's own schema."""
@@ -239,7 +251,7 @@ class _MethodBuilder:
         if not op.outs:                       # a symbolic-int op: sym_size.int, ...
             result = self._int(self._upper_bound(val, node))
             self.env[node] = result
-            self._call(op, args + [result])
+            self._call(op, args + [result], len(args))
             return
         fakes = list(val) if isinstance(val, (list, tuple)) else [val]
         results = [self._tensor(f, node) for f in fakes]
@@ -252,7 +264,7 @@ class _MethodBuilder:
                               f"out arguments but the graph expects {len(results)} results")
         slots = [self._return_slot(r.type) for r in op.scalar_returns]
         self.env[node] = results if isinstance(val, (list, tuple)) else results[0]
-        self._call(op, args + outs + slots)
+        self._call(op, args + outs + slots, len(args))
 
     # -- graph -----------------------------------------------------------------------
 
@@ -299,7 +311,7 @@ class _MethodBuilder:
         """A planned copy of constant `vid`: the runtime reads outputs from the arena."""
         op = program_op(torch.ops.aten.clone.default)
         out = self._tensor(node.meta["val"], node)
-        self._call(op, [vid, self._none(), out])
+        self._call(op, [vid, self._none(), out], 2)
         return out
 
     def _target(self, node: torch.fx.Node):
@@ -347,27 +359,59 @@ class _MethodBuilder:
                 raise ExportError(
                     f"{_where(node)} calls {schema}, which has no out variant Tailor can "
                     "call; rewrite that part of the model with other operators")
+            self.node_name = node.name
             if node.target in PRIM_INT_OPS:
                 self._prim_int_call(node, op)
             else:
                 self._op_call(node, op)
+        self.node_name = "output"
         outputs = self._outputs(output)
 
-        plan, segment = self._place_tensors(inputs, outputs)
+        instructions = [("KernelCall", self.operators[i].qualified_name, args)
+                        for i, args in self.instructions]
+        delegates, report = [], None
+        if self.partitioner is not None:
+            inputs, outputs, instructions, delegates, report = self._delegate(inputs, outputs)
+        plan, segment = self._place_tensors(inputs, outputs,
+                                            [args for _, _, args in instructions])
+        if delegates:
+            # Backends such as XNNPACK may read up to 16 bytes past a tensor they are
+            # given: keep that inside the arena and the mapped constant segment.
+            plan = dataclasses.replace(plan, arena_size=plan.arena_size + BACKEND_SLACK)
+            segment += b"\0" * BACKEND_SLACK
+        # The operator table lists what kernel calls remain, in first-use order.
+        operators = [op for op in self.operators
+                     if any(kind == "KernelCall" and what == op.qualified_name
+                            for kind, what, _ in instructions)]
+        index = {op.qualified_name: i for i, op in enumerate(operators)}
         method = {
             "name": self.name,
             "values": self.values,
             "inputs": inputs,
             "outputs": outputs,
-            "operators": [{"name": op.name, "overload": op.overload}
-                          for op in self.operators],
-            "delegates": [],
-            "instructions": [{"instr_type": "KernelCall",
-                              "instr": {"op_index": i, "args": args}}
-                             for i, args in self.instructions],
+            "operators": [{"name": op.name, "overload": op.overload} for op in operators],
+            "delegates": delegates,
+            "instructions": [
+                {"instr_type": "KernelCall", "instr": {"op_index": index[what], "args": args}}
+                if kind == "KernelCall" else
+                {"instr_type": "DelegateCall", "instr": {"delegate_index": what, "args": args}}
+                for kind, what, args in instructions],
             "arena_sizes": plan.arena_sizes,
         }
-        return BuiltMethod(method, segment, plan, len(calls))
+        return BuiltMethod(method, segment, plan, len(calls), report)
+
+    def _delegate(self, inputs: list[int], outputs: list[int]):
+        """Hands the lowered calls to the partitioner; renumbers what stays."""
+        constants = {vid: t.constant for vid, t in self.tensors.items()
+                     if t.constant is not None}
+        lowered = LoweredMethod(self.values, self.calls, constants, inputs, outputs)
+        done = delegate_method(lowered, self.partitioner)
+        self.values = done.values
+        self.tensors = {done.remap[vid]: t for vid, t in self.tensors.items()
+                        if vid in done.remap}
+        for vid, t in self.tensors.items():
+            t.payload = self.values[vid]["val"]
+        return done.inputs, done.outputs, done.instructions, done.delegates, done.report
 
     def _tensor_ids(self, args: list[int]) -> list[int]:
         """Tensor ids an instruction touches, list members included."""
@@ -380,7 +424,7 @@ class _MethodBuilder:
                 found.extend(i for i in value["val"]["items"] if i >= 0)
         return found
 
-    def _place_tensors(self, inputs: list[int], outputs: list[int]):
+    def _place_tensors(self, inputs: list[int], outputs: list[int], instruction_args: list):
         constants = [(vid, t.constant) for vid, t in self.tensors.items()
                      if t.constant is not None]
         segment = pack_constants(constants)
@@ -389,7 +433,7 @@ class _MethodBuilder:
 
         planned = {vid for vid, t in self.tensors.items()
                    if t.constant is None and t.nbytes > 0}
-        ranges = live_ranges([self._tensor_ids(args) for _, args in self.instructions],
+        ranges = live_ranges([self._tensor_ids(args) for args in instruction_args],
                              planned, inputs, outputs)
         buffers = [Buffer(vid, self.tensors[vid].nbytes, *ranges[vid])
                    for vid in sorted(planned)]

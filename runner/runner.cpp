@@ -1,13 +1,14 @@
 // runner: loads a program, feeds it .npy inputs, runs a method, writes or checks outputs.
 //
 //   runner PROGRAM [--method NAME] [--input FILE.npy ...] [--output FILE.npy ...]
-//          [--check] [--atol X] [--rtol X] [--verbose]
+//          [--check] [--atol X] [--rtol X] [--threads N] [--repeat N] [--verbose]
 //
 // Exit codes: 0 ok, 1 load/run error or check failure, 2 usage error.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -35,13 +36,15 @@ bool g_verbose = false;
 
 const char kUsage[] =
     "usage: runner PROGRAM [--method NAME] [--input FILE.npy ...] [--output FILE.npy ...]\n"
-    "              [--check] [--atol X] [--rtol X] [--verbose]\n"
+    "              [--check] [--atol X] [--rtol X] [--threads N] [--repeat N] [--verbose]\n"
     "  --method NAME    method to run (default: forward)\n"
     "  --input FILE     one .npy per method input, in order\n"
     "  --output FILE    write output i to the i-th FILE\n"
     "  --check          compare outputs with <dir>/<stem>_io/expected_<i>.npy (inputs\n"
     "                   from <dir>/<stem>_io/input_<i>.npy unless --input is given)\n"
-    "  --atol X --rtol X  float tolerance: |a - e| <= atol + rtol * |e| (default 1e-05)\n";
+    "  --atol X --rtol X  float tolerance: |a - e| <= atol + rtol * |e| (default 1e-05)\n"
+    "  --threads N      threads each delegate (backend) may use (default 1)\n"
+    "  --repeat N       run the method N times and print the min and median time\n";
 
 struct Options {
   std::string program;
@@ -50,6 +53,8 @@ struct Options {
   std::vector<std::string> outputs;
   bool check = false;
   tailor::runner::Tolerance tol;
+  uint32_t threads = 1;
+  uint32_t repeat = 1;
 };
 
 int usage_error(const std::string& message) {
@@ -86,6 +91,18 @@ int parse_args(int argc, char** argv, Options* o) {
       } else if (!parse_number(value, arg == "--atol" ? &o->tol.atol : &o->tol.rtol)) {
         return usage_error(arg + ": '" + value + "' is not a non-negative number");
       }
+      continue;
+    }
+    if (arg == "--threads" || arg == "--repeat") {
+      list = nullptr;
+      if (i + 1 >= argc) return usage_error(arg + " needs a value");
+      const char* value = argv[++i];
+      char* end = nullptr;
+      const unsigned long n = strtoul(value, &end, 10);
+      if (end == value || *end != '\0' || n < 1 || n > 100000) {
+        return usage_error(arg + ": '" + value + "' is not a count from 1 to 100000");
+      }
+      (arg == "--threads" ? o->threads : o->repeat) = static_cast<uint32_t>(n);
       continue;
     }
     if (arg == "--check" || arg == "--verbose") {
@@ -249,7 +266,9 @@ int run(const Options& o) {
             method_list(module.program()).c_str());
     return kExitFailure;
   }
-  err = module.load_method(o.method.c_str());
+  tailor::BackendOptions backend_options;
+  backend_options.num_threads = o.threads;
+  err = module.load_method(o.method.c_str(), backend_options);
   if (err != Error::Ok) {
     fprintf(stderr, "%s: cannot load method '%s': %s\n", o.program.c_str(), o.method.c_str(),
             tailor::error_name(err));
@@ -269,22 +288,32 @@ int run(const Options& o) {
             o.method.c_str(), method.inputs_size(), inputs.size());
     return kExitFailure;
   }
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    if (!set_input(o, method, i, inputs[i])) return kExitFailure;
-  }
   if (o.outputs.size() > method.outputs_size()) {
     fprintf(stderr, "%s: method '%s' has %zu outputs, got %zu output files\n", o.program.c_str(),
             o.method.c_str(), method.outputs_size(), o.outputs.size());
     return kExitFailure;
   }
 
-  const uint64_t start = tl_pal_current_ticks();
-  err = method.execute();
-  const uint64_t elapsed = tl_pal_ticks_to_ns(tl_pal_current_ticks() - start);
-  if (err != Error::Ok) {
-    fprintf(stderr, "%s: method '%s' failed: %s\n", o.program.c_str(), o.method.c_str(),
-            tailor::error_name(err));
-    return kExitFailure;
+  std::vector<uint64_t> times;
+  for (uint32_t run = 0; run < o.repeat; ++run) {
+    // Inputs every time: planned memory reuses an input's bytes once it is read.
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (!set_input(o, method, i, inputs[i])) return kExitFailure;
+    }
+    const uint64_t start = tl_pal_current_ticks();
+    err = method.execute();
+    times.push_back(tl_pal_ticks_to_ns(tl_pal_current_ticks() - start));
+    if (err != Error::Ok) {
+      fprintf(stderr, "%s: method '%s' failed: %s\n", o.program.c_str(), o.method.c_str(),
+              tailor::error_name(err));
+      return kExitFailure;
+    }
+  }
+  const uint64_t elapsed = times[0];
+  if (o.repeat > 1) {
+    std::sort(times.begin(), times.end());
+    printf("%s: method '%s' ran %u times: min %.3f ms, median %.3f ms\n", o.program.c_str(),
+           o.method.c_str(), o.repeat, times[0] / 1e6, times[times.size() / 2] / 1e6);
   }
   if (g_verbose) fprintf(stderr, "%s: method '%s' ran in %.3f ms\n", o.program.c_str(), o.method.c_str(), elapsed / 1e6);
   return handle_outputs(o, method);

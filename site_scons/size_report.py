@@ -1,14 +1,18 @@
 """Linked binary + GNU ld link map -> bytes per component -> size report (md, json, png).
 
-Every byte of the stripped binary goes to exactly one component, in layers:
-  1. code with DWARF line info (builds with -g; -g does not change the code): the source
-     file the line table names for each address, so code LTO inlined into another
-     function still counts for the file it was written in;
-  2. symbols (pyelftools): the input object the link map places at the symbol's address,
-     or, for objects that hold several components (kernel shards, LTO partitions), the
-     symbol's name (kernel functions from the kernel plan, namespaces);
-  3. the rest of each input section the link map lists, by its object;
-  4. what the linker made (dynamic tables, unwind tables, ELF headers and page padding).
+Every byte of the stripped binary goes to exactly one component. Sections the linker
+makes (dynamic tables, unwind tables) are its own; the rest is claimed in layers, each
+taking only bytes no earlier layer took:
+  1. code written in a .cpp file, by the DWARF line table (builds with -g; -g does not
+     change the code), so code LTO inlined elsewhere counts for the file it came from;
+  2. kernel symbols (native function, its lambdas, its <op>_detail namespace, its
+     wrapper in the glue, from the kernel plan): header code inlined into a kernel is
+     that kernel's cost;
+  3. header code elsewhere, by the line table;
+  4. other symbols (pyelftools), by the link map's object at their address, or by name
+     in objects that hold several components (kernel shards, LTO partitions);
+  5. the rest of each input section the link map lists, by its object;
+and ELF headers plus page padding make up the difference to the stripped file size.
 Kernel template instances whose names carry a C++ element type are also counted per
 dtype: that is what selecting the dtype costs where it can be attributed.
 
@@ -49,12 +53,14 @@ APP = "application"
 LIBSTDCXX = "libstdc++"
 LIBGCC = "libgcc"
 LIBC = "libc (static startup)"
-STRINGS = "string literals (merged)"
+STRINGS = "read-only data (merged strings, tables)"
 DYNAMIC = "ELF: dynamic linking, notes"
 UNWIND = "ELF: unwind tables"
 ELF_OVERHEAD = "ELF: headers, alignment padding"
 OTHER = "other"
 KERNEL_PREFIX = "kernel "
+BACKEND_API = "backend interface (runtime/backend)"
+BACKEND_PREFIX = "backend "  # + the directory under backends/: "backend xnnpack"
 
 # C++ element type in a demangled name -> the dtype it instantiates.
 _DTYPES = [("tailor::BFloat16", "BFloat16"), ("tailor::Half", "Half"),
@@ -95,6 +101,19 @@ def read_plan(path: str) -> list:
         data = yaml.safe_load(f) or {}
     return [KernelInfo(k["op"], k["native"], k.get("wrapper", ""), k["source"])
             for k in data.get("kernels", [])]
+
+
+def kernel_components(kernels: list) -> dict:
+    """Kernel source file -> its component, "kernel <op> + <op>..." for every op it serves.
+
+    Code is attributed per source file: a file's ops share helpers the line table and
+    the linker cannot split between them.
+    """
+    ops = collections.defaultdict(list)
+    for k in kernels:
+        if k.op not in ops[k.source]:
+            ops[k.source].append(k.op)
+    return {source: KERNEL_PREFIX + " + ".join(names) for source, names in ops.items()}
 
 
 def parse_map(text: str) -> list:
@@ -146,22 +165,23 @@ def stripped_size(binary: str) -> int:
 
 # ---------------------------------------------------------------------- classifiers
 
-def component_of_path(path: str, kernels_by_source: dict) -> str | None:
+def component_of_path(path: str, kernel_groups: dict) -> str | None:
     """A source file or input object path -> component, None when it says nothing."""
     p = path.replace("\\", "/")
     archive = re.search(r"lib(stdc\+\+|supc\+\+|gcc|gcc_eh|c_nonshared)\.a\(", p)
     if archive:
         return {"stdc++": LIBSTDCXX, "supc++": LIBSTDCXX, "gcc": LIBGCC,
                 "gcc_eh": LIBGCC, "c_nonshared": LIBC}[archive.group(1)]
-    for source, op in kernels_by_source.items():
+    for source, component in kernel_groups.items():
         stem = os.path.splitext(source)[0]
         if p.endswith(source) or re.search(re.escape(stem) + r"\.o$", p):
-            return KERNEL_PREFIX + op
+            return component
     rules = [("/program_generated.h", VERIFIER), ("/flatbuffers/", VERIFIER),
              ("runtime/platform/", PLATFORM), ("runtime/loader/", LOADER),
              ("runtime/executor/", EXECUTOR), ("runtime/kernel/registry", REGISTRY),
              ("runtime/kernel/", KERNEL_SUPPORT), ("runtime/core/", CORE),
-             ("runtime/module/", MODULE), ("kernels/portable/util/", KERNEL_UTILS),
+             ("runtime/module/", MODULE), ("runtime/backend/", BACKEND_API),
+             ("kernels/portable/util/", KERNEL_UTILS),
              ("gen/register_kernels", GLUE), ("gen/functions.h", GLUE),
              ("gen/selected_dtypes.h", GLUE), ("tests/size/app/", APP), ("runner/", APP),
              ("/include/c++/", LIBSTDCXX), ("/crt", LIBC), ("Scrt1.o", LIBC),
@@ -169,35 +189,60 @@ def component_of_path(path: str, kernels_by_source: dict) -> str | None:
     for needle, component in rules:
         if needle in p:
             return component
-    return None
+    backend = re.search(r"backends/([A-Za-z0-9_]+)/", p)
+    return BACKEND_PREFIX + backend.group(1) if backend else None
 
 
-def component_of_symbol(name: str, kernels: list) -> str | None:
-    """A demangled symbol name -> component, None when the name says nothing."""
+def component_of_symbol(name: str, kernels: list, kernel_groups: dict) -> str | None:
+    """A demangled symbol name -> component, None when the name says nothing.
+
+    A kernel owns its native function (and the lambdas in it), its file's
+    `<op>_detail` namespace and its unboxing wrapper in the generated glue.
+    """
+    function = _function_name(name)
     for k in kernels:
-        detail = k.native.rsplit("::", 1)[0] + "::" + k.native.rsplit("::", 1)[1][:-4] + "_detail::"
-        if name.startswith(k.native + "(") or name.startswith(detail) or (
-                k.wrapper and name.startswith("tailor::gen::" + k.wrapper + "(")):
-            return KERNEL_PREFIX + k.op
+        namespace, base = k.native.rsplit("::", 1)
+        detail = "%s::%s_detail::" % (namespace, re.sub(r"_out$", "", base))
+        if (function == k.native or name.startswith(k.native + "(")
+                or function.startswith(detail)
+                or (k.wrapper and function == "tailor::gen::" + k.wrapper)):
+            return kernel_groups[k.source]
     rules = [("tailor::gen::", GLUE), ("tailor::native::", KERNEL_UTILS),
              ("tailor::fb::", VERIFIER), ("flatbuffers::", VERIFIER),
              ("tailor::internal::log", PLATFORM), ("tl_pal_", PLATFORM),
              ("tailor::registry", REGISTRY), ("tailor::MmapDataLoader", LOADER),
              ("tailor::FileDataLoader", LOADER), ("tailor::BufferDataLoader", LOADER),
-             ("tailor::Module", MODULE), ("tailor::Program", EXECUTOR),
+             ("tailor::Module", MODULE), ("tailor::Backend", BACKEND_API),
+             ("tailor::Program", EXECUTOR),
              ("tailor::MethodMeta", EXECUTOR), ("tailor::Method", EXECUTOR),
              ("tailor::internal::", EXECUTOR), ("tailor::MemoryAllocator", EXECUTOR),
              ("tailor::", CORE), ("std::", LIBSTDCXX), ("__gnu_cxx::", LIBSTDCXX),
              ("__cxa", LIBSTDCXX), ("operator new", LIBSTDCXX),
              ("operator delete", LIBSTDCXX), ("_Unwind", LIBGCC), ("main", APP)]
     for prefix, component in rules:
-        if name.startswith(prefix):
+        if function.startswith(prefix) or name.startswith(prefix):
             return component
     return None
 
 
+def _function_name(name: str) -> str:
+    """"void ns::f<float>(int, long)" -> "ns::f<float>": the name without parameters,
+    return type or clone suffix."""
+    head = name.split("(", 1)[0]
+    depth, start = 0, 0
+    for i, ch in enumerate(head):  # the return type ends at the last space outside <>
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+        elif ch == " " and depth == 0:
+            start = i + 1
+    return head[start:]
+
+
 def dtype_of_symbol(name: str) -> str | None:
-    m = _DTYPE_PATTERN.search(name)
+    """The dtype a template instance is for, from its own template arguments only."""
+    m = _DTYPE_PATTERN.search(_function_name(name) + ">")
     return dict(_DTYPES)[m.group(1)] if m else None
 
 
@@ -254,7 +299,7 @@ def _line_ranges(elf) -> list:
 
 def attribute(binary: str, map_text: str, kernels: list) -> Attribution:
     """Bytes of `binary` (stripped) per component; see the module docstring."""
-    kernels_by_source = {k.source: k.op for k in kernels}
+    groups = kernel_components(kernels)
     with open(binary, "rb") as f:
         elf = ELFFile(f)
         sections = [s for s in elf.iter_sections() if s["sh_flags"] & SH_FLAGS.SHF_ALLOC]
@@ -271,15 +316,17 @@ def attribute(binary: str, map_text: str, kernels: list) -> Attribution:
         by_address = [(s["sh_addr"], s["sh_addr"] + s["sh_size"], s.name)
                       for s in sections if s.name in owner]
 
-        def assign(low, high, component, only_empty=True):
+        def assign(low, high, component):
+            """Gives [low, high) to `component` where unclaimed; returns bytes claimed."""
+            claimed = 0
             for start, end, name in by_address:
                 lo, hi = max(low, start), min(high, end)
-                if lo >= hi:
-                    continue
                 cells = owner[name]
                 for i in range(lo - start, hi - start):
-                    if cells[i] is None or not only_empty:
+                    if cells[i] is None:
                         cells[i] = component
+                        claimed += 1
+            return claimed
 
         def object_at(address):
             # Map entries are sorted by address; the last one starting at or before it.
@@ -299,46 +346,51 @@ def attribute(binary: str, map_text: str, kernels: list) -> Attribution:
             if name.startswith(_UNWIND_SECTIONS + _DYNAMIC_SECTIONS):
                 assign(start, end, component_of_section(name))
 
-        # Layer 1: code by DWARF line table.
-        lines = _line_ranges(elf)
-        for low, high, path in lines:
-            component = component_of_path(path, kernels_by_source)
-            if component:
-                assign(low, high, component)
-
-        # Layer 2: symbols, by their object or (for shared objects) their name.
+        # The layers below fill only bytes no earlier layer claimed.
+        lines = [(low, high, path, component_of_path(path, groups))
+                 for low, high, path in _line_ranges(elf)]
         symtab = elf.get_section_by_name(".symtab")
         symbols = [s for s in (symtab.iter_symbols() if symtab else [])
                    if s["st_size"] and s["st_info"]["type"] in ("STT_FUNC", "STT_OBJECT")]
         names = demangle(sorted({s.name for s in symbols}))
-        dtypes = collections.defaultdict(collections.Counter)
-        seen = set()
+        unique = {}  # aliases (C1/C2 constructors, folded templates) count once
         for s in symbols:
-            address, size = s["st_value"], s["st_size"]
-            if (address, size) in seen:  # aliases (C1/C2 constructors, folded templates)
-                continue
-            seen.add((address, size))
-            name = names.get(s.name, s.name)
+            unique.setdefault((s["st_value"], s["st_size"]), names.get(s.name, s.name))
+
+        def by_symbol(address, name):
             obj = object_at(address) or ""
-            by_name = component_of_symbol(name, kernels)
-            by_object = None if _is_shared_object(obj) else component_of_path(
-                obj, kernels_by_source)
-            component = by_object or by_name
-            if component is None and obj.endswith(".o") and not _is_shared_object(obj):
-                component = OTHER
+            if _is_shared_object(obj) or not obj:
+                return component_of_symbol(name, kernels, groups)
+            return component_of_path(obj, groups) or OTHER
+
+        # 1. Code written in a .cpp file, by the DWARF line table: wherever LTO inlined it.
+        for low, high, path, component in lines:
+            if component and not path.endswith(".h"):
+                assign(low, high, component)
+        # 2. Kernel symbols: header code inlined into a kernel is the kernel's cost.
+        dtypes = collections.defaultdict(collections.Counter)
+        for (address, size), name in unique.items():
+            component = by_symbol(address, name)
+            if component and component.startswith(KERNEL_PREFIX):
+                claimed = assign(address, address + size, component)
+                dtype = dtype_of_symbol(name)
+                if dtype:
+                    dtypes[component][dtype] += claimed
+        # 3. Header code elsewhere, by the line table.
+        for low, high, path, component in lines:
+            if component:
+                assign(low, high, component)
+        # 4. The other symbols, by their object or (shared objects) their name.
+        for (address, size), name in unique.items():
+            component = by_symbol(address, name)
             if component:
                 assign(address, address + size, component)
-            dtype = dtype_of_symbol(name)
-            if dtype and component and component.startswith(KERNEL_PREFIX):
-                dtypes[component][dtype] += size
-
-        # Layer 3: what is left of each input section, by its object.
+        # 5. What is left of each input section, by its object: in a shared object that
+        #    is data no symbol names (merged string literals, constant tables).
         for address, size, obj in placed:
-            component = None if _is_shared_object(obj) else component_of_path(
-                obj, kernels_by_source)
-            if component is None and _is_shared_object(obj):
-                component = STRINGS
-            assign(address, address + size, component or OTHER)
+            component = (STRINGS if _is_shared_object(obj)
+                         else component_of_path(obj, groups) or OTHER)
+            assign(address, address + size, component)
 
         components = collections.Counter()
         for name, cells in owner.items():
@@ -456,33 +508,64 @@ def render_json(title: str, binaries: dict, summary: dict) -> str:
     return json.dumps(data, indent=1, sort_keys=False) + "\n"
 
 
+_RUNTIME = {PLATFORM, LOADER, EXECUTOR, VERIFIER, REGISTRY, CORE, KERNEL_SUPPORT, MODULE,
+            BACKEND_API}
+_LIBRARIES = {LIBSTDCXX, LIBGCC, LIBC}
+
+
+def category(component: str) -> str:
+    """The five groups the chart compares binaries by."""
+    if component in _RUNTIME:
+        return "runtime core"
+    if component.startswith((KERNEL_PREFIX, BACKEND_PREFIX)) or component in (GLUE,
+                                                                              KERNEL_UTILS):
+        return "kernels, backends, glue"
+    if component == APP:
+        return "application"
+    if component in _LIBRARIES:
+        return "libstdc++, libgcc, libc"
+    return "ELF, data, other"
+
+
 def render_png(title: str, binaries: dict, path: str) -> None:
-    """One horizontal stacked bar per binary, components in the same colors."""
+    """Top: size_app and core by component. Bottom: every binary by category."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    names = list(binaries)
-    order = [c for c, _ in ordered(binaries[names[-1]].components)]
-    for n in names:
-        order += [c for c, _ in ordered(binaries[n].components) if c not in order]
     colors = plt.get_cmap("tab20").colors
-    fig, ax = plt.subplots(figsize=(11, 1.2 + 0.7 * len(names) + 0.22 * len(order)))
-    for i, c in enumerate(order):
-        lefts = [sum(binaries[n].components.get(o, 0) for o in order[:i]) for n in names]
-        widths = [binaries[n].components.get(c, 0) / 1024.0 for n in names]
-        ax.barh(names, widths, left=[x / 1024.0 for x in lefts], color=colors[i % 20],
-                label=c, edgecolor="white", linewidth=0.5)
-    for y, n in enumerate(names):
-        ax.text(binaries[n].stripped_bytes / 1024.0, y, " %s B" % _fmt(binaries[n].stripped_bytes),
-                va="center", fontsize=8)
-    ax.set_xlabel("stripped KiB")
-    ax.set_title("Size: " + title)
-    ax.invert_yaxis()
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18 - 0.05 * len(names) / 4),
-              ncol=3, fontsize=7, frameon=False)
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(11, 8.5),
+                                      gridspec_kw={"height_ratios": [1.3, 1]})
+
+    def stacked(ax, rows, order, palette):
+        for i, part in enumerate(order):
+            left = [sum(row.get(p, 0) for p in order[:i]) / 1024.0 for _, row in rows]
+            width = [row.get(part, 0) / 1024.0 for _, row in rows]
+            ax.barh([name for name, _ in rows], width, left=left, label=part,
+                    color=palette[i % len(palette)], edgecolor="white", linewidth=0.5)
+        for y, (name, row) in enumerate(rows):
+            total = sum(row.values())
+            ax.text(total / 1024.0, y, " {:,} B".format(total), va="center", fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xlabel("stripped KiB")
+        ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=7, frameon=False)
+
+    small = [(n, binaries[n].components) for n in ("size_app", "core") if n in binaries]
+    order = [c for c, _ in ordered(binaries["size_app"].components)]
+    stacked(top, small, order, colors)
+    top.set_title("%s: size_app and core by component" % title)
+    grouped = []
+    for name, a in binaries.items():
+        row = collections.Counter()
+        for c, n in a.components.items():
+            row[category(c)] += n
+        grouped.append((name, dict(row)))
+    groups = ["runtime core", "kernels, backends, glue", "application",
+              "libstdc++, libgcc, libc", "ELF, data, other"]
+    stacked(bottom, grouped, groups, colors[::2])
+    bottom.set_title("every binary by category")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=100)
     plt.close(fig)
 
 

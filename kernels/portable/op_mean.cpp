@@ -4,33 +4,39 @@
 #include "kernels/portable/util/reduce.h"
 #include "runtime/kernel/kernel_includes.h"
 
-namespace tailor::native {
+namespace tailor::native::mean_detail {
 
-// mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None,
-//          Tensor(a!) out) -> Tensor(a!)
-// Averages over `dim` (None or [] averages everything); an empty reduction gives NaN.
-// The result dtype is `dtype` if given, else self's, and must be a floating type.
-Tensor& mean_out(KernelContext& ctx, const Tensor& self, Optional<IntArrayRef> dim,
-                 bool keepdim, Optional<ScalarType> dtype, Tensor& out) {
+// The overloads share one body; each names its own op for dtype selection.
+struct MeanOut {
+  static constexpr const char* name = "mean.out";
+};
+struct MeanDtypeOut {
+  static constexpr const char* name = "mean.dtype_out";
+};
+
+// Averages over `dims` (every dim when empty); an empty reduction gives NaN. The result
+// dtype is `dtype` if given, else self's, and must be a floating type.
+template <typename Op>
+Tensor& mean_into(KernelContext& ctx, const Tensor& self, IntArrayRef dims, bool keepdim,
+                  Optional<ScalarType> dtype, Tensor& out) {
   // Validate
   const ScalarType want = dtype.value_or(self.dtype());
   TL_KERNEL_CHECK_MSG(ctx, out.dtype() == want && is_floating_type(want), InvalidArgument, out,
-                      "mean.out: out has dtype %s, expected %s (a floating type)",
+                      "%s: out has dtype %s, expected %s (a floating type)", Op::name,
                       scalar_type_name(out.dtype()), scalar_type_name(want));
   TL_KERNEL_CHECK(ctx, is_default_dim_order(self) && is_default_dim_order(out),
                   InvalidArgument, out);
-  const IntArrayRef dims = dim.value_or(IntArrayRef());
   ReducePlan plan;
   TL_KERNEL_CHECK_MSG(ctx, plan.init(self, dims.data(), dims.size(), dims.empty(), keepdim),
-                      InvalidArgument, out, "mean.out: dim out of range or repeated");
+                      InvalidArgument, out, "%s: dim out of range or repeated", Op::name);
 
   // Resize
   TL_KERNEL_CHECK(ctx, resize_tensor(out, plan.out_sizes()) == Error::Ok, InvalidArgument,
                   out);
 
   // Compute: sum in the output's accumulation type, then divide.
-  TL_SWITCH_REALHBF16_TYPES(self.dtype(), ctx, "mean.out", IN, [&] {
-    TL_SWITCH_FLOAT_TYPES(out.dtype(), ctx, "mean.out", OUT, [&] {
+  TL_SWITCH_REALHBF16_TYPES(self.dtype(), ctx, Op::name, IN, [&] {
+    TL_SWITCH_FLOAT_TYPES(out.dtype(), ctx, Op::name, OUT, [&] {
       using Acc = acc_t<OUT>;
       const IN* src = self.const_data<IN>();
       OUT* dst = out.mutable_data<OUT>();
@@ -45,6 +51,27 @@ Tensor& mean_out(KernelContext& ctx, const Tensor& self, Optional<IntArrayRef> d
     });
   });
   return out;
+}
+
+}  // namespace tailor::native::mean_detail
+
+namespace tailor::native {
+
+// mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None,
+//          Tensor(a!) out) -> Tensor(a!)
+// Averages over `dim` (None or [] averages everything).
+Tensor& mean_out(KernelContext& ctx, const Tensor& self, Optional<IntArrayRef> dim,
+                 bool keepdim, Optional<ScalarType> dtype, Tensor& out) {
+  return mean_detail::mean_into<mean_detail::MeanOut>(ctx, self, dim.value_or(IntArrayRef()),
+                                                      keepdim, dtype, out);
+}
+
+// mean.dtype_out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)
+// Averages everything into a 0-d tensor (torch.mean(x)).
+Tensor& mean_dtype_out(KernelContext& ctx, const Tensor& self, Optional<ScalarType> dtype,
+                       Tensor& out) {
+  return mean_detail::mean_into<mean_detail::MeanDtypeOut>(ctx, self, IntArrayRef(), false,
+                                                           dtype, out);
 }
 
 }  // namespace tailor::native

@@ -33,7 +33,32 @@ const char* Method::name() const {
   return method_ != nullptr && method_->name() != nullptr ? method_->name()->c_str() : "";
 }
 
-Error Method::init(const Program& program, const fb::Method* method, MemoryManager& memory) {
+Method::Method(Method&& other) { *this = static_cast<Method&&>(other); }
+
+Method& Method::operator=(Method&& other) {
+  if (this == &other) return *this;
+  internal::destroy_delegates(steps_, num_steps_);
+  method_ = other.method_;
+  values_ = other.values_;
+  num_values_ = other.num_values_;
+  steps_ = other.steps_;
+  num_steps_ = other.num_steps_;
+  input_ids_ = other.input_ids_;
+  num_inputs_ = other.num_inputs_;
+  output_ids_ = other.output_ids_;
+  num_outputs_ = other.num_outputs_;
+  loaded_ = other.loaded_;
+  // The moved-from method keeps nothing to destroy.
+  other.steps_ = nullptr;
+  other.num_steps_ = 0;
+  other.loaded_ = false;
+  return *this;
+}
+
+Method::~Method() { internal::destroy_delegates(steps_, num_steps_); }
+
+Error Method::init(const Program& program, const fb::Method* method, MemoryManager& memory,
+                   const BackendOptions& backend_options) {
   method_ = method;
   TL_CHECK_OR_RETURN_ERROR(memory.method_allocator() != nullptr, InvalidArgument,
                            "method '%s': the memory manager has no method allocator", name());
@@ -58,7 +83,7 @@ Error Method::init(const Program& program, const fb::Method* method, MemoryManag
   }
 
   // Values, then inputs/outputs, then instructions (their checks read value kinds).
-  internal::LoadContext ctx{program, *method, memory, name(), nullptr, 0};
+  internal::LoadContext ctx{program, *method, memory, name(), nullptr, 0, backend_options};
   Error err = internal::parse_values(ctx);
   if (err != Error::Ok) return err;
   values_ = ctx.values;
@@ -195,6 +220,16 @@ Error Method::execute() {
         }
         ++pc;
         break;
+      case internal::StepKind::DelegateCall: {
+        const Error err = step.backend->execute(step.handle, ArrayRef<EValue*>(step.args, step.a));
+        if (err != Error::Ok) {
+          TL_LOG(Error, "method '%s': instruction %zu (delegate %" PRIu32 ", backend %s) "
+                 "failed: %s", name(), pc, step.b, step.backend->name, error_name(err));
+          return err;
+        }
+        ++pc;
+        break;
+      }
       case internal::StepKind::Move:
         values_[step.b] = values_[step.a];
         ++pc;

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "runtime/backend/backend.h"
 #include "runtime/core/array_ref.h"
 #include "runtime/core/error.h"
 #include "runtime/core/evalue.h"
@@ -22,10 +23,16 @@ struct Step;
 /// segment, dtypes, dim orders) and resolves every kernel once; execute() then runs the
 /// instructions without re-checking. Values, tensor metadata and the instruction table
 /// live in the MemoryManager's method allocator, tensor data in its arenas. A Method is
-/// not thread-safe; independent Methods are.
+/// not thread-safe; independent Methods are. It owns its delegates' backend state
+/// (destroyed with it), so it moves but does not copy.
 class Method final {
  public:
   Method() = default;
+  Method(const Method&) = delete;
+  Method& operator=(const Method&) = delete;
+  Method(Method&& other);
+  Method& operator=(Method&& other);
+  ~Method();
 
   const char* name() const;
   size_t inputs_size() const { return num_inputs_; }
@@ -53,7 +60,8 @@ class Method final {
  private:
   friend class Program;
 
-  Error init(const Program& program, const fb::Method* method, MemoryManager& memory);
+  Error init(const Program& program, const fb::Method* method, MemoryManager& memory,
+             const BackendOptions& backend_options);
   Error parse_io();
   Error input_tensor(size_t index, Tensor** tensor) const;
 

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "program_generated.h"
+#include "runtime/backend/backend.h"
 #include "runtime/core/evalue.h"
 #include "runtime/executor/memory_manager.h"
 #include "runtime/executor/program.h"
@@ -13,9 +14,10 @@
 
 namespace tailor::internal {
 
-enum class StepKind : uint8_t { KernelCall, Move, JumpFalse, Free };
+enum class StepKind : uint8_t { KernelCall, DelegateCall, Move, JumpFalse, Free };
 
-/// One checked instruction. KernelCall: `fn(ctx, args)`; Move: values[b] = values[a];
+/// One checked instruction. KernelCall: `fn(ctx, args)`; DelegateCall:
+/// `backend->execute(handle, args[0, a))` for delegate `b`; Move: values[b] = values[a];
 /// JumpFalse: go to `b` when values[a] is false; Free: nothing (memory is planned).
 struct Step {
   StepKind kind;
@@ -24,6 +26,8 @@ struct Step {
   OpFunction fn;
   EValue** args;
   const fb::Operator* op;
+  const Backend* backend = nullptr;
+  DelegateHandle* handle = nullptr;
 };
 
 /// What value and instruction parsing read and fill.
@@ -34,6 +38,7 @@ struct LoadContext {
   const char* method_name;
   EValue* values;
   size_t num_values;
+  const BackendOptions& backend_options;
 };
 
 /// Method-allocator bytes parse_values() / parse_steps() take for `method`; kept next to
@@ -44,9 +49,13 @@ size_t steps_allocator_bytes(const fb::Method& method);
 /// Builds ctx.values[0, num_values) from the program, checking every value.
 Error parse_values(LoadContext& ctx);
 
-/// Checks every instruction and resolves each kernel call; on success `*steps` holds
-/// `*count` steps from the method allocator.
+/// Checks every instruction, resolves each kernel call and initialises each delegate;
+/// on success `*steps` holds `*count` steps from the method allocator. On failure the
+/// delegates initialised so far are destroyed.
 Error parse_steps(LoadContext& ctx, Step** steps, size_t* count);
+
+/// Destroys the backend state of every DelegateCall step in steps[0, count).
+void destroy_delegates(Step* steps, size_t count);
 
 /// Writes "aten::add.out" for `op` into `out`; false when it does not fit.
 bool format_operator_name(const fb::Operator& op, char* out, size_t out_size);

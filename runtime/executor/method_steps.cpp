@@ -169,6 +169,62 @@ Error parse_kernel_call(LoadContext& ctx, size_t pc, const fb::KernelCall& call,
   return Error::Ok;
 }
 
+// Finds the call's backend among the runtime's and lets it prepare its payload.
+Error parse_delegate_call(LoadContext& ctx, size_t pc, const fb::DelegateCall& call,
+                          Step& step) {
+  const auto* delegates = ctx.method.delegates();
+  const uint32_t index = call.delegate_index();
+  TL_STEP_CHECK(index < vector_size(delegates), InvalidProgram,
+                "delegate index %" PRIu32 " out of range (%zu delegates)", index,
+                vector_size(delegates));
+  const fb::Delegate* delegate = delegates->Get(index);
+  TL_STEP_CHECK(delegate->backend() != nullptr, InvalidProgram, "delegate %" PRIu32
+                " names no backend", index);
+  const char* name = delegate->backend()->c_str();
+  const Backend* backend = backend_find(name);
+  if (backend == nullptr) {
+    char built[128];
+    backend_list_names(built, sizeof(built));
+    TL_LOG(Error,
+           "method '%s': instruction %zu: delegate %" PRIu32 " needs backend '%s', which "
+           "this runtime was built without (its backends: %s); build it for a target that "
+           "lists the backend (backends: [%s] in manifests/targets/, e.g. target=host-%s)",
+           ctx.method_name, pc, index, name, built, name, name);
+    return Error::NotSupported;
+  }
+  TL_STEP_CHECK(backend->is_available(), DelegateInvalidCompatibility,
+                "backend '%s' is not available on this machine", name);
+
+  const auto* args = call.args();
+  const size_t nargs = vector_size(args);
+  for (size_t i = 0; i < nargs; ++i) {
+    const int32_t id = args->Get(static_cast<uint32_t>(i));
+    TL_STEP_CHECK(valid_id(ctx, id), InvalidProgram,
+                  "delegate %" PRIu32 " argument %zu refers to value %" PRId32
+                  ", out of range (%zu values)",
+                  index, i, id, ctx.num_values);
+  }
+  EValue** arg_ptrs = ctx.memory.method_allocator()->allocate_array<EValue*>(nargs);
+  TL_STEP_CHECK(arg_ptrs != nullptr || nargs == 0, MemoryAllocationFailed,
+                "the method allocator is full; give it MethodMeta::method_allocator_bytes()");
+  for (size_t i = 0; i < nargs; ++i) {
+    arg_ptrs[i] = &ctx.values[args->Get(static_cast<uint32_t>(i))];
+  }
+
+  const auto* data = delegate->data();
+  const BackendInitContext init{ArrayRef<EValue*>(arg_ptrs, nargs), ctx.backend_options,
+                                ctx.method_name};
+  Result<DelegateHandle*> handle =
+      backend->init(init, data != nullptr ? data->data() : nullptr, vector_size(data));
+  TL_CHECK_OK_OR_RETURN_ERROR(handle.error(),
+                              "method '%s': instruction %zu: backend '%s' rejected delegate "
+                              "%" PRIu32 ": %s",
+                              ctx.method_name, pc, name, index, error_name(handle.error()));
+  step = Step{StepKind::DelegateCall, static_cast<uint32_t>(nargs), index, nullptr, arg_ptrs,
+              nullptr, backend, *handle};
+  return Error::Ok;
+}
+
 Error parse_step(LoadContext& ctx, size_t pc, size_t num_steps, const fb::Instruction& instr,
                  Step& step) {
   const fb::InstructionKind kind = instr.instr_type();
@@ -177,17 +233,8 @@ Error parse_step(LoadContext& ctx, size_t pc, size_t num_steps, const fb::Instru
   switch (kind) {
     case fb::InstructionKind_KernelCall:
       return parse_kernel_call(ctx, pc, *instr.instr_as_KernelCall(), step);
-    case fb::InstructionKind_DelegateCall: {
-      const fb::DelegateCall* call = instr.instr_as_DelegateCall();
-      const auto* delegates = ctx.method.delegates();
-      const fb::Delegate* d = call->delegate_index() < vector_size(delegates)
-                                  ? delegates->Get(call->delegate_index())
-                                  : nullptr;
-      TL_STEP_CHECK(false, NotSupported,
-                    "delegate call to backend '%s': this runtime has no backends",
-                    d != nullptr && d->backend() != nullptr ? d->backend()->c_str() : "?");
-      return Error::NotSupported;
-    }
+    case fb::InstructionKind_DelegateCall:
+      return parse_delegate_call(ctx, pc, *instr.instr_as_DelegateCall(), step);
     case fb::InstructionKind_Move: {
       const fb::Move* move = instr.instr_as_Move();
       TL_STEP_CHECK(valid_id(ctx, move->from()) && valid_id(ctx, move->to()), InvalidProgram,
@@ -243,9 +290,10 @@ size_t steps_allocator_bytes(const fb::Method& method) {
   const size_t n = vector_size(method.instructions());
   size_t total = MemoryAllocator::round_up(n * sizeof(Step));
   for (size_t pc = 0; pc < n; ++pc) {
-    const fb::KernelCall* call = method.instructions()->Get(static_cast<uint32_t>(pc))
-                                     ->instr_as_KernelCall();
-    if (call != nullptr) {
+    const fb::Instruction* instr = method.instructions()->Get(static_cast<uint32_t>(pc));
+    if (const fb::KernelCall* call = instr->instr_as_KernelCall()) {
+      total += MemoryAllocator::round_up(vector_size(call->args()) * sizeof(EValue*));
+    } else if (const fb::DelegateCall* call = instr->instr_as_DelegateCall()) {
       total += MemoryAllocator::round_up(vector_size(call->args()) * sizeof(EValue*));
     }
   }
@@ -260,14 +308,29 @@ Error parse_steps(LoadContext& ctx, Step** steps, size_t* count) {
                            "MethodMeta::method_allocator_bytes()",
                            ctx.method_name);
   for (size_t pc = 0; pc < n; ++pc) {
+    out[pc] = Step{};
     const Error err =
         parse_step(ctx, pc, n, *ctx.method.instructions()->Get(static_cast<uint32_t>(pc)),
                    out[pc]);
-    if (err != Error::Ok) return err;
+    if (err != Error::Ok) {
+      destroy_delegates(out, pc);
+      return err;
+    }
   }
   *steps = out;
   *count = n;
   return Error::Ok;
+}
+
+void destroy_delegates(Step* steps, size_t count) {
+  for (size_t pc = 0; pc < count; ++pc) {
+    Step& step = steps[pc];
+    if (step.kind == StepKind::DelegateCall && step.handle != nullptr &&
+        step.backend->destroy != nullptr) {
+      step.backend->destroy(step.handle);
+    }
+    step.handle = nullptr;
+  }
 }
 
 }  // namespace tailor::internal

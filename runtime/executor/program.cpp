@@ -166,12 +166,13 @@ Result<MethodMeta> Program::method_meta(const char* name) const {
   return MethodMeta(m);
 }
 
-Result<Method> Program::load_method(const char* name, MemoryManager& memory) const {
+Result<Method> Program::load_method(const char* name, MemoryManager& memory,
+                                    const BackendOptions& backend_options) const {
   TL_CHECK_OR_RETURN_ERROR(program_ != nullptr, InvalidState, "program is not loaded");
   const fb::Method* m = find_method(name);
   TL_CHECK_OR_RETURN_ERROR(m != nullptr, NotFound, "no method '%s' in the program", name);
   Method method;
-  const Error err = method.init(*this, m, memory);
+  const Error err = method.init(*this, m, memory, backend_options);
   if (err != Error::Ok) return err;
   return method;
 }

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "runtime/backend/backend.h"
 #include "runtime/core/result.h"
 #include "runtime/loader/data_loader.h"
 
@@ -57,7 +58,9 @@ class Program final {
   Result<MethodMeta> method_meta(const char* name) const;
 
   /// Loads method `name` with `memory` (see Method). The memory must outlive it.
-  Result<Method> load_method(const char* name, MemoryManager& memory) const;
+  /// `backend_options` go to the backend of every delegate the method calls.
+  Result<Method> load_method(const char* name, MemoryManager& memory,
+                             const BackendOptions& backend_options = BackendOptions()) const;
 
   /// The verified flatbuffer root, for Method load.
   const fb::Program* flatbuffer() const { return program_; }

@@ -37,7 +37,7 @@ Error Module::load(const char* path) {
   return Error::Ok;
 }
 
-Error Module::load_method(const char* name) {
+Error Module::load_method(const char* name, const BackendOptions& backend_options) {
   TL_CHECK_OR_RETURN_ERROR(loaded_, InvalidState, "no program is loaded");
   Result<MethodMeta> meta = program_.method_meta(name);
   if (!meta.ok()) return meta.error();
@@ -61,11 +61,11 @@ Error Module::load_method(const char* name) {
   allocator_.reset(new MemoryAllocator(method_memory_.get(), method_bytes));
   MemoryManager memory(allocator_.get(), ArrayRef<Span>(arenas_.get(), num_arenas));
 
-  Result<Method> method = program_.load_method(name, memory);
+  Result<Method> method = program_.load_method(name, memory, backend_options);
   if (!method.ok()) return method.error();
   // MethodMeta's figure is exact for an aligned buffer: catch any drift in debug builds.
   TL_DCHECK(allocator_->used() + MemoryAllocator::kAlignment == method_bytes);
-  method_ = *method;
+  method_ = static_cast<Method&&>(*method);
   return Error::Ok;
 }
 

@@ -15,7 +15,9 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,7 +27,7 @@ from codegen.kernel_manifest import load_library
 from codegen.oplist import oplist_to_yaml, ops_from_program, parse_oplist
 from codegen.resolve import resolve_kernels
 from codegen.schema import load_aten_schemas
-from tests.conftest import REPO, run_scons
+from tests.conftest import REPO, SCONS
 from tests.ops.cases import CASES, In, OpCase
 
 BUILD = "build/test-ops"
@@ -61,12 +63,12 @@ def _inputs_of(case: OpCase) -> list[list[In]]:
 
 
 def _exporter_fingerprint() -> str:
+    """What besides the case decides a cached export: torch's and the program format's
+    versions. (Not the exporter's sources, which change often: after an exporter change
+    that alters programs, remove build/test-ops/cases.)"""
     import torch
-    digest = hashlib.sha256(torch.__version__.encode())
-    for path in sorted(glob.glob(os.path.join(REPO, "exporter", "*.py"))):
-        with open(path, "rb") as f:
-            digest.update(f.read())
-    return digest.hexdigest()
+    from exporter.export import PROGRAM_VERSION
+    return f"torch {torch.__version__}, program {PROGRAM_VERSION}"
 
 
 @dataclass(frozen=True)
@@ -162,6 +164,8 @@ def export_case(case: OpCase, dtype: str, fingerprint: str) -> Exported:
     directory = os.path.join(REPO, BUILD, "cases", key)
     meta_path = os.path.join(directory, "meta.json")
     if not os.path.exists(meta_path):
+        shutil.rmtree(directory, ignore_errors=True)  # left by an interrupted older run
+        os.makedirs(os.path.dirname(directory), exist_ok=True)
         _export_to(case, dtype, directory, key)
     with open(meta_path) as f:
         meta = json.load(f)
@@ -173,7 +177,7 @@ def export_case(case: OpCase, dtype: str, fingerprint: str) -> Exported:
                     tuple(meta["ops"]))
 
 
-def _export_to(case: OpCase, dtype: str, directory: str, key: str) -> None:
+def _export_to(case: OpCase, dtype: str, final: str, key: str) -> None:
     import torch
     from exporter.export import export
 
@@ -185,7 +189,9 @@ def _export_to(case: OpCase, dtype: str, directory: str, key: str) -> None:
     with torch.no_grad():
         expected = module(*inputs)
     program = export(module, tuple(inputs))
-    os.makedirs(directory, exist_ok=True)
+    # Written to a fresh directory renamed into place, so a concurrent run never sees
+    # half an export (and the one that loses the race keeps the winner's).
+    directory = tempfile.mkdtemp(prefix=f".{key}.", dir=os.path.dirname(final))
     program.save(os.path.join(directory, f"{key}.pte"))
     for i, value in enumerate(inputs):
         _save_npy(os.path.join(directory, f"input_{i}.npy"), value)
@@ -195,10 +201,13 @@ def _export_to(case: OpCase, dtype: str, directory: str, key: str) -> None:
     oplist = ops_from_program(program.to_dict(), key, schemas, key)
     with open(os.path.join(directory, "selected_ops.yaml"), "w") as f:
         f.write(oplist_to_yaml(oplist))
-    # meta.json last: its presence marks a complete export.
     with open(os.path.join(directory, "meta.json"), "w") as f:
         json.dump({"inputs": len(inputs), "outputs": len(expected),
                    "ops": sorted({u.op for u in oplist.ops})}, f)
+    try:
+        os.rename(directory, final)
+    except OSError:  # another run exported the same case first
+        shutil.rmtree(directory)
 
 
 def unsupported_reason(exported: Exported, library: str) -> str | None:
@@ -222,12 +231,26 @@ class LibraryBuild:
     skipped: dict                    # (case id, dtype) -> reason
 
 
-def _variant(ptes: list[str], library: str) -> str:
-    """The build's variant directory, as site_scons/stages.py BuildPlan.variant names it."""
-    parts = [os.path.splitext(os.path.basename(p))[0] for p in ptes]
-    if len(parts) > 4:
-        parts = parts[:1] + ["%d-more" % (len(parts) - 1)]
-    return "+".join(parts) + f"@{library}+prim"
+def runner_path(ptes: list[str], library: str, select: str = "used",
+                build_dir: str = BUILD) -> str:
+    """Where scons puts the runner: site_scons/stages.py names the build directory."""
+    import sys
+    site_scons = os.path.join(REPO, "site_scons")
+    if site_scons not in sys.path:
+        sys.path.insert(0, site_scons)
+    import stages
+    plan = stages.BuildPlan(target_name="host", models=(), programs=tuple(ptes),
+                            libraries=(library, "prim"), ops="", select=select, run=False,
+                            sanitize="none", verbose=False, build_dir=build_dir)
+    return os.path.join(REPO, build_dir, plan.target_dir, plan.variant, "bin", "runner")
+
+
+def scons(*args: str) -> None:
+    """Runs scons; a failure shows the end of its output (not the long command line)."""
+    proc = subprocess.run([SCONS, "-j2", *args], cwd=REPO, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise AssertionError(f"scons failed (exit {proc.returncode}):\n"
+                             f"{proc.stdout[-4000:]}{proc.stderr[-4000:]}")
 
 
 def build_library(library: str, exported: list[Exported]) -> LibraryBuild:
@@ -241,9 +264,8 @@ def build_library(library: str, exported: list[Exported]) -> LibraryBuild:
             ptes.append(e.pte)
     runner = ""
     if ptes:
-        run_scons("programs=" + ",".join(ptes), f"libraries={library},prim",
-                  "build_dir=" + BUILD)
-        runner = os.path.join(REPO, BUILD, "host", _variant(ptes, library), "bin", "runner")
+        scons("programs=" + ",".join(ptes), f"libraries={library},prim", "build_dir=" + BUILD)
+        runner = runner_path(ptes, library)
         assert os.path.exists(runner), f"the build made no {runner}"
     return LibraryBuild(library, runner, skipped)
 

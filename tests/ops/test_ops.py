@@ -33,7 +33,12 @@ def built(exported):
     """library name -> LibraryBuild, built on first use (one scons run per library)."""
     def get(library):
         if library not in _builds:
-            _builds[library] = harness.build_library(library, list(exported.values()))
+            try:
+                _builds[library] = harness.build_library(library, list(exported.values()))
+            except AssertionError as error:  # fail every test of the library, build once
+                _builds[library] = error
+        if isinstance(_builds[library], AssertionError):
+            pytest.fail(f"the {library} build failed: {_builds[library]}", pytrace=False)
         return _builds[library]
     return get
 
@@ -55,4 +60,5 @@ def test_case_ids_are_unique():
 def test_every_portable_kernel_has_a_case(exported):
     library = load_library(os.path.join(harness.KERNELS_DIR, "portable.yaml"))
     covered = {op for e in exported.values() for op in e.ops}
-    assert [op for op in library.ops() if op not in covered] == []
+    missing = [op for op in library.ops() if op not in covered]
+    assert not missing, f"no case in tests/ops/cases.py exercises: {', '.join(missing)}"

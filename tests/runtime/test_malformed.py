@@ -186,13 +186,14 @@ def test_bad_jump_and_move(tmp_path, run):
                       "Tensor value")
 
 
-def test_delegate_call_not_supported(tmp_path, run):
+def test_delegate_call_without_its_backend(tmp_path, run):
     m = P.relu_method()
     m["delegates"] = [{"backend": "xnnpack", "data": [1, 2, 3]}]
     m["instructions"] = [{"instr_type": "DelegateCall", "instr": {"delegate_index": 0,
                                                                    "args": [0, 1]}}]
     expect_load_error(run, tmp_path, P.program(m),
-                      "delegate call to backend 'xnnpack': this runtime has no backends",
+                      "instruction 0: delegate 0 needs backend 'xnnpack', which this runtime "
+                      "was built without (its backends: none)",
                       error="NotSupported")
 
 

@@ -81,4 +81,18 @@ bool generate(Model& model, const Tokenizer& tokenizer, Sampler& sampler,
   return true;
 }
 
+bool time_forward(Model& model, size_t count, size_t repeat, std::vector<double>* ms,
+                  std::string* error) {
+  std::vector<int64_t> tokens(count);
+  for (size_t i = 0; i < count; ++i) tokens[i] = static_cast<int64_t>(i % model.vocab_size());
+  const float* logits = nullptr;
+  ms->clear();
+  for (size_t i = 0; i < repeat + 2; ++i) {
+    const uint64_t start = tl_pal_current_ticks();
+    if (!model.last_logits(tokens.data(), count, &logits, error)) return false;
+    if (i >= 2) ms->push_back(tl_pal_ticks_to_ns(tl_pal_current_ticks() - start) / 1e6);
+  }
+  return true;
+}
+
 }  // namespace nanogpt

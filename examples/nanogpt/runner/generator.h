@@ -51,4 +51,9 @@ bool generate(Model& model, const Tokenizer& tokenizer, Sampler& sampler,
               const std::function<void(int64_t)>& on_token, GenerateStats* stats,
               std::string* error);
 
+/// Times `repeat` forward passes of `count` tokens (after two untimed warm-up passes)
+/// and stores each duration in milliseconds in `ms`. False with `error` on failure.
+bool time_forward(Model& model, size_t count, size_t repeat, std::vector<double>* ms,
+                  std::string* error);
+
 }  // namespace nanogpt

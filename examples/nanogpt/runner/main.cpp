@@ -2,6 +2,7 @@
 //
 //   nanogpt PROGRAM --vocab vocab.json --merges merges.txt [--prompt TEXT] [options]
 //   nanogpt --vocab vocab.json --merges merges.txt --encode|--decode   (tokenizer only)
+//   nanogpt PROGRAM --bench 1,16,64 [--repeat N]                        (forward latency)
 //
 // Text streams to stdout token by token; statistics go to stderr.
 // Exit codes: 0 ok, 1 error (files, program, prompt), 2 usage.
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,7 @@ const char kUsage[] =
     "               [--max-tokens N] [--temperature T] [--top-k K] [--top-p P]\n"
     "               [--repetition-penalty R] [--seed S] [--greedy] [--print-tokens]\n"
     "       nanogpt --vocab VOCAB.json --merges MERGES.txt (--encode | --decode)\n"
+    "       nanogpt PROGRAM --bench T[,T...] [--repeat N]\n"
     "  --prompt TEXT         text to continue; without it, stdin is read (one trailing\n"
     "                        newline dropped). It must fit the model's window (block_size\n"
     "                        tokens): a longer prompt is an error. Empty: start from\n"
@@ -40,7 +43,9 @@ const char kUsage[] =
     "  --greedy              always take the most likely token\n"
     "  --print-tokens        print 'prompt: IDS' and 'generated: IDS' instead of text\n"
     "  --encode              print the token ids of --prompt or stdin\n"
-    "  --decode              write the text of the token ids read from stdin\n";
+    "  --decode              write the text of the token ids read from stdin\n"
+    "  --bench T[,T...]      time forward passes on T tokens: median and min over --repeat N\n"
+    "                        runs (default 20) after 2 warm-up runs\n";
 
 struct Options {
   std::string program, vocab, merges, prompt;
@@ -50,6 +55,8 @@ struct Options {
   bool print_tokens = false;
   bool encode = false;
   bool decode = false;
+  std::vector<size_t> bench;  // window lengths to time
+  size_t repeat = 20;
 };
 
 int usage_error(const std::string& message) {
@@ -101,10 +108,23 @@ int parse_args(int argc, char** argv, Options* o) {
       } else if (arg == "--prompt") {
         o->prompt = value;
         o->has_prompt = true;
-      } else if (arg == "--max-tokens" || arg == "--top-k" || arg == "--seed") {
+      } else if (arg == "--bench") {
+        for (const char* p = value; *p != '\0';) {
+          char* end = nullptr;
+          const unsigned long long t = *p >= '0' && *p <= '9' ? strtoull(p, &end, 10) : 0;
+          if (t == 0 || (*end != ',' && *end != '\0')) {
+            return usage_error("--bench: '" + std::string(value) +
+                               "' is not a list of token counts like 1,16,64");
+          }
+          o->bench.push_back(t);
+          p = *end == ',' ? end + 1 : end;
+        }
+      } else if (arg == "--max-tokens" || arg == "--top-k" || arg == "--seed" ||
+                 arg == "--repeat") {
         if (!parse_count(value, &count)) {
           return usage_error(arg + ": '" + value + "' is not a non-negative integer");
         }
+        if (arg == "--repeat") o->repeat = count;
         if (arg == "--max-tokens") o->max_tokens = count;
         if (arg == "--top-k") o->sampler.top_k = count;
         if (arg == "--seed") o->sampler.seed = count;
@@ -126,6 +146,11 @@ int parse_args(int argc, char** argv, Options* o) {
     }
     if (!o->program.empty()) return usage_error("unexpected argument '" + arg + "'");
     o->program = arg;
+  }
+  if (!o->bench.empty()) {
+    if (o->program.empty()) return usage_error("--bench needs a PROGRAM");
+    if (o->repeat == 0) return usage_error("--repeat must be at least 1");
+    return -1;
   }
   if (o->vocab.empty() || o->merges.empty()) return usage_error("give --vocab and --merges");
   if (o->encode && o->decode) return usage_error("--encode and --decode exclude each other");
@@ -175,6 +200,31 @@ int run_decode(const nanogpt::Tokenizer& tokenizer) {
     i = static_cast<size_t>(end - text.c_str());
   }
   write_bytes(out);
+  return kExitOk;
+}
+
+int run_bench(const Options& o) {
+  nanogpt::Model model;
+  std::string error;
+  if (!model.load(o.program, &error)) {
+    fprintf(stderr, "nanogpt: %s\n", error.c_str());
+    return kExitFailure;
+  }
+  for (size_t count : o.bench) {
+    if (count > model.block_size()) {
+      fprintf(stderr, "nanogpt: --bench %zu: %s takes at most %zu tokens\n", count,
+              o.program.c_str(), model.block_size());
+      return kExitFailure;
+    }
+    std::vector<double> ms;
+    if (!nanogpt::time_forward(model, count, o.repeat, &ms, &error)) {
+      fprintf(stderr, "nanogpt: %s\n", error.c_str());
+      return kExitFailure;
+    }
+    std::sort(ms.begin(), ms.end());
+    printf("forward T=%zu: median %.3f ms, min %.3f ms (%zu runs)\n", count, ms[ms.size() / 2],
+           ms[0], ms.size());
+  }
   return kExitOk;
 }
 
@@ -248,6 +298,7 @@ int main(int argc, char** argv) {
   Options o;
   const int stop = parse_args(argc, argv, &o);
   if (stop >= 0) return stop;
+  if (!o.bench.empty()) return run_bench(o);
   nanogpt::Tokenizer tokenizer;
   std::string error;
   if (!tokenizer.load(o.vocab, o.merges, &error)) {

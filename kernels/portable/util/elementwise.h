@@ -11,21 +11,11 @@
 #include <type_traits>
 
 #include "kernels/portable/util/acc_type.h"
+#include "kernels/portable/util/element_word.h"  // selected_dtype_mask()
 #include "kernels/portable/util/index.h"
 #include "runtime/kernel/kernel_includes.h"
 
 namespace tailor::native {
-
-// The dtype mask (bit 1 << code) selected for `op`, as a template argument for load_fn.
-constexpr uint32_t selected_dtype_mask(const char* op) {
-  uint32_t mask = 0;
-  for (int code = 0; code < kNumScalarTypeCodes; ++code) {
-    if (is_valid_scalar_type(code) && dtype_selected(op, static_cast<ScalarType>(code))) {
-      mask |= 1u << code;
-    }
-  }
-  return mask;
-}
 
 // Reads element `i` of `data` (of the loader's source dtype) as M.
 template <typename M>
@@ -178,3 +168,11 @@ bool apply_elementwise(KernelContext& ctx, const char* op, const Tensor* const (
 }
 
 }  // namespace tailor::native
+
+// Integers and Bool (the bitwise ops), built from runtime/kernel/dtype_switch.h's pieces
+// like its own sets; it belongs there next to them.
+#define TL_SWITCH_INTB_TYPES(dtype, ctx, op_name, T, ...)     \
+  TL_INTERNAL_SWITCH_BEGIN(dtype)                             \
+  TL_INTERNAL_CASES_INT(ctx, op_name, T, __VA_ARGS__)         \
+  TL_INTERNAL_CASES_BOOL(ctx, op_name, T, __VA_ARGS__)        \
+  TL_INTERNAL_SWITCH_END(ctx, op_name)

@@ -1,0 +1,107 @@
+"""A group of claimed calls -> the XNNPACK delegate payload (schema/xnnpack.fbs bytes).
+
+GraphBuilder collects the subgraph's values and nodes in the flatbuffer JSON form of
+backends/xnnpack/schema/xnnpack.fbs; serialize() compiles it with flatc, like the
+program itself (exporter/serialize.py), so the bytes always follow the schema.
+
+CLI: python -m backends.xnnpack.payload PROGRAM.pte   (prints each delegate's subgraph)
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+from exporter.serialize import flatc
+
+SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schema", "xnnpack.fbs")
+FILE_IDENTIFIER = b"TLX1"
+
+
+class GraphBuilder:
+    """Values are keyed by program value id; `args` is the DelegateCall's argument list."""
+
+    def __init__(self, args: list, constants: list, outputs: list):
+        self.args = list(args)
+        self.constants = set(constants)
+        self.values: list = []
+        self.nodes: list = []
+        self.index: dict = {}
+        self.outputs = [self.value(v) for v in outputs]
+
+    def value(self, vid: int) -> int:
+        """The subgraph value for program value `vid` (a delegate argument or internal)."""
+        if vid not in self.index:
+            entry = {}
+            if vid in self.args:
+                entry = {"arg": self.args.index(vid), "constant": vid in self.constants}
+            self.index[vid] = len(self.values)
+            self.values.append(entry)
+        return self.index[vid]
+
+    def scalar(self, number) -> int:
+        self.values.append({"scalar": True, "scalar_value": float(number)})
+        return len(self.values) - 1
+
+    def arg(self, vid: int) -> int:
+        """Position of program value `vid` in the delegate's arguments."""
+        return self.args.index(vid)
+
+    def node(self, kind: str, inputs: list, out_vid: int, shape=None, **attrs) -> None:
+        node = {"kind": kind, "inputs": inputs, "output": self.value(out_vid), **attrs}
+        if shape is not None:
+            node["shape"] = [{"size": size, "arg": arg} for size, arg in shape]
+        self.nodes.append(node)
+
+    def to_dict(self) -> dict:
+        return {"values": self.values, "nodes": self.nodes, "outputs": self.outputs}
+
+    def serialize(self) -> bytes:
+        return compile_json(self.to_dict())
+
+
+def compile_json(graph: dict) -> bytes:
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "graph.json")
+        with open(src, "w") as f:
+            json.dump(graph, f)
+        subprocess.run([flatc(), "-b", "-o", tmp, SCHEMA, src], check=True,
+                       capture_output=True)
+        with open(os.path.join(tmp, "graph.bin"), "rb") as f:
+            data = f.read()
+    if data[4:8] != FILE_IDENTIFIER:
+        raise RuntimeError("flatc wrote no file identifier; check " + SCHEMA)
+    return data
+
+
+def decode(data: bytes) -> dict:
+    """A payload's JSON form (for printing and tests)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "graph.bin")
+        with open(src, "wb") as f:
+            f.write(data)
+        subprocess.run([flatc(), "--json", "--strict-json", "--defaults-json", "--raw-binary",
+                        "-o", tmp, SCHEMA, "--", src], check=True, capture_output=True)
+        with open(os.path.join(tmp, "graph.json")) as f:
+            return json.load(f)
+
+
+def main(argv=None) -> int:
+    from exporter.serialize import deserialize
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 1:
+        print("usage: python -m backends.xnnpack.payload PROGRAM.pte", file=sys.stderr)
+        return 2
+    with open(argv[0], "rb") as f:
+        program, _ = deserialize(f.read())
+    for method in program["methods"]:
+        for i, d in enumerate(method.get("delegates") or []):
+            print(f"# {method['name']}: delegate {i} ({d['backend']})")
+            if d["backend"] == "xnnpack":
+                print(json.dumps(decode(bytes(d["data"])), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,147 @@
+// The XNNPACK backend: init() checks the payload and builds an XNNPACK runtime for the
+// planned (upper-bound) sizes; execute() runs it.
+//
+// Dynamic sizes: this XNNPACK (2022) fixes every tensor's sizes when a runtime is
+// created and has no reshape API, so each delegate keeps a small cache of runtimes,
+// one per distinct set of sizes (kMaxRuntimes, least recently used replaced). A call
+// with new sizes (a new sequence length) builds a runtime, which repacks the weights:
+// a few milliseconds, after which that length runs at full speed.
+#include "backends/xnnpack/runtime/xnnpack_backend.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <new>
+#include <vector>
+
+#include <pthreadpool.h>
+#include <xnnpack.h>
+
+#include "backends/xnnpack/runtime/xnnpack_graph.h"
+
+namespace tailor::xnnpack {
+namespace {
+
+constexpr size_t kMaxRuntimes = 4;
+
+struct CachedRuntime {
+  std::vector<Dims> dims;
+  xnn_runtime_t runtime = nullptr;
+  uint64_t last_used = 0;
+};
+
+// One thread pool for every delegate of the process: created by the first delegate that
+// asks for more than one thread, with its count; freed with the last such delegate.
+pthreadpool_t g_pool = nullptr;
+size_t g_pool_users = 0;
+
+}  // namespace
+}  // namespace tailor::xnnpack
+
+struct tailor::DelegateHandle {
+  xnnpack::XnnpackGraph graph;
+  std::vector<xnnpack::CachedRuntime> runtimes;
+  std::vector<xnnpack::Dims> dims;               // scratch: this call's sizes
+  std::vector<xnn_external_value> externals;     // scratch: this call's pointers
+  pthreadpool_t pool = nullptr;
+  uint64_t calls = 0;
+  char where[96];
+};
+
+namespace tailor::xnnpack {
+namespace {
+
+bool is_available() { return xnn_initialize(nullptr) == xnn_status_success; }
+
+void destroy(DelegateHandle* h) {
+  for (CachedRuntime& r : h->runtimes) xnn_delete_runtime(r.runtime);
+  if (h->pool != nullptr && --g_pool_users == 0) {
+    pthreadpool_destroy(g_pool);
+    g_pool = nullptr;
+  }
+  delete h;
+}
+
+// The runtime for h->dims: cached, or built now (replacing the least recently used).
+Error runtime_for(DelegateHandle* h, ArrayRef<EValue*> args, xnn_runtime_t* out) {
+  ++h->calls;
+  for (CachedRuntime& r : h->runtimes) {
+    if (r.dims == h->dims) {
+      r.last_used = h->calls;
+      *out = r.runtime;
+      return Error::Ok;
+    }
+  }
+  xnn_subgraph_t subgraph = nullptr;
+  Error err = h->graph.define(args, h->dims, &subgraph);
+  xnn_runtime_t runtime = nullptr;
+  if (err == Error::Ok) {
+    const xnn_status s = xnn_create_runtime_v2(subgraph, h->pool, 0, &runtime);
+    if (s != xnn_status_success) {
+      TL_LOG(Error, "%s: XNNPACK could not create a runtime (status %d)", h->where,
+             static_cast<int>(s));
+      err = s == xnn_status_out_of_memory ? Error::DelegateMemoryAllocationFailed
+                                          : Error::DelegateInvalidCompatibility;
+    }
+  }
+  if (subgraph != nullptr) xnn_delete_subgraph(subgraph);  // the runtime keeps what it needs
+  if (err != Error::Ok) return err;
+  if (h->runtimes.size() == kMaxRuntimes) {
+    CachedRuntime* oldest = &h->runtimes[0];
+    for (CachedRuntime& r : h->runtimes) oldest = r.last_used < oldest->last_used ? &r : oldest;
+    xnn_delete_runtime(oldest->runtime);
+    *oldest = CachedRuntime{h->dims, runtime, h->calls};
+  } else {
+    h->runtimes.push_back(CachedRuntime{h->dims, runtime, h->calls});
+  }
+  *out = runtime;
+  return Error::Ok;
+}
+
+Result<DelegateHandle*> init(const BackendInitContext& ctx, const void* payload, size_t size) {
+  DelegateHandle* h = new (std::nothrow) DelegateHandle();
+  TL_CHECK_OR_RETURN_ERROR(h != nullptr, DelegateMemoryAllocationFailed,
+                           "method '%s': no memory for an xnnpack delegate", ctx.method_name);
+  snprintf(h->where, sizeof(h->where), "method '%s'", ctx.method_name);
+  if (ctx.options.num_threads > 1) {
+    if (g_pool == nullptr) g_pool = pthreadpool_create(ctx.options.num_threads);
+    h->pool = g_pool;
+    g_pool_users += h->pool != nullptr;
+  }
+  // Check the payload, then build the runtime for the planned sizes now, so a payload
+  // XNNPACK cannot run fails at load, not at the first call.
+  Error err = h->graph.load(payload, size, ctx.args, h->where);
+  if (err == Error::Ok) err = h->graph.infer_dims(ctx.args, &h->dims);
+  xnn_runtime_t runtime = nullptr;
+  if (err == Error::Ok) err = runtime_for(h, ctx.args, &runtime);
+  if (err != Error::Ok) {
+    destroy(h);
+    return err;
+  }
+  return h;
+}
+
+Error execute(DelegateHandle* h, ArrayRef<EValue*> args) {
+  Error err = h->graph.infer_dims(args, &h->dims);
+  if (err == Error::Ok) err = h->graph.resize_outputs(args, h->dims);
+  xnn_runtime_t runtime = nullptr;
+  if (err == Error::Ok) err = runtime_for(h, args, &runtime);
+  if (err != Error::Ok) return err;
+  const std::vector<uint32_t>& external = h->graph.external_args();
+  h->externals.resize(external.size());
+  for (uint32_t id = 0; id < external.size(); ++id) {
+    h->externals[id] = xnn_external_value{id, args[external[id]]->to_tensor().data()};
+  }
+  xnn_status s = xnn_setup_runtime(runtime, h->externals.size(), h->externals.data());
+  if (s == xnn_status_success) s = xnn_invoke_runtime(runtime);
+  TL_CHECK_OR_RETURN_ERROR(s == xnn_status_success, DelegateInvalidCompatibility,
+                           "%s: XNNPACK failed to run a delegate (status %d)", h->where,
+                           static_cast<int>(s));
+  return Error::Ok;
+}
+
+}  // namespace
+
+const Backend kBackend = {"xnnpack", &is_available, &init, &execute, &destroy};
+
+}  // namespace tailor::xnnpack

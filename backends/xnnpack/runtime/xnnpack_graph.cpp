@@ -1,0 +1,351 @@
+#include "backends/xnnpack/runtime/xnnpack_graph.h"
+
+#include <float.h>
+#include <math.h>
+
+namespace tailor::xnnpack {
+namespace {
+
+#define TL_XNN_CHECK(cond, fmt, ...)                                                  \
+  TL_CHECK_OR_RETURN_ERROR(cond, DelegateInvalidCompatibility, "%s: xnnpack payload: " fmt, \
+                           where_, ##__VA_ARGS__)
+
+size_t num_inputs(fb::NodeKind kind) {
+  switch (kind) {
+    case fb::NodeKind_FullyConnected:
+      return 3;  // the bias is optional: 2 or 3
+    case fb::NodeKind_Add:
+    case fb::NodeKind_Subtract:
+    case fb::NodeKind_Multiply:
+    case fb::NodeKind_Divide:
+    case fb::NodeKind_Minimum:
+    case fb::NodeKind_Maximum:
+      return 2;
+    default:
+      return 1;
+  }
+}
+
+const Tensor* arg_tensor(ArrayRef<EValue*> args, int32_t arg) {
+  return args[static_cast<size_t>(arg)]->is_tensor() ? &args[static_cast<size_t>(arg)]->to_tensor()
+                                                      : nullptr;
+}
+
+Dims dims_of(const Tensor& t) {
+  Dims d;
+  d.rank = static_cast<size_t>(t.dim());
+  for (size_t i = 0; i < d.rank; ++i) d.size[i] = static_cast<size_t>(t.sizes()[i]);
+  return d;
+}
+
+// Payload bounds at FLT_MAX mean "unbounded"; XNNPACK skips clamping for infinities.
+float bound(float v) {
+  if (v <= -FLT_MAX) return -INFINITY;
+  if (v >= FLT_MAX) return INFINITY;
+  return v;
+}
+
+}  // namespace
+
+bool Dims::operator==(const Dims& other) const {
+  if (rank != other.rank) return false;
+  for (size_t i = 0; i < rank; ++i) {
+    if (size[i] != other.size[i]) return false;
+  }
+  return true;
+}
+
+size_t Dims::numel() const {
+  size_t n = 1;
+  for (size_t i = 0; i < rank; ++i) n *= size[i];
+  return n;
+}
+
+Error XnnpackGraph::load(const void* data, size_t size, ArrayRef<EValue*> args,
+                         const char* where) {
+  where_ = where;
+  // Structure: after the verifier every table and vector read below is in bounds.
+  TL_XNN_CHECK(data != nullptr && size >= 8, "empty (%zu bytes)", size);
+  flatbuffers::Verifier verifier(static_cast<const uint8_t*>(data), size);
+  TL_XNN_CHECK(fb::GraphBufferHasIdentifier(data) && fb::VerifyGraphBuffer(verifier),
+               "not a valid subgraph (identifier TLX1, flatbuffers verifier)");
+  graph_ = fb::GetGraph(data);
+  TL_XNN_CHECK(graph_->values() != nullptr && graph_->nodes() != nullptr &&
+                   graph_->outputs() != nullptr,
+               "missing values, nodes or outputs");
+  const auto& values = *graph_->values();
+  const size_t n = values.size();
+
+  // Values: external ones must be fp32 contiguous tensors of allowed rank.
+  std::vector<bool> defined(n, false);
+  std::vector<bool> is_output(n, false);
+  external_id_.assign(n, XNN_INVALID_VALUE_ID);
+  scalar_slot_.assign(n, 0);
+  external_args_.clear();
+  scalars_.clear();
+  for (uint32_t i = 0; i < graph_->outputs()->size(); ++i) {
+    const uint32_t v = graph_->outputs()->Get(i);
+    TL_XNN_CHECK(v < n, "output %u names value %u of %zu", i, v, n);
+    is_output[v] = true;
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    const fb::Value* v = values.Get(i);
+    const int32_t arg = v->arg();
+    TL_XNN_CHECK(arg >= -1 && arg < static_cast<int32_t>(args.size()),
+                 "value %u names argument %d of %zu", i, arg, args.size());
+    if (v->scalar()) {
+      TL_XNN_CHECK(arg == -1 && !is_output[i], "scalar value %u is an argument or output", i);
+      scalar_slot_[i] = static_cast<uint32_t>(scalars_.size());
+      scalars_.push_back(v->scalar_value());
+      defined[i] = true;
+      continue;
+    }
+    if (arg < 0) {
+      TL_XNN_CHECK(!is_output[i] && !v->constant(), "value %u is an output or constant "
+                   "but no argument", i);
+      continue;
+    }
+    const Tensor* t = arg_tensor(args, arg);
+    TL_XNN_CHECK(t != nullptr && t->dtype() == ScalarType::Float && t->is_contiguous() &&
+                     t->dim() >= 1 && t->dim() <= XNN_MAX_TENSOR_DIMS,
+                 "value %u (argument %d) is not a contiguous Float tensor of 1 to %d dims", i,
+                 arg, XNN_MAX_TENSOR_DIMS);
+    TL_XNN_CHECK(!(v->constant() && is_output[i]), "constant value %u is an output", i);
+    if (v->constant()) {
+      TL_XNN_CHECK(t->data() != nullptr || t->nbytes() == 0, "constant %u has no data", i);
+    } else {
+      external_id_[i] = static_cast<uint32_t>(external_args_.size());
+      external_args_.push_back(static_cast<uint32_t>(arg));
+    }
+    defined[i] = !is_output[i];  // inputs and constants are there from the start
+  }
+  // XNNPACK may read XNN_EXTRA_BYTES past any input.
+  scalars_.resize(scalars_.size() + XNN_EXTRA_BYTES / sizeof(float), 0.0f);
+
+  // Nodes: in order, each reading defined values and writing a value once.
+  for (uint32_t k = 0; k < graph_->nodes()->size(); ++k) {
+    const fb::Node* node = graph_->nodes()->Get(k);
+    const fb::NodeKind kind = node->kind();
+    TL_XNN_CHECK(kind >= fb::NodeKind_MIN && kind <= fb::NodeKind_MAX, "node %u: kind %d",
+                 k, static_cast<int>(kind));
+    const size_t count = node->inputs() != nullptr ? node->inputs()->size() : 0;
+    const size_t want = num_inputs(kind);
+    TL_XNN_CHECK(count == want || (kind == fb::NodeKind_FullyConnected && count == 2),
+                 "node %u (%s) has %zu inputs", k, fb::EnumNameNodeKind(kind), count);
+    for (uint32_t j = 0; j < count; ++j) {
+      const uint32_t v = node->inputs()->Get(j);
+      TL_XNN_CHECK(v < n && defined[v], "node %u reads value %u before it is written", k, v);
+    }
+    const uint32_t out = node->output();
+    TL_XNN_CHECK(out < n && !defined[out] && !values.Get(out)->constant() &&
+                     !values.Get(out)->scalar(),
+                 "node %u writes value %u, which is not a fresh tensor", k, out);
+    if (values.Get(out)->arg() >= 0) {
+      TL_XNN_CHECK(is_output[out], "node %u writes delegate input %u", k, out);
+    }
+    defined[out] = true;
+    if (kind == fb::NodeKind_FullyConnected) {
+      // XNNPACK's fully_connected packs its weights at runtime creation: they are static.
+      for (uint32_t j = 1; j < count; ++j) {
+        const fb::Value* w = values.Get(node->inputs()->Get(j));
+        TL_XNN_CHECK(w->constant() && w->arg() >= 0 &&
+                         arg_tensor(args, w->arg())->dim() == (j == 1 ? 2 : 1),
+                     "node %u: the %s is not a constant %dD tensor", k,
+                     j == 1 ? "filter" : "bias", j == 1 ? 2 : 1);
+      }
+    }
+    if (kind == fb::NodeKind_Reshape) {
+      const auto* shape = node->shape();
+      TL_XNN_CHECK(shape != nullptr && shape->size() >= 1 && shape->size() <= XNN_MAX_TENSOR_DIMS,
+                   "node %u: reshape to %u dims", k, shape != nullptr ? shape->size() : 0u);
+      for (uint32_t d = 0; d < shape->size(); ++d) {
+        const int32_t arg = shape->Get(d)->arg();
+        TL_XNN_CHECK(arg == -1 || (arg >= 0 && static_cast<size_t>(arg) < args.size() &&
+                                   args[static_cast<size_t>(arg)]->is_int()),
+                     "node %u: reshape dim %u names argument %d, not an Int", k, d, arg);
+      }
+    }
+  }
+  for (uint32_t i = 0; i < graph_->outputs()->size(); ++i) {
+    TL_XNN_CHECK(defined[graph_->outputs()->Get(i)] &&
+                     values.Get(graph_->outputs()->Get(i))->arg() >= 0,
+                 "output %u is never written or is no argument", i);
+  }
+  return Error::Ok;
+}
+
+#define TL_XNN_SHAPE_CHECK(cond, fmt, ...)                                          \
+  TL_CHECK_OR_RETURN_ERROR(cond, InvalidArgument, "%s: xnnpack node %u: " fmt, where_, k, \
+                           ##__VA_ARGS__)
+
+Error XnnpackGraph::infer_dims(ArrayRef<EValue*> args, std::vector<Dims>* dims) const {
+  const auto& values = *graph_->values();
+  dims->assign(values.size(), Dims());
+  for (uint32_t i = 0; i < values.size(); ++i) {
+    const fb::Value* v = values.Get(i);
+    if (v->scalar()) {
+      (*dims)[i].rank = 1;
+      (*dims)[i].size[0] = 1;
+    } else if (v->arg() >= 0) {
+      (*dims)[i] = dims_of(*arg_tensor(args, v->arg()));  // outputs: replaced below
+    }
+  }
+  for (uint32_t k = 0; k < graph_->nodes()->size(); ++k) {
+    const fb::Node* node = graph_->nodes()->Get(k);
+    const Dims& a = (*dims)[node->inputs()->Get(0)];
+    Dims out = a;
+    switch (node->kind()) {
+      case fb::NodeKind_FullyConnected: {
+        const Dims& w = (*dims)[node->inputs()->Get(1)];
+        const size_t in_channels = w.size[node->transpose_weights() ? 0 : 1];
+        const size_t out_channels = w.size[node->transpose_weights() ? 1 : 0];
+        TL_XNN_SHAPE_CHECK(a.size[a.rank - 1] == in_channels,
+                           "fully_connected input has %zu channels, the filter %zu",
+                           a.size[a.rank - 1], in_channels);
+        TL_XNN_SHAPE_CHECK(node->inputs()->size() == 2 ||
+                               (*dims)[node->inputs()->Get(2)].size[0] == out_channels,
+                           "fully_connected bias does not have %zu entries", out_channels);
+        out.size[out.rank - 1] = out_channels;
+        break;
+      }
+      case fb::NodeKind_Add:
+      case fb::NodeKind_Subtract:
+      case fb::NodeKind_Multiply:
+      case fb::NodeKind_Divide:
+      case fb::NodeKind_Minimum:
+      case fb::NodeKind_Maximum: {
+        // Numpy broadcasting, aligned at the last dim.
+        const Dims& b = (*dims)[node->inputs()->Get(1)];
+        out.rank = a.rank > b.rank ? a.rank : b.rank;
+        for (size_t d = 0; d < out.rank; ++d) {
+          const size_t x = d < a.rank ? a.size[a.rank - 1 - d] : 1;
+          const size_t y = d < b.rank ? b.size[b.rank - 1 - d] : 1;
+          TL_XNN_SHAPE_CHECK(x == y || x == 1 || y == 1, "sizes %zu and %zu do not broadcast",
+                             x, y);
+          out.size[out.rank - 1 - d] = x == 1 ? y : x;
+        }
+        break;
+      }
+      case fb::NodeKind_Reshape: {
+        const auto* shape = node->shape();
+        out.rank = shape->size();
+        size_t known = 1;
+        int64_t infer = -1;
+        for (uint32_t d = 0; d < shape->size(); ++d) {
+          const fb::Dim* dim = shape->Get(d);
+          const int64_t size = dim->arg() >= 0
+                                   ? args[static_cast<size_t>(dim->arg())]->to_int()
+                                   : dim->size();
+          if (size == -1 && infer < 0) {
+            infer = d;
+            continue;
+          }
+          TL_XNN_SHAPE_CHECK(size >= 0, "reshape size %lld", static_cast<long long>(size));
+          out.size[d] = static_cast<size_t>(size);
+          known *= out.size[d];
+        }
+        if (infer >= 0) {
+          TL_XNN_SHAPE_CHECK(known > 0 && a.numel() % known == 0, "cannot infer a reshape dim");
+          out.size[infer] = a.numel() / known;
+        }
+        TL_XNN_SHAPE_CHECK(out.numel() == a.numel(), "reshape of %zu elements to %zu",
+                           a.numel(), out.numel());
+        break;
+      }
+      default:  // elementwise unary, clamp, softmax, copy: the input's sizes
+        break;
+    }
+    (*dims)[node->output()] = out;
+  }
+  return Error::Ok;
+}
+
+Error XnnpackGraph::resize_outputs(ArrayRef<EValue*> args, const std::vector<Dims>& dims) const {
+  for (uint32_t i = 0; i < graph_->outputs()->size(); ++i) {
+    const uint32_t v = graph_->outputs()->Get(i);
+    Tensor& t = args[static_cast<size_t>(graph_->values()->Get(v)->arg())]->to_tensor();
+    int64_t sizes[XNN_MAX_TENSOR_DIMS];
+    for (size_t d = 0; d < dims[v].rank; ++d) sizes[d] = static_cast<int64_t>(dims[v].size[d]);
+    TL_CHECK_OR_RETURN_ERROR(
+        static_cast<size_t>(t.dim()) == dims[v].rank &&
+            t.set_sizes(ArrayRef<int64_t>(sizes, dims[v].rank)) == Error::Ok,
+        InvalidArgument, "%s: xnnpack output %u does not fit its planned tensor", where_, i);
+  }
+  return Error::Ok;
+}
+
+#define TL_XNN_DEFINE(call, what, ...)                                                   \
+  do {                                                                                   \
+    const xnn_status status_ = (call);                                                   \
+    TL_CHECK_OR_RETURN_ERROR(status_ == xnn_status_success, DelegateInvalidCompatibility, \
+                             "%s: XNNPACK rejected " what " (status %d)", where_,         \
+                             ##__VA_ARGS__, static_cast<int>(status_));                   \
+  } while (0)
+
+Error XnnpackGraph::define(ArrayRef<EValue*> args, const std::vector<Dims>& dims,
+                           xnn_subgraph_t* subgraph) const {
+  xnn_subgraph_t sg = nullptr;
+  TL_XNN_DEFINE(xnn_create_subgraph(static_cast<uint32_t>(external_args_.size()), 0, &sg),
+                "a subgraph");
+  *subgraph = sg;
+  const auto& values = *graph_->values();
+  std::vector<uint32_t> id(values.size());
+  std::vector<bool> output(values.size(), false);
+  for (uint32_t i = 0; i < graph_->outputs()->size(); ++i) output[graph_->outputs()->Get(i)] = true;
+  for (uint32_t i = 0; i < values.size(); ++i) {
+    const fb::Value* v = values.Get(i);
+    const void* data = nullptr;
+    uint32_t flags = 0;
+    if (v->scalar()) {
+      data = &scalars_[scalar_slot_[i]];
+    } else if (v->constant()) {
+      data = arg_tensor(args, v->arg())->data();
+    } else if (external_id_[i] != XNN_INVALID_VALUE_ID) {
+      flags = output[i] ? XNN_VALUE_FLAG_EXTERNAL_OUTPUT : XNN_VALUE_FLAG_EXTERNAL_INPUT;
+    }
+    TL_XNN_DEFINE(xnn_define_tensor_value(sg, xnn_datatype_fp32, dims[i].rank, dims[i].size,
+                                          data, external_id_[i], flags, &id[i]),
+                  "value %u", i);
+  }
+  for (uint32_t k = 0; k < graph_->nodes()->size(); ++k) {
+    const fb::Node* node = graph_->nodes()->Get(k);
+    const uint32_t a = id[node->inputs()->Get(0)];
+    const uint32_t b = node->inputs()->size() > 1 ? id[node->inputs()->Get(1)] : 0;
+    const uint32_t out = id[node->output()];
+    const float lo = bound(node->min());
+    const float hi = bound(node->max());
+    xnn_status s = xnn_status_success;
+    switch (node->kind()) {
+      case fb::NodeKind_FullyConnected:
+        s = xnn_define_fully_connected(
+            sg, lo, hi, a, b, node->inputs()->size() > 2 ? id[node->inputs()->Get(2)]
+                                                          : XNN_INVALID_VALUE_ID,
+            out, node->transpose_weights() ? XNN_FLAG_TRANSPOSE_WEIGHTS : 0);
+        break;
+      case fb::NodeKind_Add: s = xnn_define_add2(sg, lo, hi, a, b, out, 0); break;
+      case fb::NodeKind_Subtract: s = xnn_define_subtract(sg, lo, hi, a, b, out, 0); break;
+      case fb::NodeKind_Multiply: s = xnn_define_multiply2(sg, lo, hi, a, b, out, 0); break;
+      case fb::NodeKind_Divide: s = xnn_define_divide(sg, lo, hi, a, b, out, 0); break;
+      case fb::NodeKind_Minimum: s = xnn_define_minimum2(sg, a, b, out, 0); break;
+      case fb::NodeKind_Maximum: s = xnn_define_maximum2(sg, a, b, out, 0); break;
+      case fb::NodeKind_Clamp: s = xnn_define_clamp(sg, lo, hi, a, out, 0); break;
+      case fb::NodeKind_Softmax: s = xnn_define_softmax(sg, a, out, 0); break;
+      case fb::NodeKind_Sigmoid: s = xnn_define_sigmoid(sg, a, out, 0); break;
+      case fb::NodeKind_Hardswish: s = xnn_define_hardswish(sg, a, out, 0); break;
+      case fb::NodeKind_Negate: s = xnn_define_negate(sg, a, out, 0); break;
+      case fb::NodeKind_Abs: s = xnn_define_abs(sg, a, out, 0); break;
+      case fb::NodeKind_SquareRoot: s = xnn_define_square_root(sg, a, out, 0); break;
+      case fb::NodeKind_Reshape:
+      case fb::NodeKind_Copy: {
+        // XNNPACK 2022 has no copy node; a reshape to the same sizes copies.
+        const Dims& d = dims[node->output()];
+        s = xnn_define_static_reshape(sg, d.rank, d.size, a, out, 0);
+        break;
+      }
+    }
+    TL_XNN_DEFINE(s, "node %u (%s)", k, fb::EnumNameNodeKind(node->kind()));
+  }
+  return Error::Ok;
+}
+
+}  // namespace tailor::xnnpack

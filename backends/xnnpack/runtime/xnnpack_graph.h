@@ -1,0 +1,63 @@
+// XnnpackGraph: a checked XNNPACK delegate payload (backends/xnnpack/schema/xnnpack.fbs),
+// the sizes of its tensors for the current inputs, and the XNNPACK subgraph for them.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <vector>
+
+#include <xnnpack.h>
+
+#include "runtime/core/array_ref.h"
+#include "runtime/core/error.h"
+#include "runtime/core/evalue.h"
+#include "xnnpack_generated.h"
+
+namespace tailor::xnnpack {
+
+/// Sizes of one subgraph tensor.
+struct Dims {
+  size_t rank = 0;
+  size_t size[XNN_MAX_TENSOR_DIMS] = {};
+
+  bool operator==(const Dims& other) const;
+  size_t numel() const;
+};
+
+/// The payload as XNNPACK sees it. load() checks everything the payload can get wrong
+/// once (indices, kinds of the delegate arguments it names, that every value is
+/// written before it is read); the other calls then trust it. The payload bytes belong
+/// to the program and must outlive the graph.
+class XnnpackGraph {
+ public:
+  /// Verifies the `size` bytes at `data` against `args` (the DelegateCall's values).
+  /// DelegateInvalidCompatibility (logged, naming `where`) when anything is off.
+  Error load(const void* data, size_t size, ArrayRef<EValue*> args, const char* where);
+
+  /// The sizes of every subgraph value for the arguments' current input sizes and
+  /// run-time reshape sizes. InvalidArgument (logged) when they do not fit together.
+  Error infer_dims(ArrayRef<EValue*> args, std::vector<Dims>* dims) const;
+
+  /// Resizes each output tensor to its `dims` entry: InvalidArgument when it does not
+  /// fit the memory planned for it.
+  Error resize_outputs(ArrayRef<EValue*> args, const std::vector<Dims>& dims) const;
+
+  /// Defines the XNNPACK subgraph for `dims` in `*subgraph` (caller deletes it).
+  /// Inputs and outputs are external values 0..num_external()-1, in external() order.
+  Error define(ArrayRef<EValue*> args, const std::vector<Dims>& dims,
+               xnn_subgraph_t* subgraph) const;
+
+  /// Delegate argument of each external value, by external id.
+  const std::vector<uint32_t>& external_args() const { return external_args_; }
+
+ private:
+  const fb::Graph* graph_ = nullptr;
+  std::vector<uint32_t> external_id_;    // per value: external id or XNN_INVALID_VALUE_ID
+  std::vector<uint32_t> external_args_;  // per external id: its delegate argument
+  std::vector<float> scalars_;           // static one-element tensors, padded for XNNPACK
+  std::vector<uint32_t> scalar_slot_;    // per value: index into scalars_
+  const char* where_ = "";
+};
+
+}  // namespace tailor::xnnpack

@@ -1,0 +1,121 @@
+"""nanoGPT latency: Tailor's runtime against torch eager on the same weights.
+
+    .venv/bin/python bench/nanogpt_latency.py [--repeat 20] [--tokens 128] [--markdown]
+
+Builds `scons model=nanogpt` (build/host/nanogpt/), then measures, in one run:
+forward latency at T = 1, 16, 64 (median of --repeat runs after warm-up) and tokens/s
+of greedy generation of --tokens tokens from the same prompt (sliding window, as the
+app does), for the runtime (single-threaded, `nanogpt --bench` and `nanogpt --greedy`)
+and for torch eager with 1 thread and with torch's default thread count.
+"""
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+
+import torch  # noqa: E402
+
+from examples.nanogpt.bpe import Tokenizer  # noqa: E402
+from examples.nanogpt.trained import MERGES, VOCAB, load_trained  # noqa: E402
+
+LENGTHS = (1, 16, 64)
+PROMPT = "And God said"
+OUT = os.path.join(REPO, "build", "host", "nanogpt")
+
+
+def build() -> tuple[str, str]:
+    scons = os.path.join(os.path.dirname(sys.executable), "scons")
+    subprocess.run([scons, "-j2", "model=nanogpt"], cwd=REPO, check=True,
+                   stdout=subprocess.DEVNULL)
+    return os.path.join(OUT, "bin", "nanogpt"), os.path.join(OUT, "nanogpt.pte")
+
+
+def runtime_forward(app: str, pte: str, repeat: int) -> dict[int, float]:
+    out = subprocess.run([app, pte, "--bench", ",".join(map(str, LENGTHS)), "--repeat",
+                          str(repeat)], check=True, capture_output=True, text=True).stdout
+    return {int(t): float(ms) for t, ms in re.findall(r"T=(\d+): median ([\d.]+) ms", out)}
+
+
+def runtime_generate(app: str, pte: str, tokens: int) -> float:
+    proc = subprocess.run([app, pte, "--vocab", VOCAB, "--merges", MERGES, "--prompt", PROMPT,
+                           "--greedy", "--max-tokens", str(tokens)],
+                          check=True, capture_output=True, text=True)
+    generated, rate = re.search(r"generated (\d+) tokens in [\d.]+ s: ([\d.]+) tokens/s",
+                                proc.stderr).groups()
+    if int(generated) != tokens:
+        raise SystemExit(f"the app stopped after {generated} of {tokens} tokens")
+    return float(rate)
+
+
+@torch.no_grad()
+def torch_forward(model, repeat: int) -> dict[int, float]:
+    result = {}
+    for t in LENGTHS:
+        idx = (torch.arange(t) % model.config.vocab_size).unsqueeze(0)
+        times = []
+        for i in range(repeat + 2):
+            start = time.perf_counter()
+            model(idx)
+            if i >= 2:
+                times.append((time.perf_counter() - start) * 1e3)
+        result[t] = statistics.median(times)
+    return result
+
+
+@torch.no_grad()
+def torch_generate(model, prompt: list[int], tokens: int) -> float:
+    seq = list(prompt)
+    start = time.perf_counter()
+    for _ in range(tokens):
+        window = torch.tensor([seq[-model.config.block_size:]])
+        seq.append(int(model(window)[0, -1].argmax()))
+    return tokens / (time.perf_counter() - start)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--tokens", type=int, default=128)
+    parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    args = parser.parse_args(argv)
+
+    app, pte = build()
+    model = load_trained()
+    prompt = Tokenizer(VOCAB, MERGES).encode(PROMPT)
+    default_threads = torch.get_num_threads()
+    rows = [("Tailor runtime (1 thread)", runtime_forward(app, pte, args.repeat),
+             runtime_generate(app, pte, args.tokens))]
+    for threads in (1, default_threads):
+        torch.set_num_threads(threads)
+        rows.append((f"torch eager ({threads} thread{'s' if threads > 1 else ''})",
+                     torch_forward(model, args.repeat), torch_generate(model, prompt, args.tokens)))
+    torch.set_num_threads(default_threads)
+
+    header = ["", *(f"forward T={t} (ms)" for t in LENGTHS), f"greedy, {args.tokens} tokens (tokens/s)"]
+    table = [header] + [[name, *(f"{f[t]:.3f}" for t in LENGTHS), f"{rate:.1f}"]
+                        for name, f, rate in rows]
+    if args.markdown:
+        print("| " + " | ".join(header) + " |")
+        print("|" + "---|" * len(header))
+        for row in table[1:]:
+            print("| " + " | ".join(row) + " |")
+    else:
+        widths = [max(len(r[i]) for r in table) for i in range(len(header))]
+        for row in table:
+            print("  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
+                            for i, (cell, w) in enumerate(zip(row, widths))))
+    print(f"\nmodel: {model.config.n_layer} layers, {model.config.n_head} heads, "
+          f"{model.config.n_embd} wide, vocab {model.config.vocab_size}, block "
+          f"{model.config.block_size}; torch {torch.__version__}; {os.cpu_count()} cores")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,148 @@
+"""GPT forward latency: portable kernels, the XNNPACK delegate and torch eager, in one run;
+and the runtime's size with XNNPACK (our binary and XNNPACK's shared libraries apart).
+
+    .venv/bin/python bench/xnnpack_latency.py [--runs 50] [--write]
+
+The GPT is examples/nanogpt/model.py with n_layer=4, n_head=4, n_embd=128, vocab=512,
+block_size=64, seeded random weights, one sequence of T=64 tokens, fp32, one thread
+everywhere (torch.set_num_threads(1), runner --threads 1). It is exported twice (without
+and with XnnpackPartitioner) into build/bench-xnnpack/, built with scons for target=host
+and target=host-xnnpack (programs=), and each runner runs forward --repeat N times on
+the same input (inputs re-set before each run, outside the timing). Each figure is the
+median over N runs after one warm-up run. --write puts the table into BENCHMARKS.md
+under "## XNNPACK".
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+BUILD = "build/bench-xnnpack"
+CONFIG = dict(n_layer=4, n_head=4, n_embd=128, vocab_size=512, block_size=64)
+T = 64
+XNNPACK_LIBS = ("libXNNPACK.so.0", "libpthreadpool.so.0", "libcpuinfo.so.0")
+ANCHORS = {"portable": "50.6", "xnnpack": "1.47", "eager": "2.13"}
+
+
+def export_programs(out: str):
+    import numpy as np
+    import torch
+
+    from backends.xnnpack import XnnpackPartitioner
+    from examples.nanogpt.model import make_gpt
+    from exporter.export import export
+
+    model, _ = make_gpt(example_length=T, **CONFIG)
+    idx = torch.randint(0, CONFIG["vocab_size"], (1, T), generator=torch.Generator().manual_seed(7))
+    os.makedirs(out, exist_ok=True)
+    np.save(os.path.join(out, "idx.npy"), idx.numpy())
+    for name, partitioner in (("gpt_portable", None), ("gpt_xnnpack", XnnpackPartitioner())):
+        program = export(model, (idx,), partitioner=partitioner)
+        program.save(os.path.join(out, name + ".pte"))
+        if program.delegation is not None:
+            print(program.delegation.format().split("\n\n")[0])
+    return model, idx
+
+
+def eager_ms(model, idx, runs: int) -> float:
+    import torch
+    torch.set_num_threads(1)
+    times = []
+    with torch.no_grad():
+        model(idx)
+        for _ in range(runs):
+            start = time.perf_counter()
+            model(idx)
+            times.append((time.perf_counter() - start) * 1e3)
+    return sorted(times)[len(times) // 2]
+
+
+def build(target: str, program: str) -> str:
+    cmd = [os.path.join(REPO, ".venv", "bin", "scons"), "-j2", "target=" + target,
+           "programs=" + program, "build_dir=" + BUILD]
+    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit("error: %s failed:\n%s%s" % (" ".join(cmd), proc.stdout[-3000:], proc.stderr))
+    stem = os.path.splitext(os.path.basename(program))[0]
+    return os.path.join(REPO, BUILD, target, stem, "bin", "runner")
+
+
+def runner_ms(runner: str, program: str, idx: str, runs: int) -> float:
+    proc = subprocess.run([runner, program, "--input", idx, "--threads", "1", "--repeat",
+                           str(runs + 1)], capture_output=True, text=True, check=True)
+    median = re.search(r"median ([0-9.]+) ms", proc.stdout)
+    return float(median.group(1))
+
+
+def stripped_size(path: str) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = os.path.join(tmp, "bin")
+        subprocess.run(["strip", "-o", copy, path], check=True)
+        return os.path.getsize(copy)
+
+
+def library_sizes(runner: str) -> list:
+    """(name, bytes) of each XNNPACK library the runner loads, as ldd resolves it."""
+    ldd = subprocess.run(["ldd", runner], capture_output=True, text=True, check=True).stdout
+    found = dict(re.findall(r"^\s*(\S+) => (\S+)", ldd, re.M))
+    return [(name, os.path.getsize(os.path.realpath(found[name]))) for name in XNNPACK_LIBS
+            if name in found]
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--runs", type=int, default=50)
+    p.add_argument("--write", action="store_true", help="update BENCHMARKS.md")
+    args = p.parse_args(argv)
+    out = os.path.join(REPO, BUILD, "programs")
+    model, idx = export_programs(out)
+    rel = os.path.relpath(out, REPO)
+    portable = build("host", rel + "/gpt_portable.pte")
+    xnnpack = build("host-xnnpack", rel + "/gpt_xnnpack.pte")
+    idx_path = os.path.join(out, "idx.npy")
+    ms = {"portable": runner_ms(portable, os.path.join(out, "gpt_portable.pte"), idx_path,
+                                max(5, args.runs // 10)),
+          "xnnpack": runner_ms(xnnpack, os.path.join(out, "gpt_xnnpack.pte"), idx_path, args.runs),
+          "eager": eager_ms(model, idx, args.runs)}
+    libs = library_sizes(xnnpack)
+
+    rows = ["| engine | forward, ms (median) | ExecuTorch anchor, ms |", "| --- | ---: | ---: |"]
+    labels = {"portable": "Tailor, portable kernels", "xnnpack": "Tailor, XNNPACK delegate",
+              "eager": "torch eager (1 thread)"}
+    for key in ("portable", "xnnpack", "eager"):
+        rows.append(f"| {labels[key]} | {ms[key]:.2f} | {ANCHORS[key]} |")
+    size_rows = ["| binary | bytes (stripped) |", "| --- | ---: |",
+                 f"| runner, portable (host) | {stripped_size(portable):,} |",
+                 f"| runner, XNNPACK delegate (host-xnnpack) | {stripped_size(xnnpack):,} |"]
+    size_rows += [f"| {name} (shared, loaded at run time) | {size:,} |" for name, size in libs]
+    size_rows.append(f"| XNNPACK libraries together | {sum(s for _, s in libs):,} |")
+    text = ("\n".join(rows) + "\n\n" + "\n".join(size_rows) + "\n")
+    print(text)
+    if args.write:
+        write_section(text)
+    return 0
+
+
+def write_section(table: str) -> None:
+    path = os.path.join(REPO, "BENCHMARKS.md")
+    body = open(path).read() if os.path.exists(path) else "# Benchmarks\n"
+    section = ("## XNNPACK\n\nGPT (n_layer=4, n_head=4, n_embd=128, vocab=512, T=64, fp32, "
+               "1 thread) forward latency on this machine, and the runtime's size with the "
+               "XNNPACK delegate. Command:\n\n    .venv/bin/python bench/xnnpack_latency.py "
+               "--write\n\n" + table)
+    pattern = re.compile(r"^## XNNPACK\n.*?(?=^## |\Z)", re.M | re.S)
+    body = pattern.sub(lambda _: section + "\n", body) if pattern.search(body) \
+        else body.rstrip("\n") + "\n\n" + section
+    with open(path, "w") as f:
+        f.write(body)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,45 @@
+#include <cmath>
+#include <type_traits>
+
+#include "kernels/portable/util/acc_type.h"
+#include "runtime/kernel/kernel_includes.h"
+
+namespace tailor::native {
+
+// arange.start_out(Scalar start, Scalar end, Scalar step=1, *, Tensor(a!) out) -> Tensor(a!)
+// out[i] = start + i * step for i < ceil((end - start) / step); out is 1-d and resized.
+Tensor& arange_start_out(KernelContext& ctx, const Scalar& start, const Scalar& end,
+                         const Scalar& step, Tensor& out) {
+  // Validate: the length is computed in double, as torch does.
+  const double s = start.to<double>();
+  const double e = end.to<double>();
+  const double d = step.to<double>();
+  TL_KERNEL_CHECK_MSG(ctx, d != 0 && ((d > 0 && e >= s) || (d < 0 && e <= s)),
+                      InvalidArgument, out,
+                      "arange.start_out: step must be nonzero and point from start to end");
+  const double length = std::ceil((e - s) / d);
+  const int64_t sizes[1] = {static_cast<int64_t>(length)};
+  TL_KERNEL_CHECK_MSG(ctx,
+                      out.dim() == 1 && resize_tensor(out, IntArrayRef(sizes, 1)) == Error::Ok,
+                      InvalidArgument, out, "arange.start_out: out cannot hold %lld elements",
+                      static_cast<long long>(sizes[0]));
+
+  // Compute: integers in int64, floats in double (torch's accumulate types).
+  TL_SWITCH_REALHBF16_TYPES(out.dtype(), ctx, "arange.start_out", T, [&] {
+    T* dst = out.mutable_data<T>();
+    if constexpr (std::is_integral_v<T>) {
+      const int64_t first = start.to<int64_t>();
+      const int64_t by = step.to<int64_t>();
+      for (int64_t i = 0; i < sizes[0]; ++i) {
+        dst[i] = static_cast<T>(first + i * by);
+      }
+    } else {
+      for (int64_t i = 0; i < sizes[0]; ++i) {
+        dst[i] = static_cast<T>(s + static_cast<double>(i) * d);
+      }
+    }
+  });
+  return out;
+}
+
+}  // namespace tailor::native

@@ -1,0 +1,20 @@
+#include "runtime/kernel/kernel_includes.h"
+
+namespace tailor::native {
+
+// clone.out(Tensor self, *, MemoryFormat? memory_format=None, Tensor(a!) out) -> Tensor(a!)
+// A copy of self's bytes: the same code for every dtype, so none is switched on.
+Tensor& clone_out(KernelContext& ctx, const Tensor& self, Optional<int64_t> memory_format,
+                  Tensor& out) {
+  // Validate
+  TL_KERNEL_CHECK(ctx, resize_like(out, self) == Error::Ok, InvalidArgument, out);
+  TL_KERNEL_CHECK(ctx, same_dtype_and_dim_order(self, out), InvalidArgument, out);
+
+  // Copy
+  if (self.nbytes() > 0 && out.data() != self.data()) {
+    __builtin_memcpy(out.data(), self.data(), self.nbytes());
+  }
+  return out;
+}
+
+}  // namespace tailor::native

@@ -1,0 +1,35 @@
+#include "kernels/portable/util/compare.h"
+#include "runtime/kernel/kernel_includes.h"
+
+namespace tailor::native {
+
+// eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+// out = self == other (Bool), broadcast, compared in torch's result dtype.
+Tensor& eq_tensor_out(KernelContext& ctx, const Tensor& self, const Tensor& other,
+                      Tensor& out) {
+  // Validate
+  TL_KERNEL_CHECK(ctx, check_compare_out("eq.Tensor_out", self, other, out), InvalidArgument,
+                  out);
+
+  // Compute
+  const Tensor* in[2] = {&self, &other};
+  TL_PORTABLE_COMPARE(ctx, "eq.Tensor_out", result_type(self, other), in, Scalar(), out,
+                      x == y);
+  return out;
+}
+
+// eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)
+Tensor& eq_scalar_out(KernelContext& ctx, const Tensor& self, const Scalar& other,
+                      Tensor& out) {
+  // Validate
+  TL_KERNEL_CHECK(ctx, check_compare_scalar_out("eq.Scalar_out", self, out), InvalidArgument,
+                  out);
+
+  // Compute
+  const Tensor* in[1] = {&self};
+  TL_PORTABLE_COMPARE(ctx, "eq.Scalar_out", result_type(self, other), in, other, out,
+                      x == y);
+  return out;
+}
+
+}  // namespace tailor::native

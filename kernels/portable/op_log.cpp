@@ -1,0 +1,25 @@
+#include <cmath>
+
+#include "kernels/portable/util/unary.h"
+#include "runtime/kernel/kernel_includes.h"
+
+namespace tailor::native {
+
+// log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)
+// Natural logarithm; integer and Bool inputs give a floating out, as in torch.
+Tensor& log_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
+  // Validate
+  TL_KERNEL_CHECK(ctx, check_unary_out("log.out", self, float_result_type(self.dtype()), out),
+                  InvalidArgument, out);
+
+  // Compute: 16-bit floats in float, rounded once.
+  constexpr uint32_t kMask = selected_dtype_mask("log.out");
+  const Tensor* in[1] = {&self};
+  TL_SWITCH_FLOAT_TYPES(out.dtype(), ctx, "log.out", T, [&] {
+    using M = acc_t<T>;
+    apply_elementwise<M, T, kMask>(ctx, "log.out", in, out, [](M x) { return std::log(x); });
+  });
+  return out;
+}
+
+}  // namespace tailor::native

@@ -1,0 +1,62 @@
+// Shared code of _softmax and _log_softmax: both normalise along one dimension.
+#pragma once
+
+#include <cmath>
+
+#include "kernels/portable/util/acc_type.h"
+#include "kernels/portable/util/index.h"
+#include "runtime/kernel/kernel_includes.h"
+
+namespace tailor::native {
+
+// Validates a softmax call and writes the (outer, n, inner) split of self around `dim`.
+inline bool check_softmax_out(const char* op, const Tensor& self, int64_t dim,
+                              bool half_to_float, Tensor& out, int64_t* outer, int64_t* n,
+                              int64_t* inner) {
+  int64_t d = 0;
+  if (!normalize_dim(dim, self.dim(), &d) || half_to_float ||
+      resize_like(out, self) != Error::Ok || !same_dtype(self, out) ||
+      !is_floating_type(self.dtype()) ||
+      !(is_default_dim_order(self) && is_default_dim_order(out))) {
+    TL_LOG(Error, "%s: dim out of range, half_to_float set, or out is not a contiguous "
+           "floating tensor like self", op);
+    return false;
+  }
+  *outer = 1;
+  *n = self.dim() == 0 ? 1 : self.size(d);
+  *inner = 1;
+  for (int64_t i = 0; i < self.dim(); ++i) {
+    if (i < d) *outer *= self.size(i);
+    if (i > d) *inner *= self.size(i);
+  }
+  return true;
+}
+
+// softmax (or, with `log`, log_softmax) of each of the outer * inner rows of n elements
+// strided by `inner`; computed in acc_t<T>, subtracting the row's max first.
+template <typename T>
+void softmax_rows(const T* in, T* out, int64_t outer, int64_t n, int64_t inner, bool log) {
+  using Acc = acc_t<T>;
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t j = 0; j < inner; ++j) {
+      const T* src = in + o * n * inner + j;
+      T* dst = out + o * n * inner + j;
+      Acc max = static_cast<Acc>(src[0]);
+      for (int64_t k = 1; k < n; ++k) {
+        const Acc v = static_cast<Acc>(src[k * inner]);
+        max = v > max ? v : max;
+      }
+      Acc sum = 0;
+      for (int64_t k = 0; k < n; ++k) {
+        sum += std::exp(static_cast<Acc>(src[k * inner]) - max);
+      }
+      const Acc log_sum = std::log(sum);
+      for (int64_t k = 0; k < n; ++k) {
+        const Acc shifted = static_cast<Acc>(src[k * inner]) - max;
+        dst[k * inner] = static_cast<T>(log ? shifted - log_sum : std::exp(shifted) / sum);
+      }
+    }
+  }
+}
+
+}  // namespace tailor::native

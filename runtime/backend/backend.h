@@ -1,0 +1,70 @@
+// Backend: the interface a delegate backend (backends/<name>/runtime/) implements, and
+// the table of backends a runtime was built with.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime/core/array_ref.h"
+#include "runtime/core/error.h"
+#include "runtime/core/evalue.h"
+#include "runtime/core/result.h"
+
+namespace tailor {
+
+/// Settings the application gives every backend when it loads a method.
+struct BackendOptions {
+  /// Threads a backend may use to run one delegate call; 1 runs on the caller's thread.
+  uint32_t num_threads = 1;
+};
+
+/// A backend's state for one delegate of one loaded method; only the backend knows its
+/// layout.
+struct DelegateHandle;
+
+/// What init() gets besides its payload: the values of the delegate call (inputs, then
+/// outputs, in the order the payload refers to them). Constant tensors already hold
+/// their data; planned tensors are at their upper-bound sizes and hold no data yet.
+struct BackendInitContext {
+  ArrayRef<EValue*> args;
+  const BackendOptions& options;
+  const char* method_name;
+};
+
+/// One backend: a name the program's Delegate entries use ("xnnpack") and four
+/// functions. A Method calls init() once per DelegateCall at load, execute() each time
+/// the instruction runs and destroy() when it is destroyed.
+struct Backend {
+  const char* name;
+  /// True when the backend can run on this machine (e.g. the CPU has the instructions
+  /// it needs). Method load rejects a delegate of an unavailable backend.
+  bool (*is_available)();
+  /// Checks the `size` bytes of `payload` (owned by the program, alive as long as the
+  /// method) against `ctx.args` and prepares to run them. Returns the handle, or
+  /// DelegateInvalidCompatibility for a payload it cannot run,
+  /// DelegateMemoryAllocationFailed when out of memory (logged).
+  Result<DelegateHandle*> (*init)(const BackendInitContext& ctx, const void* payload,
+                                  size_t size);
+  /// Runs the delegate on `args` (the same values init() saw, inputs now filled) and
+  /// resizes dynamic outputs. Errors are logged.
+  Error (*execute)(DelegateHandle* handle, ArrayRef<EValue*> args);
+  /// Optional (nullptr when init() keeps no state): frees what init() created.
+  void (*destroy)(DelegateHandle* handle);
+};
+
+namespace gen {
+/// Defined by the generated gen/register_backends.cpp: the backends this runtime was
+/// built with (the target manifest's `backends:`). A runtime linked without that file
+/// has none (runtime/backend/no_backends.cpp).
+extern const Backend* const kBackends[];
+extern const size_t kNumBackends;
+}  // namespace gen
+
+/// The backend named `name` in this runtime, or nullptr.
+const Backend* backend_find(const char* name);
+
+/// Writes the names of this runtime's backends ("xnnpack, ...", or "none") into `out`
+/// for messages.
+void backend_list_names(char* out, size_t size);
+
+}  // namespace tailor

@@ -1,0 +1,98 @@
+"""host-xnnpack end to end: the MLP and the GPT of the portable kernel issue built into
+one runtime with the XNNPACK delegate, checked against torch eager, at the example
+sizes (run=1) and at other batch sizes / sequence lengths (dynamic shapes, which this
+XNNPACK handles by building a runtime per shape), with 1 and 2 threads."""
+
+import os
+import subprocess
+
+import numpy as np
+import pytest
+import torch
+
+from exporter.serialize import deserialize
+from tests.backends.conftest import require
+from tests.conftest import REPO, run_scons
+
+BUILD = "build/test-backends"
+OUT = os.path.join(REPO, BUILD, "host-xnnpack", "mlp+gpt_tiny")
+INSTALL = "apt-get install -y libxnnpack-dev libpthreadpool-dev libcpuinfo-dev"
+
+
+@pytest.fixture(scope="module")
+def build():
+    if not os.path.exists("/usr/include/xnnpack.h"):
+        pytest.skip("XNNPACK is not installed; install it: " + INSTALL)
+    return run_scons("target=host-xnnpack", "model=mlp,gpt_tiny", "run=1", "build_dir=" + BUILD)
+
+
+def _run(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([os.path.join(OUT, "bin", "runner"), *map(str, args)],
+                          capture_output=True, text=True, timeout=120)
+
+
+def _compare(tmp_path, model: str, x: np.ndarray, expected: np.ndarray, *flags) -> None:
+    np.save(tmp_path / "x.npy", x)
+    proc = _run(os.path.join(OUT, model + ".pte"), "--input", tmp_path / "x.npy", "--output",
+                tmp_path / "y.npy", *flags)
+    assert proc.returncode == 0, proc.stderr
+    got = np.load(tmp_path / "y.npy")
+    assert got.shape == expected.shape
+    np.testing.assert_allclose(got, expected, atol=1e-4, rtol=1e-4)
+
+
+def test_self_checks_pass_and_the_programs_are_delegated(build):
+    assert build.stdout.count("check passed") == 2, build.stdout
+    for model in ("mlp", "gpt_tiny"):
+        with open(os.path.join(OUT, model + ".pte"), "rb") as f:
+            program, _ = deserialize(f.read())
+        kinds = [i["instr_type"] for i in program["methods"][0]["instructions"]]
+        assert "DelegateCall" in kinds
+    # The MLP is one delegate: the runtime needs no kernel for it.
+    with open(os.path.join(OUT, "selected_ops.yaml")) as f:
+        assert "aten::addmm.out" not in f.read()
+    symbols = subprocess.run(["nm", "-C", os.path.join(OUT, "bin", "runner")],
+                             capture_output=True, text=True, check=True).stdout
+    assert "tailor::xnnpack::kBackend" in symbols and "addmm_out" not in symbols
+
+
+@pytest.mark.parametrize("batch", [1, 7, 8])
+def test_mlp_other_batch_sizes(build, tmp_path, batch):
+    from examples.mlp.model import make_mlp
+    model, _ = make_mlp()
+    x = torch.randn(batch, 16, generator=torch.Generator().manual_seed(batch))
+    with torch.no_grad():
+        expected = model.eval()(x).numpy()
+    _compare(tmp_path, "mlp", x.numpy(), expected)
+
+
+@pytest.mark.parametrize("length,threads", [(1, 1), (3, 1), (32, 1), (17, 2)])
+def test_gpt_tiny_other_lengths(build, tmp_path, length, threads):
+    from examples.nanogpt.model import make_gpt_tiny
+    model, _ = make_gpt_tiny()
+    idx = torch.randint(0, 256, (1, length), generator=torch.Generator().manual_seed(length))
+    with torch.no_grad():
+        expected = model.eval()(idx).numpy()
+    _compare(tmp_path, "gpt_tiny", idx.numpy(), expected, "--threads", threads)
+
+
+def test_repeated_runs_reuse_the_runtime(build):
+    proc = _run(os.path.join(OUT, "gpt_tiny.pte"), "--check", "--atol", "1e-4", "--rtol", "1e-4",
+                "--repeat", "5")
+    assert proc.returncode == 0, proc.stderr
+    assert "ran 5 times" in proc.stdout
+
+
+def test_a_runtime_without_the_backend_rejects_the_program(build, runner_bin):
+    """The portable-only runner of tests/runtime (no backends) on a delegated program."""
+    proc = subprocess.run([runner_bin, os.path.join(OUT, "mlp.pte")], capture_output=True,
+                          text=True)
+    assert proc.returncode == 1
+    assert ("delegate 0 needs backend 'xnnpack', which this runtime was built without "
+            "(its backends: none)") in proc.stderr
+    assert "cannot load method 'forward': NotSupported" in proc.stderr
+
+
+def test_threads_option_is_checked(build):
+    proc = _run(os.path.join(OUT, "mlp.pte"), "--threads", "0")
+    assert proc.returncode == 2 and "--threads: '0' is not a count" in proc.stderr

@@ -1,0 +1,85 @@
+"""End to end on the host for the GPT models (manifests/models/gpt_tiny.yaml, exact GELU,
+and gpt_tiny_tanh.yaml, tanh GELU): both built into one runtime with run=1 (the self-check
+at the example length), then the runner at several sequence lengths on token ids the test
+makes, against torch eager; a sequence longer than block_size is rejected."""
+
+import os
+import subprocess
+
+import numpy as np
+import pytest
+import torch
+
+from tests.conftest import REPO, run_scons
+
+BUILD = "build/test-e2e-gpt"
+OUT = os.path.join(REPO, BUILD, "host", "gpt_tiny+gpt_tiny_tanh")
+MODELS = {"gpt_tiny": "none", "gpt_tiny_tanh": "tanh"}   # model -> GELU approximation
+VOCAB, BLOCK = 256, 32
+
+
+@pytest.fixture(scope="module")
+def built():
+    run_scons("model=gpt_tiny,gpt_tiny_tanh", "run=1", "build_dir=" + BUILD)
+    return OUT
+
+
+def _torch_model(approximate: str):
+    from examples.nanogpt.model import make_gpt
+    model, _ = make_gpt(n_layer=2, n_head=4, n_embd=64, vocab_size=VOCAB, block_size=BLOCK,
+                        gelu_approximate=approximate)
+    return model
+
+
+def _run(model: str, idx: np.ndarray, tmp_path) -> subprocess.CompletedProcess:
+    np.save(tmp_path / "idx.npy", idx)
+    return subprocess.run([os.path.join(OUT, "bin", "runner"), os.path.join(OUT, f"{model}.pte"),
+                           "--input", str(tmp_path / "idx.npy"),
+                           "--output", str(tmp_path / "logits.npy")],
+                          capture_output=True, text=True)
+
+
+def _tokens(length: int) -> torch.Tensor:
+    return torch.randint(0, VOCAB, (1, length), generator=torch.Generator().manual_seed(length))
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_self_check_passed(built, model):
+    with open(os.path.join(built, f"{model}.check.txt")) as f:
+        assert f.read().strip().endswith("check passed")
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("length", [1, 7, 32])
+def test_runner_matches_torch(built, tmp_path, model, length):
+    idx = _tokens(length)
+    proc = _run(model, idx.numpy(), tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    got = np.load(tmp_path / "logits.npy")
+    with torch.no_grad():
+        want = _torch_model(MODELS[model])(idx).numpy()
+    assert got.shape == want.shape == (1, length, VOCAB)
+    np.testing.assert_allclose(got, want, atol=1e-4, rtol=1e-4)
+
+
+def test_tanh_variant_computes_tanh_gelu(built, tmp_path):
+    # Same weights, different GELU: the two programs must disagree where torch does.
+    idx = _tokens(16)
+    outputs = {}
+    for model in MODELS:
+        proc = _run(model, idx.numpy(), tmp_path)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        outputs[model] = np.load(tmp_path / "logits.npy")
+    with torch.no_grad():
+        want_gap = np.abs(_torch_model("none")(idx).numpy()
+                          - _torch_model("tanh")(idx).numpy()).max()
+    got_gap = np.abs(outputs["gpt_tiny"] - outputs["gpt_tiny_tanh"]).max()
+    assert want_gap > 1e-6
+    assert got_gap == pytest.approx(want_gap, rel=0.1)
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_sequence_beyond_block_size_is_rejected(built, tmp_path, model):
+    proc = _run(model, _tokens(BLOCK + 1).numpy(), tmp_path)
+    assert proc.returncode == 1
+    assert "input 0" in proc.stdout + proc.stderr

@@ -1,0 +1,41 @@
+"""The nanogpt build the C++ tests share: `scons model=nanogpt run=1` into its own
+build_dir (incremental: SCons rebuilds only what changed), and helpers to run the app."""
+
+import os
+import subprocess
+from dataclasses import dataclass
+
+import pytest
+
+from examples.nanogpt.trained import MERGES, VOCAB
+from tests.conftest import REPO, run_scons
+
+BUILD_DIR = "build/test-nanogpt"
+OUT = os.path.join(REPO, BUILD_DIR, "host", "nanogpt")
+
+
+@dataclass(frozen=True)
+class NanoGPT:
+    app: str        # build/.../bin/nanogpt
+    program: str    # build/.../nanogpt.pte
+
+    def run(self, *args: str, stdin: bytes = b"", vocab: str = VOCAB,
+            merges: str = MERGES, program: bool = True) -> subprocess.CompletedProcess:
+        command = [self.app] + ([self.program] if program else [])
+        command += ["--vocab", vocab, "--merges", merges, *args]
+        return subprocess.run(command, input=stdin, capture_output=True, timeout=300)
+
+
+@pytest.fixture(scope="session")
+def nanogpt() -> NanoGPT:
+    proc = run_scons("model=nanogpt", "run=1", "build_dir=" + BUILD_DIR)
+    assert "check passed" in proc.stdout or "is up to date" in proc.stdout, proc.stdout
+    return NanoGPT(os.path.join(OUT, "bin", "nanogpt"), os.path.join(OUT, "nanogpt.pte"))
+
+
+def ids_line(text: str, label: str) -> list[int]:
+    """The ids of the `label: 1 2 3` line of the app's output."""
+    for line in text.splitlines():
+        if line.startswith(label + ":"):
+            return [int(t) for t in line[len(label) + 1:].split()]
+    raise AssertionError(f"no '{label}:' line in {text!r}")

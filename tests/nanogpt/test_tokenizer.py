@@ -1,0 +1,140 @@
+"""Byte-level BPE: the Python reference (examples/nanogpt/bpe.py) and the C++ tokenizer of
+the nanogpt app (--encode / --decode), which must give the same ids on a test corpus."""
+
+import json
+import os
+
+import pytest
+
+from examples.nanogpt.bpe import (END_OF_TEXT, Tokenizer, bytes_to_unicode, pretokenize,
+                                  train_bpe, write_files)
+from examples.nanogpt.trained import MERGES, VOCAB
+from tests.conftest import REPO
+from tests.nanogpt.conftest import ids_line
+
+NON_ASCII = ("Grüße aus Köln — naïve café, 日本語のテキスト, ελληνικά, emoji 🙂🚀 and "
+             "a tab\there, CRLF\r\nline, digits 12345 and punctuation!?…\n\n\n   indented")
+
+
+def corpus() -> str:
+    """The project's own docs plus text in several scripts."""
+    parts = []
+    for name in ("docs/internals.md", "README.md"):
+        with open(os.path.join(REPO, name), encoding="utf-8") as f:
+            parts.append(f.read())
+    return "\n".join(parts) + NON_ASCII
+
+
+@pytest.fixture(scope="module")
+def small_vocab(tmp_path_factory):
+    """A vocabulary trained here on the corpus: its merges cover multi-byte characters."""
+    folder = tmp_path_factory.mktemp("bpe")
+    text = corpus() + ("ü日本" * 50)
+    write_files(train_bpe(text, 400), str(folder / "vocab.json"), str(folder / "merges.txt"))
+    return str(folder / "vocab.json"), str(folder / "merges.txt")
+
+
+def test_byte_alphabet_is_a_bijection_onto_printable_characters():
+    table = bytes_to_unicode()
+    assert sorted(table) == list(range(256))
+    assert len(set(table.values())) == 256
+    assert all(c.isprintable() and not c.isspace() for c in table.values())
+
+
+def test_pretokenizer_rules():
+    assert pretokenize(b"Hello  world\n\nfoo 42!") == \
+        [b"Hello", b" ", b" world", b"\n\n", b"foo", b" 42", b"!"]
+    # A UTF-8 character is never split, and non-ASCII bytes join the word.
+    chunks = pretokenize(NON_ASCII.encode())
+    assert b"".join(chunks) == NON_ASCII.encode()
+    for chunk in chunks:
+        chunk.decode("utf-8")
+    assert chunks[:3] == [b"Gr\xc3\xbc\xc3\x9fe", b" aus", b" K\xc3\xb6ln"]
+
+
+def test_training_is_deterministic_and_compresses():
+    text = corpus()
+    merges = train_bpe(text, 320)
+    assert merges == train_bpe(text, 320)
+    assert len(merges) == 320 - 257
+    assert all(left and right for left, right in merges)
+
+
+def test_reference_round_trips(small_vocab, tmp_path):
+    tok = Tokenizer(*small_vocab)
+    text = corpus()
+    ids = tok.encode(text)
+    assert tok.decode(ids) == text
+    assert len(ids) < len(text.encode()) * 0.7   # merges were applied
+    assert tok.vocab_size == 400
+    assert tok.decode([tok.end_of_text]) == END_OF_TEXT
+
+
+def test_committed_vocabulary_is_complete():
+    tok = Tokenizer(VOCAB, MERGES)
+    with open(VOCAB, encoding="utf-8") as f:
+        assert len(json.load(f)) == tok.vocab_size == 512
+    assert tok.end_of_text == 511
+
+
+@pytest.mark.parametrize("which", ["committed", "small"])
+def test_cpp_encode_equals_reference(nanogpt, small_vocab, which):
+    vocab, merges = (VOCAB, MERGES) if which == "committed" else small_vocab
+    text = corpus()
+    proc = nanogpt.run("--encode", stdin=text.encode(), vocab=vocab, merges=merges, program=False)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert ids_line(proc.stdout.decode(), "ids") == Tokenizer(vocab, merges).encode(text)
+
+
+@pytest.mark.parametrize("which", ["committed", "small"])
+def test_cpp_decode_round_trips(nanogpt, small_vocab, which):
+    vocab, merges = (VOCAB, MERGES) if which == "committed" else small_vocab
+    text = corpus()
+    ids = Tokenizer(vocab, merges).encode(text)
+    proc = nanogpt.run("--decode", stdin=" ".join(map(str, ids)).encode(), vocab=vocab,
+                       merges=merges, program=False)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert proc.stdout == text.encode()
+
+
+def test_cpp_reads_escaped_vocab_json(nanogpt, small_vocab, tmp_path):
+    """GPT-2's own vocab.json escapes non-ASCII as \\uXXXX; the ids must not change."""
+    vocab, merges = small_vocab
+    with open(vocab, encoding="utf-8") as f:
+        data = json.load(f)
+    escaped = tmp_path / "vocab.json"
+    escaped.write_text(json.dumps(data, ensure_ascii=True))
+    assert "\\u0120" in escaped.read_text()
+    text = NON_ASCII
+    proc = nanogpt.run("--encode", stdin=text.encode(), vocab=str(escaped), merges=merges,
+                       program=False)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert ids_line(proc.stdout.decode(), "ids") == Tokenizer(vocab, merges).encode(text)
+
+
+def test_cpp_rejects_bad_files(nanogpt, small_vocab, tmp_path):
+    vocab, merges = small_vocab
+    missing = nanogpt.run("--encode", "--prompt", "x", vocab=str(tmp_path / "none.json"),
+                          merges=merges, program=False)
+    assert missing.returncode == 1
+    assert "none.json: No such file" in missing.stderr.decode()
+
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"a": 1, "b" 2}')
+    proc = nanogpt.run("--encode", "--prompt", "x", vocab=str(broken), merges=merges,
+                       program=False)
+    assert proc.returncode == 1
+    assert "broken.json: byte 12: expected ':'" in proc.stderr.decode()
+
+    bad_merges = tmp_path / "merges.txt"
+    with open(merges, encoding="utf-8") as f:
+        first_two = f.readline() + f.readline()
+    bad_merges.write_text(first_two + "q\u0120 zz\n", encoding="utf-8")
+    proc = nanogpt.run("--encode", "--prompt", "x", vocab=vocab, merges=str(bad_merges),
+                       program=False)
+    assert proc.returncode == 1
+    assert "merges.txt:3: token 'q\u0120' is not in" in proc.stderr.decode()
+
+    proc = nanogpt.run("--decode", stdin=b"1 2 4000", vocab=vocab, merges=merges, program=False)
+    assert proc.returncode == 1
+    assert "token id 4000 is not in the vocabulary" in proc.stderr.decode()

@@ -1,0 +1,43 @@
+"""site_scons/profiles.py: build profile manifests."""
+
+import os
+import sys
+
+import pytest
+
+from codegen.errors import ManifestError
+from tests.conftest import REPO
+
+sys.path.insert(0, os.path.join(REPO, "site_scons"))
+import profiles  # noqa: E402
+
+PATH = "manifests/profiles/small.yaml"
+
+
+def test_the_size_profile_loads():
+    size = profiles.load_profile(REPO, "size", "profile=size")
+    assert "-Os" in size.cxxflags and "-flto" in size.linkflags
+    assert size.link_sources == ("runtime/platform/default/terminate.cpp",)
+    assert profiles.load_profile(REPO, "none", "profile=none") is None
+
+
+def test_unknown_profile_names_the_choices():
+    with pytest.raises(ManifestError) as e:
+        profiles.load_profile(REPO, "sise", "profile=sise")
+    assert str(e.value).startswith("profile=sise: there is no manifests/profiles/sise.yaml; "
+                                   "did you mean 'size'?")
+    assert "none" in str(e.value)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("cxxflag: [-Os]", "unknown key 'cxxflag'; did you mean 'cxxflags'?"),
+    ("cxxflags: -Os", "cxxflags must be a list of strings"),
+    ("link_sources: [runtime/nowhere.cpp]", "link_sources names runtime/nowhere.cpp, which "
+                                            "does not exist"),
+    ("- a list", "a profile is a YAML mapping"),
+])
+def test_validation(text, message):
+    with pytest.raises(ManifestError) as e:
+        profiles.parse_profile(text, PATH, REPO)
+    assert str(e.value).startswith(PATH + ": ")
+    assert message in str(e.value)
