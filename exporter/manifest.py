@@ -30,9 +30,11 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _FACTORY = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*$")
 _NAME = re.compile(r"^[A-Za-z_]\w*$")
 _TOP_KEYS = {"description": str, "factory": str, "factory_args": dict, "dynamic_dims": list,
-             "tolerance": dict, "app": dict, "backend": str}
-# An app is a program the build links against the model's runtime (read by site_scons).
-_APP_KEYS = ("name", "sources")
+             "tolerance": dict, "app": dict, "backend": str, "data": list}
+# An app is a program the build links against the model's runtime (read by site_scons);
+# `args` go before `--prompt TEXT` when `scons generate=TEXT` runs it.
+_APP_KEYS = ("name", "sources", "args")
+_APP_REQUIRED = ("name", "sources")
 _REQUIRED_TOP = ("description", "factory")
 _DIM_KEYS = ("input", "dim", "name", "min", "max")
 _TOLERANCE_KEYS = ("atol", "rtol")
@@ -145,11 +147,17 @@ def parse_manifest(path: str, data) -> ModelManifest:
             raise ExportError(f"{path}: dynamic_dims[{i}]: dim '{d.name}' is declared "
                               "twice with different min/max; use one range or two names")
     if "app" in data:
-        _check_keys(path, "app: ", data["app"], _APP_KEYS, _APP_KEYS)
-        if not (isinstance(data["app"]["sources"], list)
-                and all(isinstance(s, str) for s in data["app"]["sources"])):
-            raise ExportError(f"{path}: app: sources must be a list of paths or globs, e.g. "
-                              "[examples/nanogpt/runner/*.cpp]")
+        _check_keys(path, "app: ", data["app"], _APP_KEYS, _APP_REQUIRED)
+        for key, example in (("sources", "[examples/nanogpt/runner/*.cpp]"),
+                             ("args", "[--vocab, examples/nanogpt/weights/vocab.json]")):
+            value = data["app"].get(key, [])
+            if not (isinstance(value, list) and all(isinstance(s, str) for s in value)):
+                raise ExportError(f"{path}: app: {key} must be a list of strings, e.g. "
+                                  f"{example}")
+    # Files the factory reads (weights, vocabularies): the build re-exports when they change.
+    if not all(isinstance(s, str) for s in data.get("data", [])):
+        raise ExportError(f"{path}: data must be a list of paths or globs, e.g. "
+                          "[examples/nanogpt/weights/*]")
     backend = data.get("backend", "")
     if backend and backend != "none" and backend not in available_backends():
         raise ExportError(f"{path}: backend '{backend}' is not one of "

@@ -36,6 +36,7 @@ class ModelInfo:
     rtol: float
     app_name: str        # a program linked against the runtime (manifest `app:`), or ""
     app_sources: tuple
+    app_args: tuple      # what `generate=` passes the app before --prompt
     backend: str = ""    # the manifest's `backend:` ("" = the target's, "none" = no delegate)
 
 
@@ -54,6 +55,7 @@ class BuildPlan:
     profile: str = ""    # build profile (manifests/profiles/); "" = the target's flags only
     log: bool = True     # False compiles every log message out (TL_LOG_ENABLED=0)
     size: bool = False   # also link the size apps and write the size report
+    generate: str = ""   # a prompt for each model's app, run after the build
 
     @property
     def target_dir(self) -> str:
@@ -98,12 +100,14 @@ def _read_model(repo: str, name: str) -> ModelInfo:
     package_dir = os.path.join(repo, *module.split(".")[:-1]) if module else None
     sources = tuple(sorted(os.path.relpath(p, repo)
                            for p in glob.glob(os.path.join(package_dir, "*.py")))) if package_dir else ()
+    sources += tuple(path for pattern in data.get("data") or [] for path in _sources(repo, pattern))
     tolerance = data.get("tolerance") or {}
     app = data.get("app") or {}
     app_sources = tuple(path for pattern in app.get("sources", [])
                         for path in _sources(repo, pattern))
     return ModelInfo(name, rel, sources, float(tolerance.get("atol", 1e-5)),
                      float(tolerance.get("rtol", 1e-5)), str(app.get("name", "")), app_sources,
+                     tuple(app.get("args") or ()),
                      str(data.get("backend", "")))
 
 
@@ -128,7 +132,7 @@ def plan_build(env, repo: str):
     profile = "" if profile == "none" else profile
     return BuildPlan(env["target"], models, programs, libraries, env["ops"], env["select"],
                      env["run"], env["sanitize"], env["verbose"], env["build_dir"],
-                     profile, env["log"], env["size"])
+                     profile, env["log"], env["size"], env["generate"])
 
 
 def _py(module: str) -> str:
@@ -181,6 +185,16 @@ def run_self_check(target, source, env):
     with open(str(target[0]), "w") as f:
         f.write(report)
     return 0
+
+
+def _generate(env, model: ModelInfo, app, program, prompt: str):
+    """Runs the model's app on `prompt` after the build (every time: output is the point)."""
+    command = [app.abspath, program.abspath] + list(model.app_args) + ["--prompt", prompt]
+    alias = env.Alias("generate-%s" % model.name, [app, program], Action(
+        lambda target, source, env: subprocess.run(command, cwd=env.Dir("#").abspath).returncode,
+        "%s: generating from %r" % (model.app_name, prompt)))
+    env.AlwaysBuild(alias)
+    return alias
 
 
 def wire(env, plan: BuildPlan):
@@ -326,8 +340,12 @@ def wire(env, plan: BuildPlan):
                         for src in model.app_sources]
             tenv.Depends(app_objs, schema_header)
             tenv.Requires(app_objs, plan_yaml)
-            defaults.append(genv.Program("%s/bin/%s" % (out, model.app_name),
-                                         app_objs + gen_objs + link_objs + [runtime_lib]))
+            app = genv.Program("%s/bin/%s" % (out, model.app_name),
+                               app_objs + gen_objs + link_objs + [runtime_lib])
+            defaults.append(app)
+            if plan.generate:
+                pte = dict((m.name, p) for m, p in programs)[model.name]
+                defaults.append(_generate(tenv, model, app[0], pte, plan.generate))
 
     # Self-check: the runtime's outputs on the example inputs against torch eager.
     if plan.run:

@@ -17,7 +17,8 @@ Tensor& rsqrt_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
   const Tensor* in[1] = {&self};
   TL_SWITCH_FLOAT_TYPES(out.dtype(), ctx, "rsqrt.out", T, [&] {
     using M = acc_t<T>;
-    apply_elementwise<M, T, kMask>(ctx, "rsqrt.out", in, out, [](M x) { return M(1) / std::sqrt(x); });
+    apply_elementwise<M, T, kMask>(ctx, "rsqrt.out", in, out,
+                                   [](M x) { return M(1) / std::sqrt(x); });
   });
   return out;
 }

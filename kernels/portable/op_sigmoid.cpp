@@ -17,7 +17,8 @@ Tensor& sigmoid_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
   const Tensor* in[1] = {&self};
   TL_SWITCH_FLOAT_TYPES(out.dtype(), ctx, "sigmoid.out", T, [&] {
     using M = acc_t<T>;
-    apply_elementwise<M, T, kMask>(ctx, "sigmoid.out", in, out, [](M x) { return M(1) / (M(1) + std::exp(-x)); });
+    apply_elementwise<M, T, kMask>(ctx, "sigmoid.out", in, out,
+                                   [](M x) { return M(1) / (M(1) + std::exp(-x)); });
   });
   return out;
 }

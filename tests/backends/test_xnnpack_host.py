@@ -42,8 +42,10 @@ def _compare(tmp_path, model: str, x: np.ndarray, expected: np.ndarray, *flags) 
 
 
 def test_self_checks_pass_and_the_programs_are_delegated(build):
-    assert build.stdout.count("check passed") == 2, build.stdout
     for model in ("mlp", "gpt_tiny"):
+        # run=1 writes <model>.check.txt only when the self-check passed.
+        with open(os.path.join(OUT, model + ".check.txt")) as f:
+            assert "check passed" in f.read()
         with open(os.path.join(OUT, model + ".pte"), "rb") as f:
             program, _ = deserialize(f.read())
         kinds = [i["instr_type"] for i in program["methods"][0]["instructions"]]

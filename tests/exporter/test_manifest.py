@@ -67,8 +67,14 @@ def test_optional_keys_default(write):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("description: x\nfactory: tl_test_factories:good\nbackend: xnnpack\n",
-     "unknown key 'backend'"),
+    ("description: x\nfactory: tl_test_factories:good\nbackends: xnnpack\n",
+     "unknown key 'backends'"),
+    ("description: x\nfactory: tl_test_factories:good\nbackend: xnnpak\n",
+     "backend 'xnnpak' is not one of"),
+    ("description: x\nfactory: tl_test_factories:good\napp: {name: a, sources: x.cpp}\n",
+     "app: sources must be a list of strings"),
+    ("description: x\nfactory: tl_test_factories:good\ndata: [1]\n",
+     "data must be a list of paths"),
     ("description: x\n", "missing key 'factory'"),
     ("description: x\nfactory: tl_test_factories.good\n", "is not 'module:function'"),
     ("description: x\nfactory: a b:c\n", "is not 'module:function'"),

@@ -15,7 +15,12 @@ PROMPT = "And God said"
 
 @pytest.fixture(scope="module")
 def model():
-    return load_trained()
+    # One thread: these are many tiny forward passes, and on a shared machine a second
+    # thread mostly waits (7x slower here).
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield load_trained()
+    torch.set_num_threads(threads)
 
 
 @pytest.fixture(scope="module")
@@ -104,6 +109,23 @@ def test_top_p_stays_in_the_nucleus(nanogpt, model):
         nucleus = set(ranked.indices[before < p + 1e-4].tolist())
         assert next_id in nucleus, (tokens, next_id)
         tokens.append(next_id)
+
+
+def test_repetition_penalty_follows_its_rule(nanogpt, model):
+    """Greedy with a penalty: the argmax after dividing the positive (multiplying the
+    negative) logits of tokens already in the window."""
+    penalty = 1.8
+    prompt, generated = generate(nanogpt, "--greedy", "--repetition-penalty", str(penalty),
+                                 "--max-tokens", "30")
+    tokens, expected = list(prompt), []
+    for _ in generated:
+        logits = window_logits(model, tokens).clone()
+        seen = torch.tensor(sorted(set(tokens[-model.config.block_size:])))
+        logits[seen] = torch.where(logits[seen] > 0, logits[seen] / penalty, logits[seen] * penalty)
+        expected.append(int(logits.argmax()))
+        tokens.append(expected[-1])
+    assert generated == expected
+    assert generated != generate(nanogpt, "--greedy", "--max-tokens", "30")[1]
 
 
 def test_same_seed_same_tokens_other_seed_other_tokens(nanogpt):

@@ -124,7 +124,7 @@ def test_cpp_rejects_bad_files(nanogpt, small_vocab, tmp_path):
     proc = nanogpt.run("--encode", "--prompt", "x", vocab=str(broken), merges=merges,
                        program=False)
     assert proc.returncode == 1
-    assert "broken.json: byte 12: expected ':'" in proc.stderr.decode()
+    assert "broken.json: byte 13: expected ':'" in proc.stderr.decode()
 
     bad_merges = tmp_path / "merges.txt"
     with open(merges, encoding="utf-8") as f:

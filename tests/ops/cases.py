@@ -80,6 +80,7 @@ CASES = [
     OpCase("addmm.default", ("Double", "Half", "BFloat16", "Int", "Long"),
            [((3,), (2, 4), (4, 3))], name="dtypes", domain="small"),
     OpCase("relu.default", REALH, [((2, 3),), ((),), ((0, 4),), (In((3, 2), perm=(1, 0)),)]),
+    OpCase("relu.default", ("Float",), [((2, 3),)], name="rank2"),
     OpCase("permute_copy.default", ("Float", "Long", "Bool"), [((2, 3, 4),)],
            args=([2, 0, 1],)),
     OpCase("view_copy.default", ("Float", "Long"), [((2, 3, 4),)], args=([4, -1],)),
@@ -151,8 +152,8 @@ CASES = [
     OpCase("full.default", FLOAT, [()], args=([0, 3], 2.5), kwargs={"dtype": DTYPE},
            name="float"),
     OpCase("full_like.default", ALL, [((2, 3),), ((),)], args=(1,)),
-    OpCase("full_like.default", ("Float",), [((2, 3),)], args=(2,), kwargs={"dtype": Dtype("Long")},
-           name="dtype"),
+    OpCase("full_like.default", ("Float",), [((2, 3),)], args=(2,),
+           kwargs={"dtype": Dtype("Long")}, name="dtype"),
     OpCase("scalar_tensor.default", ALL, [()], args=(1,), kwargs={"dtype": DTYPE}),
     OpCase("arange.start_step", REALH, [()], args=(1, 11, 3), kwargs={"dtype": DTYPE}),
     OpCase("arange.start_step", FLOAT, [()], args=(-1.5, 2.0, 0.25), kwargs={"dtype": DTYPE},
@@ -204,8 +205,6 @@ CASES = [
            [((10, 4), In((2, 3), "Long", domain="positive")),
             ((10, 4), In((5,), "Int", domain="positive")),
             ((10, 4), In((), "Long", domain="positive"))]),
-    OpCase("take.default", ("Float", "Long"), [((3, 4), In((2, 3), "Long")),
-                                               ((5,), In((), "Long"))], domain="small"),
 
     # Matrix products; the wide ones cross the 128-column tile of util/matmul.h.
     OpCase("mm.default", REALH, [((2, 4), (4, 3)), ((0, 3), (3, 2)), ((3, 0), (0, 2)),

@@ -210,9 +210,14 @@ def _export_to(case: OpCase, dtype: str, final: str, key: str) -> None:
         shutil.rmtree(directory)
 
 
-def unsupported_reason(exported: Exported, library: str) -> str | None:
-    """Why `library` (with prim) cannot run the program, from the resolver; None if it can."""
-    libs = [load_library(os.path.join(KERNELS_DIR, f"{name}.yaml")) for name in (library, "prim")]
+def load_libraries(library: str) -> list:
+    """`library` and prim, as the resolver takes them (precedence order)."""
+    return [load_library(os.path.join(KERNELS_DIR, f"{name}.yaml")) for name in (library, "prim")]
+
+
+def unsupported_reason(exported: Exported, library: str, libs: list) -> str | None:
+    """Why `library` (with prim: `libs`) cannot run the program, from the resolver; None
+    if it can."""
     with open(exported.oplist_path) as f:
         oplist = parse_oplist(f.read(), exported.oplist_path)
     try:
@@ -256,8 +261,9 @@ def scons(*args: str) -> None:
 def build_library(library: str, exported: list[Exported]) -> LibraryBuild:
     """One runtime with every program `library` supports; the others are skipped."""
     skipped, ptes = {}, []
+    libs = load_libraries(library)
     for e in exported:
-        reason = unsupported_reason(e, library)
+        reason = unsupported_reason(e, library, libs)
         if reason:
             skipped[(e.case.id, e.dtype)] = reason
         else:

@@ -10,9 +10,13 @@ using tailor::ScalarType;
 bool Model::load(const std::string& path, std::string* error) {
   path_ = path;
   Error err = module_.load(path.c_str());
-  if (err == Error::Ok) err = module_.load_method("forward");
   if (err != Error::Ok) {
-    *error = path + ": cannot load the program's forward method: " + tailor::error_name(err);
+    *error = path + ": cannot load the program: " + tailor::error_name(err);
+    return false;
+  }
+  err = module_.load_method("forward");
+  if (err != Error::Ok) {
+    *error = path + ": cannot load its forward method: " + tailor::error_name(err);
     return false;
   }
   tailor::Method& method = module_.method();
