@@ -1,14 +1,16 @@
+#include "kernels/portable/util/element_word.h"
 #include "runtime/kernel/kernel_includes.h"
 
 namespace tailor::native {
 
 // clone.out(Tensor self, *, MemoryFormat? memory_format=None, Tensor(a!) out) -> Tensor(a!)
-// A copy of self's bytes: the same code for every dtype, so none is switched on.
+// A copy of self's bytes: the same code for every dtype; only selected dtypes pass.
 Tensor& clone_out(KernelContext& ctx, const Tensor& self, Optional<int64_t> memory_format,
                   Tensor& out) {
   // Validate
   TL_KERNEL_CHECK(ctx, resize_like(out, self) == Error::Ok, InvalidArgument, out);
   TL_KERNEL_CHECK(ctx, same_dtype_and_dim_order(self, out), InvalidArgument, out);
+  TL_KERNEL_CHECK_DTYPE_SELECTED(ctx, "clone.out", self.dtype(), out);
 
   // Copy
   if (self.nbytes() > 0 && out.data() != self.data()) {

@@ -4,9 +4,12 @@ kernel library (see harness.py for how a case becomes a program, a build and a c
 A case names the ATen overload it calls (`"add.Tensor"` calls torch.ops.aten.add.Tensor),
 the dtypes to run it in (one program per dtype), and the calls: each item of `shapes` is
 one call of the op on fresh inputs. An input is a shape tuple (a tensor of the case's
-dtype) or an `In` (its own dtype, a permute before the op, a value domain). Non-tensor
-arguments follow the tensors (`args`, `kwargs`); `DTYPE` in them stands for the case's
-dtype as a torch.dtype, `Dtype("Long")` for a fixed one.
+dtype), an `In` (its own dtype, a permute before the op, a value domain), a `Tensors`
+(a `Tensor[]`, or with None entries a `Tensor?[]`) or an `Arg` (a non-tensor argument in
+that place, for ops whose tensors do not come first). The remaining non-tensor arguments
+follow (`args`, `kwargs`); `DTYPE` in them stands for the case's dtype as a torch.dtype,
+`Dtype("Long")` for a fixed one. An op returning several tensors or a list of them
+(native_layer_norm, split_copy) has its outputs compared one by one, flattened.
 
 Add cases by appending to CASES (or to your section of it); adding a kernel means adding
 its cases: tests/ops/test_ops.py fails for a manifest op no case exercises.
@@ -32,6 +35,18 @@ class In:
     perm: tuple | None = None      # permuted in the module before the op: the op sees a
                                    # permute_copy output (the exporter keeps tensors contiguous)
     domain: str | None = None      # None: the case's domain (see OpCase.domain)
+
+
+@dataclass(frozen=True)
+class Tensors:
+    """A list-of-tensors input of a call: shape tuples, `In`s and (for `Tensor?[]`) None."""
+    items: tuple
+
+
+@dataclass(frozen=True)
+class Arg:
+    """A non-tensor argument at this place among a call's inputs."""
+    value: object
 
 
 @dataclass(frozen=True, eq=False)
@@ -236,4 +251,34 @@ CASES = [
     OpCase("argmax.default", REALH, [((3, 6),), ((5, 1),)], args=(1,), domain="small"),
     OpCase("argmax.default", ("Float", "Int"), [((3, 6),), ((),)], args=(None, True),
            name="flat", domain="small"),
+
+    # --- tensor lists, arguments between tensors, several outputs ---
+    # Layout ops: one dtype per element size, plus Bool.
+    OpCase("cat.default", ("Float", "Bool", "Half", "Long"),
+           [(Tensors(((2, 3), (4, 3), (1, 3))),), (Tensors(((2, 3), (2, 1), (2, 0))), Arg(-1)),
+            (Tensors(((2, 3), (0,), (2, 2))), Arg(1)), (Tensors(((0, 3), (0, 3))),),
+            (Tensors(((3,),)),), (Tensors((In((3, 2), perm=(1, 0)), (2, 4))), Arg(1))]),
+    # Index values in [-3, 3]: in range for every indexed dim (size >= 4), negatives too.
+    OpCase("index.Tensor", ("Float", "Bool", "Half", "Long"),
+           [((5, 6), Tensors((In((3,), "Long"),))),
+            ((5, 6), Tensors((None, In((2, 2), "Int")))),
+            ((5, 6, 7), Tensors((In((2, 1), "Long"), In((3,), "Long")))),
+            ((5, 6), Tensors((In((), "Long"),))),
+            ((5, 6, 7), Tensors((None, In((2,), "Int"), In((2,), "Long")))),
+            ((5, 6, 7), Tensors((In((2,), "Long"), None, In((1,), "Int")))),
+            ((5, 6), Tensors((In((0,), "Long"),)))], domain="small"),
+    # Index values in [1, 6]: in range for dims of 7.
+    OpCase("index_select.default", ("Float", "Bool", "Half", "Long"),
+           [((7, 3), Arg(0), In((4,), "Long")), ((2, 7, 3), Arg(1), In((), "Int")),
+            ((2, 7), Arg(-1), In((0,), "Long")), ((7,), Arg(0), In((3,), "Int"))],
+           domain="positive"),
+    OpCase("split_copy.Tensor", ("Float", "Bool", "Half", "Long"),
+           [((5, 3), Arg(2)), ((2, 7), Arg(3), Arg(-1)), ((4, 2), Arg(4)), ((0, 3), Arg(2))]),
+    OpCase("split_with_sizes_copy.default", ("Float", "Bool", "Half", "Long"),
+           [((5, 3), Arg([2, 0, 3])), ((2, 6), Arg([1, 5]), Arg(1)), ((2, 6), Arg([6]), Arg(-1))]),
+    OpCase("native_layer_norm.default", FLOAT,
+           [((2, 3, 5), Arg([5]), (5,), (5,), Arg(1e-5)),
+            ((4, 6), Arg([6]), Arg(None), Arg(None), Arg(1e-5)),
+            ((2, 3, 4), Arg([3, 4]), (3, 4), Arg(None), Arg(1e-3)),
+            ((0, 5), Arg([5]), (5,), (5,), Arg(1e-5))]),
 ]

@@ -3,7 +3,7 @@
 For each (case, dtype): a tiny module that calls the op once per item of `shapes` is
 exported with exporter.export to build/test-ops/cases/<key>/ together with its inputs,
 the eager outputs and the program's op list (codegen.oplist), cached by a hash of the
-case, the exporter's sources and torch's version. Per kernel library, the resolver
+case, torch's version and the program format's version. Per kernel library, the resolver
 (codegen.resolve) decides which programs the library can run; those are built into ONE
 runtime through the real flow (`scons programs=... libraries=<lib>,prim`), and each is
 run with `bin/runner` and compared with torch: exact for integer and Bool outputs,
@@ -28,7 +28,7 @@ from codegen.oplist import oplist_to_yaml, ops_from_program, parse_oplist
 from codegen.resolve import resolve_kernels
 from codegen.schema import load_aten_schemas
 from tests.conftest import REPO, SCONS
-from tests.ops.cases import CASES, In, OpCase
+from tests.ops.cases import CASES, Arg, In, OpCase, Tensors
 
 BUILD = "build/test-ops"
 KERNELS_DIR = os.path.join(REPO, "manifests", "kernels")
@@ -58,8 +58,28 @@ def _torch_dtype(name: str):
             "Float": torch.float32, "Double": torch.float64, "BFloat16": torch.bfloat16}[name]
 
 
-def _inputs_of(case: OpCase) -> list[list[In]]:
-    return [[s if isinstance(s, In) else In(tuple(s)) for s in call] for call in case.shapes]
+def _as_in(item):
+    """A call item with every tensor spelled as an `In` (a bare shape tuple is one)."""
+    if isinstance(item, (In, Arg)) or item is None:
+        return item
+    if isinstance(item, Tensors):
+        return Tensors(tuple(_as_in(i) for i in item.items))
+    return In(tuple(item))
+
+
+def _inputs_of(case: OpCase) -> list[list]:
+    return [[_as_in(item) for item in call] for call in case.shapes]
+
+
+def _tensor_specs(call: list) -> list[In]:
+    """The call's tensors in order, lists flattened: the program's inputs."""
+    specs = []
+    for item in call:
+        if isinstance(item, In):
+            specs.append(item)
+        elif isinstance(item, Tensors):
+            specs += [i for i in item.items if i is not None]
+    return specs
 
 
 def _exporter_fingerprint() -> str:
@@ -138,14 +158,24 @@ def _module(case: OpCase, dtype: str, calls: list[list[In]]):
 
     class OneOp(torch.nn.Module):
         def forward(self, *inputs):
-            outs, at = [], 0
+            outs, feed = [], iter(inputs)
+
+            def tensor(spec):
+                t = next(feed)
+                return t.permute(spec.perm) if spec.perm else t
+
             for call in calls:
-                tensors = []
-                for spec in call:
-                    t = inputs[at]
-                    at += 1
-                    tensors.append(t.permute(spec.perm) if spec.perm else t)
-                outs.append(fn(*tensors, *args, **kwargs))
+                values = []
+                for item in call:
+                    if isinstance(item, Arg):
+                        values.append(_resolve_arg(item.value, dtype))
+                    elif isinstance(item, Tensors):
+                        values.append([None if i is None else tensor(i) for i in item.items])
+                    else:
+                        values.append(tensor(item))
+                result = fn(*values, *args, **kwargs)
+                # Several outputs (a tuple or a Tensor[]) are compared one by one.
+                outs += result if isinstance(result, (tuple, list)) else [result]
             return tuple(outs)
 
     return OneOp()
@@ -184,7 +214,7 @@ def _export_to(case: OpCase, dtype: str, final: str, key: str) -> None:
     calls = _inputs_of(case)
     gen = torch.Generator().manual_seed(int(key.rsplit("_", 1)[1], 16) % (2 ** 31))
     inputs = [_make_value(spec, spec.dtype or dtype, spec.domain or case.domain, gen)
-              for call in calls for spec in call]
+              for call in calls for spec in _tensor_specs(call)]
     module = _module(case, dtype, calls)
     with torch.no_grad():
         expected = module(*inputs)
