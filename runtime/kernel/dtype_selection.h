@@ -57,4 +57,16 @@ constexpr bool dtype_selected(const char* op, ScalarType t) {
 #endif
 }
 
+/// Bit `1u << code` for each dtype selected for `op` (a string literal): for kernels
+/// that test several dtypes at once (a loader per input dtype, one case per element size).
+constexpr uint32_t selected_dtype_mask(const char* op) {
+  uint32_t mask = 0;
+  for (int code = 0; code < kNumScalarTypeCodes; ++code) {
+    if (is_valid_scalar_type(code) && dtype_selected(op, static_cast<ScalarType>(code))) {
+      mask |= 1u << code;
+    }
+  }
+  return mask;
+}
+
 }  // namespace tailor

@@ -11,7 +11,7 @@
 // InvalidArgument and logs "<op>: dtype <Name> is not selected in this build"; a dtype
 // outside the macro's set logs "... is not supported".
 //
-// Sets: INT = Byte Char Short Int Long; REAL = INT + Float Double; REALB = REAL + Bool;
+// Sets: INT = Byte Char Short Int Long; INTB = INT + Bool; REAL = INT + Float Double; REALB = REAL + Bool;
 // REALHBF16 = REAL + Half BFloat16; ALL = REAL + Bool Half BFloat16;
 // FLOAT = Float Double Half BFloat16.
 #pragma once
@@ -77,6 +77,12 @@
 #define TL_SWITCH_INT_TYPES(dtype, ctx, op_name, T, ...)  \
   TL_INTERNAL_SWITCH_BEGIN(dtype)                         \
   TL_INTERNAL_CASES_INT(ctx, op_name, T, __VA_ARGS__)     \
+  TL_INTERNAL_SWITCH_END(ctx, op_name)
+
+#define TL_SWITCH_INTB_TYPES(dtype, ctx, op_name, T, ...)  \
+  TL_INTERNAL_SWITCH_BEGIN(dtype)                          \
+  TL_INTERNAL_CASES_INT(ctx, op_name, T, __VA_ARGS__)      \
+  TL_INTERNAL_CASES_BOOL(ctx, op_name, T, __VA_ARGS__)     \
   TL_INTERNAL_SWITCH_END(ctx, op_name)
 
 #define TL_SWITCH_FLOAT_TYPES(dtype, ctx, op_name, T, ...)        \

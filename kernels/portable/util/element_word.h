@@ -22,17 +22,6 @@
 
 namespace tailor::native {
 
-// Bit `1u << code` for each dtype selected for `op` (a string literal).
-constexpr uint32_t selected_dtype_mask(const char* op) {
-  uint32_t mask = 0;
-  for (int code = 0; code < kNumScalarTypeCodes; ++code) {
-    if (is_valid_scalar_type(code) && dtype_selected(op, static_cast<ScalarType>(code))) {
-      mask |= 1u << code;
-    }
-  }
-  return mask;
-}
-
 // The dtypes of each element size, as masks over ScalarType codes.
 inline constexpr uint32_t kOneByteDtypes = (1u << int(ScalarType::Byte)) |
                                            (1u << int(ScalarType::Char)) |
@@ -90,7 +79,7 @@ bool dispatch_element_word(ScalarType dtype, Fn&& fn) {
 
 #define TL_SWITCH_ELEMENT_WORD(dtype, ctx, op_name, W, ...)                                 \
   do {                                                                                      \
-    constexpr uint32_t tl_word_mask_ = ::tailor::native::selected_dtype_mask(op_name);      \
+    constexpr uint32_t tl_word_mask_ = ::tailor::selected_dtype_mask(op_name);              \
     const ::tailor::ScalarType tl_word_dtype_ = (dtype);                                    \
     const bool tl_word_ran_ = ::tailor::native::dispatch_element_word<tl_word_mask_>(       \
         tl_word_dtype_, [&](auto tl_word_) {                                                \
@@ -106,7 +95,7 @@ bool dispatch_element_word(ScalarType dtype, Fn&& fn) {
 /// Fails the call (and returns `retval`) when `dtype` is not selected for `op_name`.
 #define TL_KERNEL_CHECK_DTYPE_SELECTED(ctx, op_name, dtype, retval)                          \
   do {                                                                                      \
-    constexpr uint32_t tl_check_mask_ = ::tailor::native::selected_dtype_mask(op_name);     \
+    constexpr uint32_t tl_check_mask_ = ::tailor::selected_dtype_mask(op_name);             \
     const ::tailor::ScalarType tl_check_dtype_ = (dtype);                                   \
     if (!::tailor::native::dtype_in_mask(tl_check_mask_, tl_check_dtype_)) {                \
       ::tailor::internal::report_dtype_unselected(ctx, TL_INTERNAL_OP_NAME(op_name),        \

@@ -11,7 +11,6 @@
 #include <type_traits>
 
 #include "kernels/portable/util/acc_type.h"
-#include "kernels/portable/util/element_word.h"  // selected_dtype_mask()
 #include "kernels/portable/util/index.h"
 #include "runtime/kernel/kernel_includes.h"
 
@@ -168,11 +167,3 @@ bool apply_elementwise(KernelContext& ctx, const char* op, const Tensor* const (
 }
 
 }  // namespace tailor::native
-
-// Integers and Bool (the bitwise ops), built from runtime/kernel/dtype_switch.h's pieces
-// like its own sets; it belongs there next to them.
-#define TL_SWITCH_INTB_TYPES(dtype, ctx, op_name, T, ...)     \
-  TL_INTERNAL_SWITCH_BEGIN(dtype)                             \
-  TL_INTERNAL_CASES_INT(ctx, op_name, T, __VA_ARGS__)         \
-  TL_INTERNAL_CASES_BOOL(ctx, op_name, T, __VA_ARGS__)        \
-  TL_INTERNAL_SWITCH_END(ctx, op_name)
