@@ -2,9 +2,11 @@
 
 Each entry names an operator (`op: add.out`, an ATen op from schema/aten_ops.yaml, or
 `func: mylib::custom.out(...) -> ...`, a custom op with its schema inline) and its
-kernels. `arg_meta: null` is a kernel for any dtype and dim order (kernel key "");
-an `arg_meta` mapping names every Tensor argument (a `Tensor?` one may be left out: the
-kernel then serves calls that pass None for it) as `[TypeAlias, DimOrderAlias]`, and
+kernels. `arg_meta: null` is a kernel for any dim order (kernel key "") and any dtype,
+or, with `dtypes: [Float, Long, ...]` beside it, for calls whose tensor arguments all
+have listed dtypes (the resolver looks elsewhere for the others); an `arg_meta` mapping
+names every Tensor argument (a `Tensor?` one may be left out: the kernel then serves
+calls that pass None for it) as `[TypeAlias, DimOrderAlias]`, and
 expands into one concrete kernel key per combination of alias values; all arguments
 using one alias take the same value. `kernel_name: a::b::f` is C++ `a::b::native::f`.
 `source:` overrides the kernel's file (default kernels/<library>/op_<base op>.cpp).
@@ -26,7 +28,7 @@ from codegen.schema import OptionalType, Schema, load_aten_schemas, parse_schema
 from codegen.yaml_io import entry_lines, load_yaml
 
 _ENTRY_KEYS = ("op", "func", "kernels", "type_alias", "dim_order_alias", "source")
-_KERNEL_KEYS = ("arg_meta", "kernel_name")
+_KERNEL_KEYS = ("arg_meta", "kernel_name", "dtypes")
 _KERNEL_NAME_RE = re.compile(r"^[A-Za-z_]\w*(::[A-Za-z_]\w*)+$")
 
 
@@ -36,7 +38,8 @@ class LibraryKernel:
     op: str                           # "aten::add.out"
     key: str                          # "Float;0,1|Float;0,1|Float;0,1", "" for arg_meta: null
     native: str                       # "tailor::native::add_out"
-    dtypes: tuple[str, ...] | None    # the dtypes in `key`; None: any dtype
+    dtypes: tuple[str, ...] | None    # the dtypes in `key`, or an arg_meta: null kernel's
+                                      # `dtypes:`; None: any dtype
     source: str                       # "kernels/portable/op_add.cpp"
     library: str                      # "portable"
     schema: Schema
@@ -123,6 +126,24 @@ def _type_aliases(entry: dict, where: str) -> dict[str, tuple[str, ...]]:
                              f"{suggest(str(d), DTYPE_NAMES, 1)}; use one of "
                              f"{', '.join(DTYPE_NAMES)}")
     return {str(n): tuple(v) for n, v in aliases.items()}
+
+
+def _null_kernel_dtypes(kernel: dict, where: str) -> tuple[str, ...] | None:
+    """An `arg_meta: null` kernel's `dtypes:` (sorted), None without the key."""
+    if "dtypes" not in kernel:
+        return None
+    dtypes = kernel["dtypes"]
+    if not isinstance(dtypes, list) or not dtypes:
+        _fail(where, "dtypes must be a non-empty list of the dtypes the kernel supports, "
+                     "e.g. dtypes: [Float, Double]; leave it out for any dtype")
+    for d in dtypes:
+        if not is_dtype(d):
+            _fail(where, f"dtypes lists '{d}', not a dtype{suggest(str(d), DTYPE_NAMES, 1)}; "
+                         f"use one of {', '.join(DTYPE_NAMES)}")
+    repeated = sorted({d for d in dtypes if dtypes.count(d) > 1})
+    if repeated:
+        _fail(where, f"dtypes lists {', '.join(repeated)} more than once; list each dtype once")
+    return tuple(sorted(dtypes))
 
 
 def _dim_order_aliases(entry: dict, where: str) -> dict[str, tuple[str, ...]]:
@@ -213,7 +234,10 @@ def _entry_kernels(entry, where: str, library: str, aten: dict) -> list[LibraryK
             _fail(at, "arg_meta is missing; write `arg_meta: null` for a kernel that takes "
                       "any dtype and dim order")
         if kernel["arg_meta"] is None:
-            expanded = [("", None)]
+            expanded = [("", _null_kernel_dtypes(kernel, at))]
+        elif "dtypes" in kernel:
+            _fail(at, "dtypes goes with `arg_meta: null`; an arg_meta mapping takes its "
+                      "dtypes from the entry's type_alias: remove dtypes")
         else:
             expanded = _expand_arg_meta(kernel["arg_meta"], schema, at, types, orders)
         found += [LibraryKernel(schema.op, key, native_symbol(name), dtypes, source, library,
@@ -267,7 +291,8 @@ def main(argv: list[str] | None = None) -> int:
         library = load_library(path)
         print(f"# {library.name}: {len(library.kernels)} kernels")
         for k in library.kernels:
-            print(f"{k.op} [{k.key or 'any'}] -> {k.native}  ({k.source})")
+            key = k.key or ("any: " + ", ".join(k.dtypes) if k.dtypes else "any")
+            print(f"{k.op} [{key}] -> {k.native}  ({k.source})")
     return 0
 
 

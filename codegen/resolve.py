@@ -2,8 +2,11 @@
 
 Rule, for each (op, kernel key) a model needs: walk the target's kernel_libraries in
 precedence order; in each library take the kernel with exactly that key, else its
-`arg_meta: null` kernel; the first hit wins. Method load does the same lookup on the
-generated table (exact key, then ""), so every needed key lands on the chosen kernel.
+`arg_meta: null` kernel unless that kernel lists `dtypes:` not covering every dtype in
+the key; the first hit wins. Method load does the same lookup on the generated table
+(exact key, then ""), so every needed key lands on the chosen kernel: an `arg_meta: null`
+kernel is registered under "", or under the call's key when another library's
+`arg_meta: null` kernel already holds "" for the op.
 
 An op selected with `dtypes: all` (an explicit op list, or --select all) must work for
 any key, so it gets what the rule above gives every possible key: each exact kernel of
@@ -70,12 +73,32 @@ class KernelPlan:
         return tuple(sorted({k.source for k in self.kernels}))
 
 
+def _key_dtypes(key: str) -> set[str]:
+    """The tensor dtypes in a kernel key: "Float;0,1|Long;0" -> {Float, Long}."""
+    return {part.partition(";")[0] for part in key.split("|") if part}
+
+
+def _serves(kernel: LibraryKernel, key: str) -> bool:
+    """Whether an `arg_meta: null` kernel takes calls with `key`."""
+    return kernel.dtypes is None or _key_dtypes(key) <= set(kernel.dtypes)
+
+
 def _pick(op: str, key: str, libraries) -> LibraryKernel | None:
     for library in libraries:
         found = {k.key: k for k in library.kernels_for(op)}
-        if key in found or "" in found:
-            return found.get(key) or found[""]
+        if key in found:
+            return found[key]
+        if "" in found and _serves(found[""], key):
+            return found[""]
     return None
+
+
+def _offered(kernel: LibraryKernel) -> str:
+    if kernel.key:
+        return kernel.key
+    if kernel.dtypes is None:
+        return "arg_meta: null (any dtype)"
+    return f"arg_meta: null ({', '.join(kernel.dtypes)})"
 
 
 def _pick_all(op: str, libraries) -> list[LibraryKernel]:
@@ -112,8 +135,9 @@ def _missing_error(missing: list[str], libraries, target_path: str, source: str)
     return ManifestError(
         f"{source}: {len(missing)} operator use(s) have no kernel in [{names}]{where}:\n  "
         + "\n  ".join(missing)
-        + f"\nfix: add a kernel for each to one of {paths} (`arg_meta: null`, or its dtypes "
-          "in the entry's type_alias), add a library that has it to kernel_libraries"
+        + f"\nfix: add a kernel for each to one of {paths} (`arg_meta: null` with the dtype "
+          "in its `dtypes:` if it has one, or its dtypes in the entry's type_alias), add a "
+          "library that has it to kernel_libraries"
           + (f" in {target_path}" if target_path else "")
           + ", or export the model with dtypes the kernels support")
 
@@ -135,17 +159,22 @@ def resolve_kernels(selection: OpList, libraries: list[KernelLibrary], select_al
             missing.append(f"{use.op} ({what}), {_who(use.models)}: no library has the op")
             continue
         picked = _pick_all(use.op, libraries) if use.all_dtypes else []
+        for kernel in picked:
+            chosen.setdefault((kernel.op, kernel.key), kernel)
         for key, models in use.kernel_keys:
             kernel = _pick(use.op, key, libraries)
             if kernel is None:
-                key_dtypes = sorted({p.partition(";")[0] for p in key.split("|") if p})
-                offered = sorted({k.key for lib in libraries for k in lib.kernels_for(use.op)})
-                missing.append(f"{use.op} ({', '.join(key_dtypes)}), {_who(models)}: no kernel "
-                               f"for key '{key}'; the libraries have {', '.join(offered)}")
-            else:
-                picked.append(kernel)
-        for kernel in picked:
-            chosen.setdefault((kernel.op, kernel.key), kernel)
+                offered = sorted({_offered(k) for lib in libraries
+                                  for k in lib.kernels_for(use.op)})
+                missing.append(f"{use.op} ({', '.join(sorted(_key_dtypes(key)))}), "
+                               f"{_who(models)}: no kernel for key '{key}'; the libraries "
+                               f"have {', '.join(offered)}")
+                continue
+            picked.append(kernel)
+            # "" is one kernel per op: another null kernel is registered for its key.
+            holder = chosen.setdefault((kernel.op, kernel.key), kernel)
+            if holder is not kernel:
+                chosen[(kernel.op, key)] = kernel
         selected = dtypes.setdefault(manifest_op_name(use.op), set())
         selected |= set(use.dtypes)
         if use.all_dtypes:  # whatever the chosen kernels can instantiate

@@ -24,6 +24,17 @@ def test_null_kernel_native_rule_and_default_source(library):
         ("aten::add.out", "", "tailor::native::add_out", None, "kernels/portable/op_add.cpp")]
 
 
+def test_null_kernel_dtypes_are_kept_sorted(library):
+    lib = library("""
+        - op: add.out
+          kernels:
+            - arg_meta: null
+              dtypes: [Long, Float, Bool]
+              kernel_name: tailor::add_out
+        """)
+    assert [(k.key, k.dtypes) for k in lib.kernels] == [("", ("Bool", "Float", "Long"))]
+
+
 @pytest.mark.parametrize("name, native", [
     ("tailor::add_out", "tailor::native::add_out"),
     ("a::b::f", "a::b::native::f"),
@@ -162,6 +173,24 @@ GOOD_KERNEL = """
     ("- op: add.out\n  kernels:\n    - kernel_name: tailor::add_out\n",
      "arg_meta is missing; write `arg_meta: null`"),
     ("- op: add.out\n  kernels: []\n", "kernels must be a non-empty list"),
+    ("- op: add.out\n  kernels:\n    - {arg_meta: null, dtypes: [Flaot], kernel_name: t::f}\n",
+     "entry 1 (op: add.out): kernel 1: dtypes lists 'Flaot', not a dtype; did you mean "
+     "'Float'?; use one of Bool, "),
+    ("- op: add.out\n  kernels:\n    - {arg_meta: null, dtypes: [], kernel_name: t::f}\n",
+     "kernel 1: dtypes must be a non-empty list of the dtypes the kernel supports, e.g. "
+     "dtypes: [Float, Double]; leave it out for any dtype"),
+    ("- op: add.out\n  kernels:\n    - {arg_meta: null, dtypes: [Int, Int], kernel_name: t::f}\n",
+     "kernel 1: dtypes lists Int more than once; list each dtype once"),
+    ("""
+        - op: add.out
+          type_alias: {T0: [Float]}
+          dim_order_alias: {D0: [[0, 1]]}
+          kernels:
+            - arg_meta: {self: [T0, D0], other: [T0, D0], out: [T0, D0]}
+              dtypes: [Float]
+              kernel_name: tailor::add_out
+        """, "kernel 1: dtypes goes with `arg_meta: null`; an arg_meta mapping takes its "
+             "dtypes from the entry's type_alias: remove dtypes"),
     ("- op: add.out\n  func: x::y(int a) -> int" + GOOD_KERNEL,
      "give exactly one of `op: add.out`"),
     ("op: add.out\n", "manifests/kernels/portable.yaml: a kernel library is a YAML list"),

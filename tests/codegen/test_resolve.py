@@ -109,9 +109,40 @@ def test_missing_kernels_are_all_listed_in_one_error(library):
         "  aten::gelu.out (Half), model nanogpt: no library has the op\n"
         "  aten::mm.out (all dtypes), op list: no library has the op\n"
         "fix: add a kernel for each to one of manifests/kernels/optimized.yaml, "
-        "manifests/kernels/portable.yaml (`arg_meta: null`, or its dtypes in the entry's "
-        "type_alias), add a library that has it to kernel_libraries in "
+        "manifests/kernels/portable.yaml (`arg_meta: null` with the dtype in its `dtypes:` if "
+        "it has one, or its dtypes in the entry's type_alias), add a library that has it to "
+        "kernel_libraries in "
         "manifests/targets/x.yaml, or export the model with dtypes the kernels support")
+
+
+NULL_FLOAT = NULL.replace("arg_meta: null", "arg_meta: null\n          dtypes: [Float, Double]")
+
+
+def test_null_kernel_with_dtypes_serves_only_keys_it_covers(library):
+    narrow, wide = library(NULL_FLOAT, "narrow"), library(NULL, "wide")
+    mixed = "Float;0,1|Long;0,1|Float;0,1"
+    plan = resolve_kernels(uses(F2, H2, mixed), [narrow, wide])
+    # "" holds narrow's kernel (first key seen); wide's serves the keys narrow does not
+    # cover, registered under each key so method load finds it before "".
+    assert chosen(plan) == [("", "tailor::native::add_out", "narrow"),
+                            (mixed, "tailor::native::add_out", "wide"),
+                            (H2, "tailor::native::add_out", "wide")]
+    assert plan.selected_dtypes[0].dtypes == ("Float", "Half", "Long")
+
+
+def test_uncovered_dtype_is_missing_with_what_the_null_kernel_takes(library):
+    with pytest.raises(ManifestError) as e:
+        resolve_kernels(uses(F2, H2), [library(NULL_FLOAT)])
+    assert (f"  aten::add.out (Half), model mlp: no kernel for key '{H2}'; the libraries "
+            "have arg_meta: null (Double, Float)\n") in str(e.value)
+    assert "1 operator use(s)" in str(e.value)
+
+
+def test_all_dtypes_selects_what_a_null_kernel_lists(library):
+    plan = resolve_kernels(OpList((OpUse("aten::add.out", all_dtypes=True),)),
+                           [library(NULL_FLOAT)])
+    assert chosen(plan) == [("", "tailor::native::add_out", "portable")]
+    assert plan.selected_dtypes[0].dtypes == ("Double", "Float")
 
 
 def test_one_op_one_schema_across_libraries(library):

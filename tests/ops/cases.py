@@ -83,6 +83,12 @@ MIXED = [((2, 3), In((3,), "Int")), (In((2, 3), "Byte"), In((3,), "Char")),
          (In((2, 3), "Int"), In((), "Float")), (In((2, 3), "Long"), In((2, 3), "Bool"))]
 
 UNARY = [((2, 3),), ((),), ((0, 4),), (In((3, 2), perm=(1, 0)),)]
+
+
+def others(*tested: str) -> tuple:
+    """ALL but `tested`: the remaining dtypes of an op whose main case runs a few."""
+    return tuple(d for d in ALL if d not in tested)
+
 COMPARISONS = ("eq", "ne", "lt", "le", "gt", "ge")
 
 
@@ -234,7 +240,8 @@ CASES = [
 
     # Reductions and normalization.
     OpCase("layer_norm.default", FLOAT, [((2, 3, 5),), ((4, 5),), ((0, 5),)], args=([5],)),
-    OpCase("layer_norm.default", ("Float", "Double"), [((2, 3, 4),)], args=([3, 4], None, None, 1e-3),
+    OpCase("layer_norm.default", ("Float", "Double"), [((2, 3, 4),)],
+           args=([3, 4], None, None, 1e-3),
            name="two_dims"),
     OpCase("mean.dim", FLOAT, [((3, 4, 5),), ((2, 0, 3),)], args=([0, 2], True)),
     OpCase("mean.dim", ("Float",), [((3, 4),)], args=([-1],), kwargs={"dtype": Dtype("Double")},
@@ -281,4 +288,35 @@ CASES = [
             ((4, 6), Arg([6]), Arg(None), Arg(None), Arg(1e-5)),
             ((2, 3, 4), Arg([3, 4]), (3, 4), Arg(None), Arg(1e-3)),
             ((0, 5), Arg([5]), (5,), (5,), Arg(1e-5))]),
+
+    # Every dtype a kernel's manifest `dtypes:` lists runs at least once (test_ops.py
+    # checks): the dtypes the cases above leave out, on one plain call.
+    OpCase("addmm.default", ("Byte", "Char", "Short"), [((3,), (2, 4), (4, 3))],
+           name="small_ints", domain="small"),
+    OpCase("mean.dim", INT, [((3, 4),)], args=([-1],), kwargs={"dtype": Dtype("Float")},
+           name="int_in"),
+    OpCase("embedding.default", others("Char", "Int", "Long", "Half", "Float"),
+           [((10, 4), In((2, 3), "Long", domain="positive"))], name="dtypes"),
+    OpCase("cat.default", others("Float", "Bool", "Half", "Long"),
+           [(Tensors(((2, 3), (1, 3))),)], name="dtypes"),
+    OpCase("index.Tensor", others("Float", "Bool", "Half", "Long"),
+           [((5, 6), Tensors((None, In((2,), "Long"))))], domain="small", name="dtypes"),
+    OpCase("index_select.default", others("Float", "Bool", "Half", "Long"),
+           [((7, 3), Arg(0), In((4,), "Long"))], domain="positive", name="dtypes"),
+    OpCase("expand_copy.default", others("Float", "Char", "Half", "Long"), [((3, 1),)],
+           args=([3, 2],), name="dtypes"),
+    OpCase("select_copy.int", others("Float", "Int", "Bool"), [((3, 4),)], args=(1, 2),
+           name="dtypes"),
+    OpCase("slice_copy.Tensor", others("Float", "Long", "Bool", "Half"), [((3, 8),)],
+           args=(1, 1, 6, 2), name="dtypes"),
+    OpCase("split_copy.Tensor", others("Float", "Bool", "Half", "Long"), [((5, 3), Arg(2))],
+           name="dtypes"),
+    OpCase("split_with_sizes_copy.default", others("Float", "Bool", "Half", "Long"),
+           [((5, 3), Arg([2, 3]))], name="dtypes"),
+    OpCase("squeeze_copy.dims", others("Float", "Short"), [((1, 3, 1, 2),)], args=([0, 2],),
+           name="dtypes"),
+    OpCase("unsqueeze_copy.default", others("Float", "Long", "Bool"), [((2, 3),)], args=(0,),
+           name="dtypes"),
+    OpCase("view_copy.default", others("Float", "Long", "Bool", "Half"), [((2, 3, 4),)],
+           args=([4, -1],), name="dtypes"),
 ]

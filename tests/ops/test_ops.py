@@ -10,6 +10,7 @@ import os
 import pytest
 
 from codegen.kernel_manifest import load_library, parse_library
+from codegen.oplist import parse_oplist
 from codegen.schema import load_aten_schemas
 from tests.ops import harness
 from tests.ops.cases import CASES
@@ -80,6 +81,21 @@ def test_every_portable_kernel_has_a_case(exported):
     assert not missing, f"no case in tests/ops/cases.py exercises: {', '.join(missing)}"
 
 
+def test_every_listed_portable_dtype_has_a_case(exported):
+    """A kernel's manifest `dtypes:` claims only dtypes some case runs it with."""
+    library = load_library(os.path.join(harness.KERNELS_DIR, "portable.yaml"))
+    run: dict[str, set] = collections.defaultdict(set)
+    for e in _ok(exported):
+        with open(e.oplist_path) as f:
+            oplist = parse_oplist(f.read(), e.oplist_path)
+        for use in oplist.ops:
+            for key, _ in use.kernel_keys:
+                run[use.op] |= {part.partition(";")[0] for part in key.split("|") if part}
+    untested = [f"{k.op} ({', '.join(sorted(set(k.dtypes) - run[k.op]))})"
+                for k in library.kernels if k.dtypes and not set(k.dtypes) <= run[k.op]]
+    assert not untested, f"no case in tests/ops/cases.py runs: {'; '.join(untested)}"
+
+
 def test_a_library_without_the_kernel_gives_a_skip_reason(exported):
     """The skip path, with a library that has relu.out for Float tensors of rank 2 only."""
     narrow = parse_library("""
@@ -99,3 +115,19 @@ def test_a_library_without_the_kernel_gives_a_skip_reason(exported):
     one_float_call = next(e for (case_id, dtype), e in exported.items()
                           if case_id == "relu.default-rank2" and dtype == "Float")
     assert harness.unsupported_reason(one_float_call, "narrow", libs) is None
+
+
+def test_a_dtype_the_null_kernel_does_not_list_gives_a_skip_reason(exported):
+    narrow = parse_library("""
+- op: relu.out
+  kernels:
+    - arg_meta: null
+      dtypes: [Float]
+      kernel_name: narrow::relu_out
+""", "narrow.yaml", load_aten_schemas())
+    libs = [narrow] + harness.load_libraries("prim")[1:]
+    float_call = exported[("relu.default-rank2", "Float")]
+    assert harness.unsupported_reason(float_call, "narrow", libs) is None
+    reason = harness.unsupported_reason(exported[("relu.default", "Int")], "narrow", libs)
+    assert reason.startswith("unsupported: narrow has no kernel for ")
+    assert "aten::relu.out (Int)" in reason
