@@ -37,7 +37,7 @@ Method::Method(Method&& other) { *this = static_cast<Method&&>(other); }
 
 Method& Method::operator=(Method&& other) {
   if (this == &other) return *this;
-  internal::destroy_delegates(steps_, num_steps_);
+  if (has_delegates_) internal::destroy_delegates(steps_, num_steps_);
   method_ = other.method_;
   values_ = other.values_;
   num_values_ = other.num_values_;
@@ -48,14 +48,18 @@ Method& Method::operator=(Method&& other) {
   output_ids_ = other.output_ids_;
   num_outputs_ = other.num_outputs_;
   loaded_ = other.loaded_;
+  has_delegates_ = other.has_delegates_;
   // The moved-from method keeps nothing to destroy.
   other.steps_ = nullptr;
   other.num_steps_ = 0;
   other.loaded_ = false;
+  other.has_delegates_ = false;
   return *this;
 }
 
-Method::~Method() { internal::destroy_delegates(steps_, num_steps_); }
+Method::~Method() {
+  if (has_delegates_) internal::destroy_delegates(steps_, num_steps_);
+}
 
 Error Method::init(const Program& program, const fb::Method* method, MemoryManager& memory,
                    const BackendOptions& backend_options) {
@@ -92,6 +96,7 @@ Error Method::init(const Program& program, const fb::Method* method, MemoryManag
   if (err != Error::Ok) return err;
   err = internal::parse_steps(ctx, &steps_, &num_steps_);
   if (err != Error::Ok) return err;
+  has_delegates_ = method->delegates() != nullptr && method->delegates()->size() > 0;
   loaded_ = true;
   return Error::Ok;
 }

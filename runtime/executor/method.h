@@ -24,7 +24,8 @@ struct Step;
 /// instructions without re-checking. Values, tensor metadata and the instruction table
 /// live in the MemoryManager's method allocator, tensor data in its arenas. A Method is
 /// not thread-safe; independent Methods are. It owns its delegates' backend state
-/// (destroyed with it), so it moves but does not copy.
+/// (destroyed with it, so a method with delegates needs its memory until then), so it
+/// moves but does not copy.
 class Method final {
  public:
   Method() = default;
@@ -75,6 +76,9 @@ class Method final {
   const int32_t* output_ids_ = nullptr;
   size_t num_outputs_ = 0;
   bool loaded_ = false;
+  // Only then does the destructor read the steps (in memory the application may have
+  // freed already when the method has no backend state to destroy).
+  bool has_delegates_ = false;
 };
 
 }  // namespace tailor
