@@ -46,15 +46,7 @@ def _pad(n: int, alignment: int) -> int:
 
 def serialize(program: dict, segment_data: bytes = b"") -> bytes:
     """Returns the .pte bytes of `program` (flatbuffer JSON form) with `segment_data`."""
-    with tempfile.TemporaryDirectory() as tmp:
-        src = os.path.join(tmp, "program.json")
-        with open(src, "w") as f:
-            json.dump(program, f)
-        subprocess.run([flatc(), "-b", "-o", tmp, SCHEMA, src], check=True,
-                       capture_output=True)
-        flat = open(os.path.join(tmp, "program.pte"), "rb").read()
-    if flat[4:8] != FILE_IDENTIFIER:
-        raise RuntimeError("flatc wrote no file identifier; check schema/program.fbs")
+    flat = json_to_flatbuffer(SCHEMA, program, FILE_IDENTIFIER)
 
     (root,) = struct.unpack_from("<I", flat, 0)
     program_size = len(flat) + HEADER_SIZE
@@ -84,17 +76,42 @@ def deserialize(data: bytes) -> tuple[dict, bytes]:
     program_size, segment_base, segment_size = read_header(data)
     (root,) = struct.unpack_from("<I", data, 0)
     flat = struct.pack("<I", root - HEADER_SIZE) + data[4:8] + data[8 + HEADER_SIZE:program_size]
+    try:
+        program = flatbuffer_to_json(SCHEMA, flat)
+    except ValueError as e:
+        raise ProgramFormatError(f"flatbuffer does not parse: {e}") from None
+    return program, data[segment_base:segment_base + segment_size]
+
+
+def json_to_flatbuffer(schema: str, data: dict, identifier: bytes) -> bytes:
+    """Compiles `data` (the flatbuffer JSON form of `schema`'s root type) with flatc."""
     with tempfile.TemporaryDirectory() as tmp:
-        src = os.path.join(tmp, "program.pte")
+        src = os.path.join(tmp, "data.json")
+        with open(src, "w") as f:
+            json.dump(data, f)
+        subprocess.run([flatc(), "-b", "-o", tmp, schema, src], check=True,
+                       capture_output=True)
+        (out,) = [name for name in os.listdir(tmp) if name != "data.json"]
+        with open(os.path.join(tmp, out), "rb") as f:
+            flat = f.read()
+    if flat[4:8] != identifier:
+        raise RuntimeError(f"flatc wrote no file identifier {identifier!r}; check {schema}")
+    return flat
+
+
+def flatbuffer_to_json(schema: str, flat: bytes) -> dict:
+    """The JSON form of flatbuffer bytes of `schema`; ValueError if they do not parse."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "data.bin")
         with open(src, "wb") as f:
             f.write(flat)
         proc = subprocess.run([flatc(), "--json", "--strict-json", "--raw-binary",
-                               "--defaults-json", "-o", tmp, SCHEMA, "--", src],
+                               "--defaults-json", "-o", tmp, schema, "--", src],
                               capture_output=True, text=True)
         if proc.returncode != 0:
-            raise ProgramFormatError(f"flatbuffer does not parse: {proc.stderr.strip()}")
-        program = json.loads(_json_non_finite(open(os.path.join(tmp, "program.json")).read()))
-    return program, data[segment_base:segment_base + segment_size]
+            raise ValueError(proc.stderr.strip())
+        with open(os.path.join(tmp, "data.json")) as f:
+            return json.loads(_json_non_finite(f.read()))
 
 
 # flatc writes non-finite doubles as bare inf / -inf / nan, which is not JSON.

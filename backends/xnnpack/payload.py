@@ -9,11 +9,9 @@ CLI: python -m backends.xnnpack.payload PROGRAM.pte   (prints each delegate's su
 
 import json
 import os
-import subprocess
 import sys
-import tempfile
 
-from exporter.serialize import flatc
+from exporter.serialize import flatbuffer_to_json, json_to_flatbuffer
 
 SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schema", "xnnpack.fbs")
 FILE_IDENTIFIER = b"TLX1"
@@ -62,29 +60,12 @@ class GraphBuilder:
 
 
 def compile_json(graph: dict) -> bytes:
-    with tempfile.TemporaryDirectory() as tmp:
-        src = os.path.join(tmp, "graph.json")
-        with open(src, "w") as f:
-            json.dump(graph, f)
-        subprocess.run([flatc(), "-b", "-o", tmp, SCHEMA, src], check=True,
-                       capture_output=True)
-        with open(os.path.join(tmp, "graph.bin"), "rb") as f:
-            data = f.read()
-    if data[4:8] != FILE_IDENTIFIER:
-        raise RuntimeError("flatc wrote no file identifier; check " + SCHEMA)
-    return data
+    return json_to_flatbuffer(SCHEMA, graph, FILE_IDENTIFIER)
 
 
 def decode(data: bytes) -> dict:
     """A payload's JSON form (for printing and tests)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        src = os.path.join(tmp, "graph.bin")
-        with open(src, "wb") as f:
-            f.write(data)
-        subprocess.run([flatc(), "--json", "--strict-json", "--defaults-json", "--raw-binary",
-                        "-o", tmp, SCHEMA, "--", src], check=True, capture_output=True)
-        with open(os.path.join(tmp, "graph.json")) as f:
-            return json.load(f)
+    return flatbuffer_to_json(SCHEMA, data)
 
 
 def main(argv=None) -> int:

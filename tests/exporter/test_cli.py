@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from conftest import REPO
+from tests.exporter.conftest import REPO
 from exporter.__main__ import main
 from exporter.serialize import deserialize
 

@@ -6,7 +6,7 @@ import textwrap
 import pytest
 import torch
 
-from conftest import REPO
+from tests.exporter.conftest import REPO
 from exporter.errors import ExportError
 from exporter.manifest import dynamic_shapes, load_manifest, load_model
 

@@ -7,7 +7,7 @@ import struct
 import pytest
 import torch
 
-from conftest import MLP_MAX_BATCH, REPO
+from tests.exporter.conftest import MLP_MAX_BATCH, REPO
 from exporter.serialize import HEADER_SIZE, deserialize, read_header
 from program_checks import assert_plan_is_safe, tensor_nbytes
 from pte_interpreter import run_program
