@@ -331,6 +331,7 @@ def wire(env, plan: BuildPlan):
     if target.sysroot_debs:
         tenv.Depends(runner, stamp)
     defaults = [runner]
+    apps = []
     for model in plan.models:
         if model.app_name:
             app_objs = [tenv.Object("%s/%s.o" % (objects, os.path.splitext(src)[0]), src)
@@ -340,11 +341,10 @@ def wire(env, plan: BuildPlan):
             app = genv.Program("%s/bin/%s" % (out, model.app_name),
                                app_objs + gen_objs + link_objs + [runtime_lib])
             defaults.append(app)
-            if plan.generate:
-                pte = dict((m.name, p) for m, p in programs)[model.name]
-                defaults.append(_generate(tenv, model, app[0], pte, plan.generate))
+            apps.append((model, app[0]))
 
     # Self-check: the runtime's outputs on the example inputs against torch eager.
+    checks = []
     if plan.run:
         for model, pte in programs:
             check = tenv.Command(
@@ -352,7 +352,16 @@ def wire(env, plan: BuildPlan):
                 [runner[0], pte, tenv.Value("%r %r" % (model.atol, model.rtol)),
                  tenv.Value(" ".join(tenv["TL_EMULATOR"]))],
                 Action(run_self_check, None))
-            defaults.append(check)
+            checks.append(check)
+    defaults += checks
+
+    # Generate: after the self-checks, so a runtime that fails its check never generates.
+    if plan.generate:
+        for model, app in apps:
+            pte = dict((m.name, p) for m, p in programs)[model.name]
+            alias = _generate(tenv, model, app, pte, plan.generate)
+            tenv.Depends(alias, checks)
+            defaults.append(alias)
 
     # Size: the size apps and the report, beside the same build with select=all.
     if plan.size:
