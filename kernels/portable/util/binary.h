@@ -3,6 +3,7 @@
 
 #include "kernels/portable/util/elementwise.h"
 #include "kernels/portable/util/promote.h"
+#include "kernels/portable/util/unary.h"
 #include "runtime/kernel/kernel_includes.h"
 
 namespace tailor::native {
@@ -20,26 +21,12 @@ inline bool check_binary_out(const char* op, const Tensor& a, const Tensor& b, T
     TL_LOG(Error, "%s: tensors must be contiguous", op);
     return false;
   }
-  if (!can_cast(result_type(a, b), out.dtype())) {
-    TL_LOG(Error, "%s: the result (%s) cannot be written to an out tensor of dtype %s", op,
-           scalar_type_name(result_type(a, b)), scalar_type_name(out.dtype()));
-    return false;
-  }
-  return true;
+  return check_castable(op, result_type(a, b), out);
 }
 
 // The same for a tensor and a Scalar: out takes a's shape.
 inline bool check_scalar_out(const char* op, const Tensor& a, const Scalar& b, Tensor& out) {
-  if (resize_like(out, a) != Error::Ok || !(is_default_dim_order(a) && is_default_dim_order(out))) {
-    TL_LOG(Error, "%s: out cannot take the shape of self, or a tensor is not contiguous", op);
-    return false;
-  }
-  if (!can_cast(result_type(a, b), out.dtype())) {
-    TL_LOG(Error, "%s: the result (%s) cannot be written to an out tensor of dtype %s", op,
-           scalar_type_name(result_type(a, b)), scalar_type_name(out.dtype()));
-    return false;
-  }
-  return true;
+  return check_unary_out(op, a, result_type(a, b), out);
 }
 
 }  // namespace tailor::native
