@@ -1,5 +1,3 @@
-#include <cmath>
-#include <type_traits>
 
 #include "kernels/portable/util/unary.h"
 #include "runtime/kernel/kernel_includes.h"
@@ -19,10 +17,10 @@ Tensor& abs_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
   TL_SWITCH_REALHBF16_TYPES(out.dtype(), ctx, "abs.out", T, [&] {
     using M = acc_t<T>;
     apply_elementwise<M, T, kMask>(ctx, "abs.out", in, out, [](M x) {
-      if constexpr (std::is_integral_v<M>) {
+      if constexpr (is_integral_v<M>) {
         return static_cast<M>(x < 0 ? -x : x);
       } else {
-        return std::fabs(x);
+        return math::fabs(x);
       }
     });
   });

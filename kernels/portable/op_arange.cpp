@@ -1,5 +1,3 @@
-#include <cmath>
-#include <type_traits>
 
 #include "kernels/portable/util/acc_type.h"
 #include "runtime/kernel/kernel_includes.h"
@@ -17,7 +15,7 @@ Tensor& arange_start_out(KernelContext& ctx, const Scalar& start, const Scalar& 
   TL_KERNEL_CHECK_MSG(ctx, d != 0 && ((d > 0 && e >= s) || (d < 0 && e <= s)),
                       InvalidArgument, out,
                       "arange.start_out: step must be nonzero and point from start to end");
-  const double length = std::ceil((e - s) / d);
+  const double length = math::ceil((e - s) / d);
   const int64_t sizes[1] = {static_cast<int64_t>(length)};
   TL_KERNEL_CHECK_MSG(ctx,
                       out.dim() == 1 && resize_tensor(out, IntArrayRef(sizes, 1)) == Error::Ok,
@@ -27,7 +25,7 @@ Tensor& arange_start_out(KernelContext& ctx, const Scalar& start, const Scalar& 
   // Compute: integers in int64, floats in double (torch's accumulate types).
   TL_SWITCH_REALHBF16_TYPES(out.dtype(), ctx, "arange.start_out", T, [&] {
     T* dst = out.mutable_data<T>();
-    if constexpr (std::is_integral_v<T>) {
+    if constexpr (is_integral_v<T>) {
       const int64_t first = start.to<int64_t>();
       const int64_t by = step.to<int64_t>();
       for (int64_t i = 0; i < sizes[0]; ++i) {

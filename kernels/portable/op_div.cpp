@@ -1,7 +1,4 @@
-#include <math.h>
-#include <string.h>
 
-#include <type_traits>
 
 #include "kernels/portable/util/binary.h"
 #include "runtime/kernel/kernel_includes.h"
@@ -15,9 +12,9 @@ enum class Mode { True, Trunc, Floor };
 inline bool parse_mode(const Optional<const char*>& mode, Mode* out) {
   if (!mode.has_value()) {
     *out = Mode::True;
-  } else if (strcmp(*mode, "trunc") == 0) {
+  } else if (string_equal(*mode, "trunc")) {
     *out = Mode::Trunc;
-  } else if (strcmp(*mode, "floor") == 0) {
+  } else if (string_equal(*mode, "floor")) {
     *out = Mode::Floor;
   } else {
     return false;
@@ -30,11 +27,11 @@ inline bool parse_mode(const Optional<const char*>& mode, Mode* out) {
 template <typename M>
 M floor_divide(M a, M b) {
   if (b == 0) return a / b;
-  const M mod = fmod(a, b);
+  const M mod = math::fmod(a, b);
   M div = (a - mod) / b;
   if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
-  if (div == 0) return copysign(M(0), a / b);
-  M floored = floor(div);
+  if (div == 0) return math::copysign(M(0), a / b);
+  M floored = math::floor(div);
   if (div - floored > M(0.5)) floored += 1;
   return floored;
 }
@@ -43,7 +40,7 @@ M floor_divide(M a, M b) {
 // floating out); a zero integer divisor sets *by_zero, as torch raises there.
 template <typename M>
 M divide(M a, M b, Mode mode, bool* by_zero) {
-  if constexpr (std::is_integral_v<M>) {
+  if constexpr (is_integral_v<M>) {
     if (b == 0) {
       *by_zero = true;
       return 0;
@@ -52,7 +49,7 @@ M divide(M a, M b, Mode mode, bool* by_zero) {
     const bool inexact = static_cast<M>(a % b) != 0;
     return (mode == Mode::Floor && inexact && ((a < 0) != (b < 0))) ? static_cast<M>(q - 1) : q;
   } else {
-    if (mode == Mode::Trunc) return trunc(a / b);
+    if (mode == Mode::Trunc) return math::trunc(a / b);
     if (mode == Mode::Floor) return floor_divide(a, b);
     return a / b;
   }

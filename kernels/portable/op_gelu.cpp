@@ -1,6 +1,4 @@
-#include <string.h>
 
-#include <cmath>
 
 #include "kernels/portable/util/unary.h"
 #include "runtime/kernel/kernel_includes.h"
@@ -13,8 +11,8 @@ namespace tailor::native {
 Tensor& gelu_out(KernelContext& ctx, const Tensor& self, const char* approximate,
                  Tensor& out) {
   // Validate
-  const bool use_tanh = strcmp(approximate, "tanh") == 0;
-  TL_KERNEL_CHECK_MSG(ctx, use_tanh || strcmp(approximate, "none") == 0, InvalidArgument, out,
+  const bool use_tanh = string_equal(approximate, "tanh");
+  TL_KERNEL_CHECK_MSG(ctx, use_tanh || string_equal(approximate, "none"), InvalidArgument, out,
                       "gelu.out: approximate must be 'none' or 'tanh'");
   TL_KERNEL_CHECK(ctx, check_unary_out("gelu.out", self, self.dtype(), out), InvalidArgument,
                   out);
@@ -30,12 +28,12 @@ Tensor& gelu_out(KernelContext& ctx, const Tensor& self, const char* approximate
       const M k_beta = static_cast<M>(0.7978845608028654);  // sqrt(2 / pi)
       const M k_kappa = static_cast<M>(0.044715);
       apply_elementwise<M, T, kMask>(ctx, "gelu.out", in, out, [=](M x) {
-        return M(0.5) * x * (M(1) + std::tanh(k_beta * (x + k_kappa * x * x * x)));
+        return M(0.5) * x * (M(1) + math::tanh(k_beta * (x + k_kappa * x * x * x)));
       });
     } else {
       const M k_alpha = static_cast<M>(0.7071067811865476);  // 1 / sqrt(2)
       apply_elementwise<M, T, kMask>(ctx, "gelu.out", in, out, [=](M x) {
-        return M(0.5) * x * (M(1) + std::erf(x * k_alpha));
+        return M(0.5) * x * (M(1) + math::erf(x * k_alpha));
       });
     }
   });

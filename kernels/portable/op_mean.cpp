@@ -1,4 +1,3 @@
-#include <cmath>
 
 #include "kernels/portable/util/acc_type.h"
 #include "kernels/portable/util/reduce.h"
@@ -46,7 +45,7 @@ Tensor& mean_into(KernelContext& ctx, const Tensor& self, IntArrayRef dims, bool
         plan.visit(plan.base_offset(o), [&](int64_t offset, int64_t) {
           acc += static_cast<Acc>(static_cast<OUT>(src[offset]));
         });
-        dst[o] = static_cast<OUT>(plan.reduce_numel() > 0 ? acc / count : Acc(NAN));
+        dst[o] = static_cast<OUT>(plan.reduce_numel() > 0 ? acc / count : math::quiet_nan<Acc>());
       }
     });
   });

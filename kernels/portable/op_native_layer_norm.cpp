@@ -1,4 +1,3 @@
-#include <cmath>
 
 #include "kernels/portable/util/acc_type.h"
 #include "kernels/portable/util/index.h"
@@ -88,7 +87,7 @@ void native_layer_norm_out(KernelContext& ctx, const Tensor& input, IntArrayRef 
         const Acc dev = static_cast<Acc>(row[c]) - mean;
         sq += dev * dev;
       }
-      const Acc rstd = Acc(1) / std::sqrt(sq / static_cast<Acc>(cols) + static_cast<Acc>(eps));
+      const Acc rstd = Acc(1) / math::sqrt(sq / static_cast<Acc>(cols) + static_cast<Acc>(eps));
       for (int64_t c = 0; c < cols; ++c) {
         Acc v = (static_cast<Acc>(row[c]) - mean) * rstd;
         v = w != nullptr ? v * static_cast<Acc>(w[c]) : v;

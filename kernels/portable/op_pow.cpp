@@ -1,5 +1,3 @@
-#include <cmath>
-#include <type_traits>
 
 #include "kernels/portable/util/unary.h"
 #include "runtime/kernel/kernel_includes.h"
@@ -42,14 +40,14 @@ Tensor& pow_tensor_scalar_out(KernelContext& ctx, const Tensor& self, const Scal
   const Tensor* in[1] = {&self};
   TL_SWITCH_REALHBF16_TYPES(out.dtype(), ctx, "pow.Tensor_Scalar_out", T, [&] {
     using M = acc_t<T>;
-    if constexpr (std::is_integral_v<M>) {
+    if constexpr (is_integral_v<M>) {
       const int64_t e = exponent.to<int64_t>();
       apply_elementwise<M, T, kMask>(ctx, "pow.Tensor_Scalar_out", in, out,
                                      [e](M x) { return pow_detail::int_pow(x, e); });
     } else {
       const M e = exponent.to<M>();
       apply_elementwise<M, T, kMask>(ctx, "pow.Tensor_Scalar_out", in, out,
-                                     [e](M x) { return static_cast<M>(std::pow(x, e)); });
+                                     [e](M x) { return static_cast<M>(math::pow(x, e)); });
     }
   });
   return out;

@@ -1,4 +1,3 @@
-#include <cmath>
 
 #include "kernels/portable/util/unary.h"
 #include "runtime/kernel/kernel_includes.h"
@@ -18,7 +17,7 @@ Tensor& sigmoid_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
   TL_SWITCH_FLOAT_TYPES(out.dtype(), ctx, "sigmoid.out", T, [&] {
     using M = acc_t<T>;
     apply_elementwise<M, T, kMask>(ctx, "sigmoid.out", in, out,
-                                   [](M x) { return M(1) / (M(1) + std::exp(-x)); });
+                                   [](M x) { return M(1) / (M(1) + math::exp(-x)); });
   });
   return out;
 }

@@ -1,4 +1,3 @@
-#include <cmath>
 
 #include "kernels/portable/util/unary.h"
 #include "runtime/kernel/kernel_includes.h"
@@ -17,7 +16,7 @@ Tensor& sqrt_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
   const Tensor* in[1] = {&self};
   TL_SWITCH_FLOAT_TYPES(out.dtype(), ctx, "sqrt.out", T, [&] {
     using M = acc_t<T>;
-    apply_elementwise<M, T, kMask>(ctx, "sqrt.out", in, out, [](M x) { return std::sqrt(x); });
+    apply_elementwise<M, T, kMask>(ctx, "sqrt.out", in, out, [](M x) { return math::sqrt(x); });
   });
   return out;
 }

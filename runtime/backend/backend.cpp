@@ -1,13 +1,13 @@
 #include "runtime/backend/backend.h"
 
-#include <stdio.h>
-#include <string.h>
+#include "runtime/core/string_util.h"
+#include "runtime/platform/format.h"
 
 namespace tailor {
 
 const Backend* backend_find(const char* name) {
   for (size_t i = 0; i < gen::kNumBackends; ++i) {
-    if (strcmp(gen::kBackends[i]->name, name) == 0) return gen::kBackends[i];
+    if (string_equal(gen::kBackends[i]->name, name)) return gen::kBackends[i];
   }
   return nullptr;
 }
@@ -17,12 +17,10 @@ void backend_list_names(char* out, size_t size) {
   out[0] = '\0';
   size_t used = 0;
   for (size_t i = 0; i < gen::kNumBackends && used < size; ++i) {
-    const int n = snprintf(out + used, size - used, i == 0 ? "%s" : ", %s",
-                           gen::kBackends[i]->name);
-    if (n < 0) break;
-    used += static_cast<size_t>(n);
+    used += format_string(out + used, size - used, i == 0 ? "%s" : ", %s",
+                          gen::kBackends[i]->name);
   }
-  if (gen::kNumBackends == 0) snprintf(out, size, "none");
+  if (gen::kNumBackends == 0) format_string(out, size, "none");
 }
 
 }  // namespace tailor

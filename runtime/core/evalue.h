@@ -4,11 +4,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <type_traits>
-
 #include "runtime/core/array_ref.h"
 #include "runtime/core/scalar.h"
 #include "runtime/core/tensor.h"
+#include "runtime/core/traits.h"
 #include "runtime/platform/assert.h"
 
 namespace tailor {
@@ -50,7 +49,7 @@ class EValue final {
   };
 
   EValue() : tag_(Tag::None) { payload_.i = 0; }
-  template <typename T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>,
+  template <typename T, enable_if_t<is_integral_v<T> && !is_same_v<T, bool>,
                                          int> = 0>
   EValue(T value) : tag_(Tag::Int) {
     payload_.i = static_cast<int64_t>(value);

@@ -4,20 +4,19 @@
 #pragma once
 
 #include <stdint.h>
-#include <string.h>
 
 namespace tailor {
 namespace internal {
 
 inline uint32_t float_bits(float f) {
   uint32_t u;
-  memcpy(&u, &f, sizeof(u));
+  __builtin_memcpy(&u, &f, sizeof(u));
   return u;
 }
 
 inline float bits_float(uint32_t u) {
   float f;
-  memcpy(&f, &u, sizeof(f));
+  __builtin_memcpy(&f, &u, sizeof(f));
   return f;
 }
 

@@ -2,8 +2,7 @@
 // destructible T.
 #pragma once
 
-#include <type_traits>
-
+#include "runtime/core/traits.h"
 #include "runtime/platform/assert.h"
 
 namespace tailor {
@@ -16,7 +15,7 @@ inline constexpr nullopt_t nullopt{0};
 /// Kernels receive `T?` schema arguments as Optional<T>.
 template <typename T>
 class Optional final {
-  static_assert(std::is_trivially_destructible_v<T>, "Optional holds trivial types only");
+  static_assert(is_trivially_destructible_v<T>, "Optional holds trivial types only");
 
  public:
   constexpr Optional() : empty_(), has_value_(false) {}

@@ -1,11 +1,8 @@
 // Result<T>: a value or an Error, without exceptions or heap.
 #pragma once
 
-#include <new>
-#include <type_traits>
-#include <utility>
-
 #include "runtime/core/error.h"
+#include "runtime/core/traits.h"
 #include "runtime/platform/assert.h"
 
 namespace tailor {
@@ -16,17 +13,17 @@ template <typename T>
 class Result final {
  public:
   /// A successful result holding `value`.
-  Result(const T& value) : error_(Error::Ok) { new (&value_) T(value); }
-  Result(T&& value) : error_(Error::Ok) { new (&value_) T(std::move(value)); }
+  Result(const T& value) : error_(Error::Ok) { new (internal::PlacementTag{}, &value_) T(value); }
+  Result(T&& value) : error_(Error::Ok) { new (internal::PlacementTag{}, &value_) T(tailor::move(value)); }
 
   /// A failed result. Passing Error::Ok is a bug and becomes Error::Internal.
   Result(Error error) : error_(error == Error::Ok ? Error::Internal : error) {}
 
   Result(const Result& other) : error_(other.error_) {
-    if (ok()) new (&value_) T(other.value_);
+    if (ok()) new (internal::PlacementTag{}, &value_) T(other.value_);
   }
   Result(Result&& other) : error_(other.error_) {
-    if (ok()) new (&value_) T(std::move(other.value_));
+    if (ok()) new (internal::PlacementTag{}, &value_) T(tailor::move(other.value_));
   }
   Result& operator=(const Result&) = delete;
   Result& operator=(Result&&) = delete;

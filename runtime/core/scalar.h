@@ -3,7 +3,7 @@
 
 #include <stdint.h>
 
-#include <type_traits>
+#include "runtime/core/traits.h"
 
 namespace tailor {
 
@@ -14,7 +14,7 @@ class Scalar final {
   enum class Tag : uint8_t { Int, Double, Bool };
 
   Scalar() : tag_(Tag::Int) { value_.i = 0; }
-  template <typename T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>,
+  template <typename T, enable_if_t<is_integral_v<T> && !is_same_v<T, bool>,
                                          int> = 0>
   Scalar(T value) : tag_(Tag::Int) {
     value_.i = static_cast<int64_t>(value);

@@ -1,24 +1,23 @@
-// Method: load orchestration, inputs and outputs, and the execution loop.
+// Method: inputs and outputs, and the execution loop. Reads only the Steps and values
+// load built (method_load.cpp), so it compiles freestanding.
 #include "runtime/executor/method.h"
 
-#include <inttypes.h>
-#include <stdio.h>
-#include <string.h>
-
-#include "runtime/executor/method_layout.h"
+#include "runtime/executor/step.h"
 #include "runtime/kernel/kernel_context.h"
+#include "runtime/platform/format.h"
 
 namespace tailor {
 namespace {
 
+#if TL_LOG_ENABLED
 // "[3, 5]" into `out` for messages.
 void format_sizes(ArrayRef<int64_t> sizes, char* out, size_t size) {
-  size_t used = static_cast<size_t>(snprintf(out, size, "["));
+  size_t used = format_string(out, size, "[");
   for (size_t d = 0; d < sizes.size() && used < size; ++d) {
-    used += static_cast<size_t>(
-        snprintf(out + used, size - used, d == 0 ? "%" PRId64 : ", %" PRId64, sizes[d]));
+    used += format_string(out + used, size - used, d == 0 ? "%lld" : ", %lld",
+                          static_cast<long long>(sizes[d]));
   }
-  if (used < size) snprintf(out + used, size - used, "]");
+  if (used < size) format_string(out + used, size - used, "]");
 }
 
 void format_sizes(ArrayRef<int32_t> sizes, char* out, size_t size) {
@@ -26,12 +25,9 @@ void format_sizes(ArrayRef<int32_t> sizes, char* out, size_t size) {
   for (size_t d = 0; d < sizes.size() && d < kMaxTensorDim; ++d) wide[d] = sizes[d];
   format_sizes(ArrayRef<int64_t>(wide, sizes.size()), out, size);
 }
+#endif
 
 }  // namespace
-
-const char* Method::name() const {
-  return method_ != nullptr && method_->name() != nullptr ? method_->name()->c_str() : "";
-}
 
 Method::Method(Method&& other) { *this = static_cast<Method&&>(other); }
 
@@ -39,6 +35,7 @@ Method& Method::operator=(Method&& other) {
   if (this == &other) return *this;
   if (has_delegates_) internal::destroy_delegates(steps_, num_steps_);
   method_ = other.method_;
+  name_ = other.name_;
   values_ = other.values_;
   num_values_ = other.num_values_;
   steps_ = other.steps_;
@@ -59,79 +56,6 @@ Method& Method::operator=(Method&& other) {
 
 Method::~Method() {
   if (has_delegates_) internal::destroy_delegates(steps_, num_steps_);
-}
-
-Error Method::init(const Program& program, const fb::Method* method, MemoryManager& memory,
-                   const BackendOptions& backend_options) {
-  method_ = method;
-  TL_CHECK_OR_RETURN_ERROR(memory.method_allocator() != nullptr, InvalidArgument,
-                           "method '%s': the memory manager has no method allocator", name());
-
-  // Arenas: the application's spans must cover what the program planned.
-  const auto* sizes = method->arena_sizes();
-  const size_t num_arenas = sizes != nullptr ? sizes->size() : 0;
-  TL_CHECK_OR_RETURN_ERROR(memory.arenas().size() >= num_arenas, MemoryAllocationFailed,
-                           "method '%s' needs %zu arenas, the memory manager has %zu", name(),
-                           num_arenas, memory.arenas().size());
-  for (size_t i = 0; i < num_arenas; ++i) {
-    const uint64_t need = sizes->Get(static_cast<uint32_t>(i));
-    const Span& have = memory.arenas()[i];
-    TL_CHECK_OR_RETURN_ERROR(need <= have.size && (have.data != nullptr || need == 0),
-                             MemoryAllocationFailed,
-                             "method '%s': arena %zu is %zu bytes, the method needs %" PRIu64,
-                             name(), i, have.size, need);
-    TL_CHECK_OR_RETURN_ERROR(
-        reinterpret_cast<uintptr_t>(have.data) % MemoryAllocator::kAlignment == 0,
-        InvalidArgument, "method '%s': arena %zu is not %zu-byte aligned", name(), i,
-        MemoryAllocator::kAlignment);
-  }
-
-  // Values, then inputs/outputs, then instructions (their checks read value kinds).
-  internal::LoadContext ctx{program, *method, memory, name(), nullptr, 0, backend_options};
-  Error err = internal::parse_values(ctx);
-  if (err != Error::Ok) return err;
-  values_ = ctx.values;
-  num_values_ = ctx.num_values;
-  err = parse_io();
-  if (err != Error::Ok) return err;
-  err = internal::parse_steps(ctx, &steps_, &num_steps_);
-  if (err != Error::Ok) return err;
-  has_delegates_ = method->delegates() != nullptr && method->delegates()->size() > 0;
-  loaded_ = true;
-  return Error::Ok;
-}
-
-Error Method::parse_io() {
-  const auto* inputs = method_->inputs();
-  const auto* outputs = method_->outputs();
-  num_inputs_ = inputs != nullptr ? inputs->size() : 0;
-  num_outputs_ = outputs != nullptr ? outputs->size() : 0;
-  input_ids_ = num_inputs_ > 0 ? inputs->data() : nullptr;
-  output_ids_ = num_outputs_ > 0 ? outputs->data() : nullptr;
-  for (size_t i = 0; i < num_inputs_; ++i) {
-    const int32_t id = input_ids_[i];
-    TL_CHECK_OR_RETURN_ERROR(id >= 0 && static_cast<size_t>(id) < num_values_, InvalidProgram,
-                             "method '%s': input %zu refers to value %" PRId32
-                             ", out of range (%zu values)",
-                             name(), i, id, num_values_);
-    const EValue& v = values_[id];
-    TL_CHECK_OR_RETURN_ERROR(v.is_tensor() || v.is_scalar(), InvalidProgram,
-                             "method '%s': input %zu is a %s value; inputs are tensors, ints, "
-                             "floats or bools",
-                             name(), i, evalue_tag_name(v.tag()));
-    // Inputs are copied in, so they need planned memory, not constant data.
-    const fb::Tensor* t = method_->values()->Get(static_cast<uint32_t>(id))->val_as_Tensor();
-    TL_CHECK_OR_RETURN_ERROR(t == nullptr || t->constant() == nullptr, InvalidProgram,
-                             "method '%s': input %zu is a constant tensor", name(), i);
-  }
-  for (size_t i = 0; i < num_outputs_; ++i) {
-    const int32_t id = output_ids_[i];
-    TL_CHECK_OR_RETURN_ERROR(id >= 0 && static_cast<size_t>(id) < num_values_, InvalidProgram,
-                             "method '%s': output %zu refers to value %" PRId32
-                             ", out of range (%zu values)",
-                             name(), i, id, num_values_);
-  }
-  return Error::Ok;
 }
 
 const EValue& Method::input(size_t index) const {
@@ -162,6 +86,7 @@ Error Method::set_input(size_t index, const void* data, ArrayRef<int64_t> sizes)
   const Error err = input_tensor(index, &t);
   if (err != Error::Ok) return err;
   if (t->set_sizes(sizes) != Error::Ok) {
+#if TL_LOG_ENABLED  // the formatting would otherwise stay linked in for nothing
     char given[128];
     char planned[128];
     format_sizes(sizes, given, sizeof(given));
@@ -175,10 +100,11 @@ Error Method::set_input(size_t index, const void* data, ArrayRef<int64_t> sizes)
       TL_LOG(Error, "method '%s': input %zu: shape %s does not match the expected %s", name(),
              index, given, planned);
     }
+#endif
     return Error::InvalidArgument;
   }
   // set_sizes() guarantees nbytes() <= capacity_bytes(), the planned range.
-  if (t->nbytes() > 0) memcpy(t->data(), data, t->nbytes());
+  if (t->nbytes() > 0) __builtin_memcpy(t->data(), data, t->nbytes());
   return Error::Ok;
 }
 
@@ -217,9 +143,7 @@ Error Method::execute() {
       case internal::StepKind::KernelCall:
         step.fn(ctx, step.args);
         if (ctx.failure_state() != Error::Ok) {
-          char op[256];
-          internal::format_operator_name(*step.op, op, sizeof(op));
-          TL_LOG(Error, "method '%s': instruction %zu (%s) failed: %s", name(), pc, op,
+          TL_LOG(Error, "method '%s': instruction %zu (%s) failed: %s", name(), pc, step.op,
                  error_name(ctx.failure_state()));
           return ctx.failure_state();
         }
@@ -228,8 +152,9 @@ Error Method::execute() {
       case internal::StepKind::DelegateCall: {
         const Error err = step.backend->execute(step.handle, ArrayRef<EValue*>(step.args, step.a));
         if (err != Error::Ok) {
-          TL_LOG(Error, "method '%s': instruction %zu (delegate %" PRIu32 ", backend %s) "
-                 "failed: %s", name(), pc, step.b, step.backend->name, error_name(err));
+          TL_LOG(Error, "method '%s': instruction %zu (delegate %u, backend %s) failed: %s",
+                 name(), pc, static_cast<unsigned>(step.b), step.backend->name,
+                 error_name(err));
           return err;
         }
         ++pc;
@@ -251,4 +176,18 @@ Error Method::execute() {
   return Error::Ok;
 }
 
+namespace internal {
+
+void destroy_delegates(Step* steps, size_t count) {
+  for (size_t pc = 0; pc < count; ++pc) {
+    Step& step = steps[pc];
+    if (step.kind == StepKind::DelegateCall && step.handle != nullptr &&
+        step.backend->destroy != nullptr) {
+      step.backend->destroy(step.handle);
+    }
+    step.handle = nullptr;
+  }
+}
+
+}  // namespace internal
 }  // namespace tailor

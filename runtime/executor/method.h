@@ -35,7 +35,7 @@ class Method final {
   Method& operator=(Method&& other);
   ~Method();
 
-  const char* name() const;
+  const char* name() const { return name_; }
   size_t inputs_size() const { return num_inputs_; }
   size_t outputs_size() const { return num_outputs_; }
 
@@ -67,6 +67,7 @@ class Method final {
   Error input_tensor(size_t index, Tensor** tensor) const;
 
   const fb::Method* method_ = nullptr;
+  const char* name_ = "";
   EValue* values_ = nullptr;
   size_t num_values_ = 0;
   internal::Step* steps_ = nullptr;

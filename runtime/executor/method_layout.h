@@ -1,5 +1,6 @@
 // Internal to runtime/executor: the pieces Method load is built from, shared by
-// method.cpp, method_values.cpp, method_steps.cpp and MethodMeta (program.cpp).
+// method_load.cpp, method_values.cpp, method_steps.cpp and MethodMeta (program.cpp).
+// Load reads the flatbuffer (a hosted C++ library); execution only the Steps it built.
 #pragma once
 
 #include <stddef.h>
@@ -10,25 +11,10 @@
 #include "runtime/core/evalue.h"
 #include "runtime/executor/memory_manager.h"
 #include "runtime/executor/program.h"
+#include "runtime/executor/step.h"
 #include "runtime/kernel/registry.h"
 
 namespace tailor::internal {
-
-enum class StepKind : uint8_t { KernelCall, DelegateCall, Move, JumpFalse, Free };
-
-/// One checked instruction. KernelCall: `fn(ctx, args)`; DelegateCall:
-/// `backend->execute(handle, args[0, a))` for delegate `b`; Move: values[b] = values[a];
-/// JumpFalse: go to `b` when values[a] is false; Free: nothing (memory is planned).
-struct Step {
-  StepKind kind;
-  uint32_t a;
-  uint32_t b;
-  OpFunction fn;
-  EValue** args;
-  const fb::Operator* op;
-  const Backend* backend = nullptr;
-  DelegateHandle* handle = nullptr;
-};
 
 /// What value and instruction parsing read and fill.
 struct LoadContext {
@@ -53,9 +39,6 @@ Error parse_values(LoadContext& ctx);
 /// on success `*steps` holds `*count` steps from the method allocator. On failure the
 /// delegates initialised so far are destroyed.
 Error parse_steps(LoadContext& ctx, Step** steps, size_t* count);
-
-/// Destroys the backend state of every DelegateCall step in steps[0, count).
-void destroy_delegates(Step* steps, size_t count);
 
 /// Writes "aten::add.out" for `op` into `out`; false when it does not fit.
 bool format_operator_name(const fb::Operator& op, char* out, size_t out_size);

@@ -165,7 +165,7 @@ Error parse_kernel_call(LoadContext& ctx, size_t pc, const fb::KernelCall& call,
     const Error err = check_arguments(ctx, pc, op_name, entry->args, args);
     if (err != Error::Ok) return err;
   }
-  step = Step{StepKind::KernelCall, op_index, 0, entry->fn, arg_ptrs, op};
+  step = Step{StepKind::KernelCall, op_index, 0, entry->fn, arg_ptrs, entry->op};
   return Error::Ok;
 }
 
@@ -183,6 +183,7 @@ Error parse_delegate_call(LoadContext& ctx, size_t pc, const fb::DelegateCall& c
   const char* name = delegate->backend()->c_str();
   const Backend* backend = backend_find(name);
   if (backend == nullptr) {
+#if TL_LOG_ENABLED
     char built[128];
     backend_list_names(built, sizeof(built));
     TL_LOG(Error,
@@ -190,6 +191,7 @@ Error parse_delegate_call(LoadContext& ctx, size_t pc, const fb::DelegateCall& c
            "this runtime was built without (its backends: %s); build it for a target that "
            "lists the backend (backends: [%s] in manifests/targets/, e.g. target=host-%s)",
            ctx.method_name, pc, index, name, built, name, name);
+#endif
     return Error::NotSupported;
   }
   TL_STEP_CHECK(backend->is_available(), DelegateInvalidCompatibility,
@@ -320,17 +322,6 @@ Error parse_steps(LoadContext& ctx, Step** steps, size_t* count) {
   *steps = out;
   *count = n;
   return Error::Ok;
-}
-
-void destroy_delegates(Step* steps, size_t count) {
-  for (size_t pc = 0; pc < count; ++pc) {
-    Step& step = steps[pc];
-    if (step.kind == StepKind::DelegateCall && step.handle != nullptr &&
-        step.backend->destroy != nullptr) {
-      step.backend->destroy(step.handle);
-    }
-    step.handle = nullptr;
-  }
 }
 
 }  // namespace tailor::internal

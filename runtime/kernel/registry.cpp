@@ -1,13 +1,13 @@
 #include "runtime/kernel/registry.h"
 
-#include <string.h>
+#include "runtime/core/string_util.h"
 
 namespace tailor {
 namespace {
 
 int compare(const KernelEntry& e, const char* op, const char* key) {
-  const int c = strcmp(e.op, op);
-  return c != 0 ? c : strcmp(e.key, key);
+  const int c = string_compare(e.op, op);
+  return c != 0 ? c : string_compare(e.key, key);
 }
 
 // Index of the first row not less than (op, key).
@@ -44,7 +44,7 @@ Result<OpFunction> registry_find(const char* op, const char* key) {
 bool registry_has_operator(const char* op) {
   // "" sorts first among an operator's keys.
   const size_t i = lower_bound(op, "");
-  return i < gen::kNumKernels && strcmp(gen::kKernels[i].op, op) == 0;
+  return i < gen::kNumKernels && string_compare(gen::kKernels[i].op, op) == 0;
 }
 
 }  // namespace tailor

@@ -1,7 +1,8 @@
 #include "runtime/platform/log.h"
 
 #include <stdarg.h>
-#include <stdio.h>
+
+#include "runtime/platform/format.h"
 
 namespace tailor::internal {
 
@@ -12,7 +13,7 @@ void log_message(LogLevel level, const char* file, int line, const char* fmt, ..
   char message[kMaxLogMessage];
   va_list args;
   va_start(args, fmt);
-  vsnprintf(message, sizeof(message), fmt, args);
+  format_string_v(message, sizeof(message), fmt, args);
   va_end(args);
   tl_pal_init();
   tl_pal_emit_log(static_cast<tl_pal_log_level_t>(level), file,

@@ -1,5 +1,6 @@
 """Runtime pieces the runner does not reach, through fixtures/runtime_tool.cpp: the
-file/mmap/buffer loaders, MethodMeta's method-allocator figure, Half/BFloat16."""
+file/mmap/buffer loaders, MethodMeta's method-allocator figure, Half/BFloat16, and the
+message formatter (against the C library's snprintf)."""
 
 import numpy as np
 
@@ -44,3 +45,9 @@ def test_half_and_bfloat16_match_numpy(tmp_path, run_tool):
     np.testing.assert_array_equal(back[finite].view(np.uint32),
                                   every_half[finite].view(np.uint32))
     assert np.isnan(back[~finite]).all()
+
+
+def test_format_string_matches_snprintf(run_tool):
+    r = run_tool("format")
+    assert r.returncode == 0 and "mismatch" not in r.stdout, r
+    assert r.stdout.strip() == "checked 15", r

@@ -8,8 +8,6 @@
 // reported like an unselected compute dtype.
 #pragma once
 
-#include <type_traits>
-
 #include "kernels/portable/util/acc_type.h"
 #include "kernels/portable/util/index.h"
 #include "runtime/kernel/kernel_includes.h"
@@ -53,7 +51,7 @@ LoadFn<M> load_fn(ScalarType dtype) {
 // x * y in M; on bool a logical and (C++ warns about `*` on bool operands).
 template <typename M>
 M mul_value(M x, M y) {
-  if constexpr (std::is_same_v<M, bool>) {
+  if constexpr (is_same_v<M, bool>) {
     return x && y;
   } else {
     return static_cast<M>(x * y);

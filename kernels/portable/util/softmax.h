@@ -1,8 +1,6 @@
 // Shared code of _softmax and _log_softmax: both normalise along one dimension.
 #pragma once
 
-#include <cmath>
-
 #include "kernels/portable/util/acc_type.h"
 #include "kernels/portable/util/index.h"
 #include "runtime/kernel/kernel_includes.h"
@@ -48,12 +46,12 @@ void softmax_rows(const T* in, T* out, int64_t outer, int64_t n, int64_t inner, 
       }
       Acc sum = 0;
       for (int64_t k = 0; k < n; ++k) {
-        sum += std::exp(static_cast<Acc>(src[k * inner]) - max);
+        sum += math::exp(static_cast<Acc>(src[k * inner]) - max);
       }
-      const Acc log_sum = std::log(sum);
+      const Acc log_sum = math::log(sum);
       for (int64_t k = 0; k < n; ++k) {
         const Acc shifted = static_cast<Acc>(src[k * inner]) - max;
-        dst[k * inner] = static_cast<T>(log ? shifted - log_sum : std::exp(shifted) / sum);
+        dst[k * inner] = static_cast<T>(log ? shifted - log_sum : math::exp(shifted) / sum);
       }
     }
   }

@@ -1,0 +1,84 @@
+// Method load: checks the method's memory, then builds its values, inputs/outputs and
+// steps from the program (method_values.cpp, method_steps.cpp).
+#include <inttypes.h>
+
+#include "runtime/executor/method.h"
+#include "runtime/executor/method_layout.h"
+
+namespace tailor {
+
+Error Method::init(const Program& program, const fb::Method* method, MemoryManager& memory,
+                   const BackendOptions& backend_options) {
+  method_ = method;
+  name_ = method->name() != nullptr ? method->name()->c_str() : "";
+  TL_CHECK_OR_RETURN_ERROR(memory.method_allocator() != nullptr, InvalidArgument,
+                           "method '%s': the memory manager has no method allocator", name());
+
+  // Arenas: the application's spans must cover what the program planned.
+  const auto* sizes = method->arena_sizes();
+  const size_t num_arenas = sizes != nullptr ? sizes->size() : 0;
+  TL_CHECK_OR_RETURN_ERROR(memory.arenas().size() >= num_arenas, MemoryAllocationFailed,
+                           "method '%s' needs %zu arenas, the memory manager has %zu", name(),
+                           num_arenas, memory.arenas().size());
+  for (size_t i = 0; i < num_arenas; ++i) {
+    const uint64_t need = sizes->Get(static_cast<uint32_t>(i));
+    const Span& have = memory.arenas()[i];
+    TL_CHECK_OR_RETURN_ERROR(need <= have.size && (have.data != nullptr || need == 0),
+                             MemoryAllocationFailed,
+                             "method '%s': arena %zu is %zu bytes, the method needs %" PRIu64,
+                             name(), i, have.size, need);
+    TL_CHECK_OR_RETURN_ERROR(
+        reinterpret_cast<uintptr_t>(have.data) % MemoryAllocator::kAlignment == 0,
+        InvalidArgument, "method '%s': arena %zu is not %zu-byte aligned", name(), i,
+        MemoryAllocator::kAlignment);
+  }
+
+  // Values, then inputs/outputs, then instructions (their checks read value kinds).
+  internal::LoadContext ctx{program, *method, memory, name(), nullptr, 0, backend_options};
+  Error err = internal::parse_values(ctx);
+  if (err != Error::Ok) return err;
+  values_ = ctx.values;
+  num_values_ = ctx.num_values;
+  err = parse_io();
+  if (err != Error::Ok) return err;
+  err = internal::parse_steps(ctx, &steps_, &num_steps_);
+  if (err != Error::Ok) return err;
+  has_delegates_ = method->delegates() != nullptr && method->delegates()->size() > 0;
+  loaded_ = true;
+  return Error::Ok;
+}
+
+Error Method::parse_io() {
+  const auto* inputs = method_->inputs();
+  const auto* outputs = method_->outputs();
+  num_inputs_ = inputs != nullptr ? inputs->size() : 0;
+  num_outputs_ = outputs != nullptr ? outputs->size() : 0;
+  input_ids_ = num_inputs_ > 0 ? inputs->data() : nullptr;
+  output_ids_ = num_outputs_ > 0 ? outputs->data() : nullptr;
+  for (size_t i = 0; i < num_inputs_; ++i) {
+    const int32_t id = input_ids_[i];
+    TL_CHECK_OR_RETURN_ERROR(id >= 0 && static_cast<size_t>(id) < num_values_, InvalidProgram,
+                             "method '%s': input %zu refers to value %" PRId32
+                             ", out of range (%zu values)",
+                             name(), i, id, num_values_);
+    const EValue& v = values_[id];
+    TL_CHECK_OR_RETURN_ERROR(v.is_tensor() || v.is_scalar(), InvalidProgram,
+                             "method '%s': input %zu is a %s value; inputs are tensors, ints, "
+                             "floats or bools",
+                             name(), i, evalue_tag_name(v.tag()));
+    // Inputs are copied in, so they need planned memory, not constant data.
+    const fb::Tensor* t = method_->values()->Get(static_cast<uint32_t>(id))->val_as_Tensor();
+    TL_CHECK_OR_RETURN_ERROR(t == nullptr || t->constant() == nullptr, InvalidProgram,
+                             "method '%s': input %zu is a constant tensor", name(), i);
+  }
+  for (size_t i = 0; i < num_outputs_; ++i) {
+    const int32_t id = output_ids_[i];
+    TL_CHECK_OR_RETURN_ERROR(id >= 0 && static_cast<size_t>(id) < num_values_, InvalidProgram,
+                             "method '%s': output %zu refers to value %" PRId32
+                             ", out of range (%zu values)",
+                             name(), i, id, num_values_);
+  }
+  return Error::Ok;
+}
+
+}  // namespace tailor
