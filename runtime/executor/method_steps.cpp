@@ -258,6 +258,11 @@ Error parse_step(LoadContext& ctx, size_t pc, size_t num_steps, const fb::Instru
       TL_STEP_CHECK(jump->destination() <= num_steps, InvalidProgram,
                     "jump destination %" PRIu32 " out of range (%zu instructions)",
                     jump->destination(), num_steps);
+      // Forward only, so every program ends after at most one pass over its steps: the
+      // exporter emits no loops, and a crafted backward jump could spin forever.
+      TL_STEP_CHECK(jump->destination() > pc, InvalidProgram,
+                    "jump destination %" PRIu32 " is not after the jump; jumps go forward",
+                    jump->destination());
       step = Step{StepKind::JumpFalse, static_cast<uint32_t>(jump->cond()), jump->destination(),
                   nullptr, nullptr, nullptr};
       return Error::Ok;

@@ -181,6 +181,12 @@ def test_bad_jump_and_move(tmp_path, run):
     m["instructions"].append({"instr_type": "JumpFalse", "instr": {"cond": 2, "destination": 0}})
     expect_load_error(run, tmp_path, P.program(m), "instruction 1: jump condition 2 is not a "
                       "Bool value")
+    m["values"][2] = P.scalar("Bool", True)
+    for backward in (0, 1):
+        m["instructions"][1]["instr"]["destination"] = backward
+        expect_load_error(run, tmp_path, P.program(m), f"instruction 1: jump destination "
+                          f"{backward} is not after the jump; jumps go forward")
+    m["values"][2] = P.scalar("Int", 1)
     m["instructions"][1] = {"instr_type": "Move", "instr": {"from": 2, "to": 0}}
     expect_load_error(run, tmp_path, P.program(m), "instruction 1: move from a Int value to a "
                       "Tensor value")
