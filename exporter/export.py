@@ -3,9 +3,11 @@
     program = export(module, (x,), dynamic_shapes=({0: torch.export.Dim("b", max=8)},))
     program.save("build/host/mlp/mlp.pte")
 
-The module is traced with torch.export, decomposed to core ATen, and lowered by
-program_builder.py to one method whose calls are out-variant kernels over planned
-memory. `python -m exporter` (exporter/__main__.py) drives this from a model manifest.
+The module is traced with torch.export, decomposed to core ATen, its constant
+subexpressions (such as the transposed weight of a Linear) are folded into constants
+(constant_folding.py), and it is lowered by program_builder.py to one method whose calls
+are out-variant kernels over planned memory. `python -m exporter` (exporter/__main__.py)
+drives this from a model manifest.
 """
 
 import copy
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 import torch
 
 from exporter.atomic import write_bytes_atomic
+from exporter.constant_folding import fold_constants
 from exporter.delegation import DelegationReport
 from exporter.memory_plan import MemoryPlan
 from exporter.program_builder import build_method
@@ -37,8 +40,9 @@ class Program:
     data: dict
     segment: bytes
     plan: MemoryPlan
-    node_count: int
+    node_count: int                              # call nodes torch.export produced
     delegation: DelegationReport | None = None   # set when exported with a partitioner
+    folded: tuple[str, ...] = ()                 # nodes folded into constants at export
 
     def to_dict(self) -> dict:
         """The program in the flatbuffer JSON form serialize.py takes (a copy)."""
@@ -102,7 +106,9 @@ def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, 
         ep = torch.export.export(module.eval(), tuple(example_inputs),
                                  dynamic_shapes=dynamic_shapes)
         ep = ep.run_decompositions()
+        node_count = sum(1 for n in ep.graph.nodes if n.op == "call_function")
+        folded = fold_constants(ep)
         built = build_method(ep, name, partitioner)
     segments = [{"offset": 0, "size": len(built.segment)}] if built.segment else []
     data = {"version": PROGRAM_VERSION, "methods": [built.method], "segments": segments}
-    return Program(data, built.segment, built.plan, built.node_count, built.delegation)
+    return Program(data, built.segment, built.plan, node_count, built.delegation, folded)

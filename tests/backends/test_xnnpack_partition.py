@@ -56,11 +56,12 @@ def test_mlp_is_one_delegate_with_weights_stored_once():
 def test_report_counts_and_marks_the_graph():
     report = _export(Mlp(), torch.randn(2, 16)).delegation
     assert len(report.groups) == 1
-    assert report.delegated_nodes == 5 and len(report.folded) == 2 and report.outside == ()
+    # The exporter already folded the weight transposes into constants.
+    assert report.delegated_nodes == 3 and report.folded == () and report.outside == ()
     assert ("aten::addmm.out", 2, 0) in report.op_table()
     text = report.format()
     assert "delegated subgraphs: 1" in text and "non-delegated nodes: 0" in text
-    assert "[0] relu" in text and "[f] permute" in text
+    assert "[0] relu" in text and "[f]" not in text
 
 
 class Mixed(torch.nn.Module):
@@ -150,7 +151,7 @@ def test_cli_prints_the_report(tmp_path):
                            "manifests/models/mlp.yaml", "--backend", "xnnpack",
                            "--delegation-report"], cwd=REPO, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
-    assert "delegated to xnnpack: 1 subgraphs, 5 nodes; 0 nodes left to kernels" in proc.stdout
+    assert "delegated to xnnpack: 1 subgraphs, 3 nodes; 0 nodes left to kernels" in proc.stdout
     assert "aten::addmm.out" in proc.stdout and "[0] addmm" in proc.stdout
 
 

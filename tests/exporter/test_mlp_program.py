@@ -1,5 +1,6 @@
-"""The example MLP exported: operators, arguments, constants, dynamic dims, memory plan,
-serialization, and the program's numbers against torch eager."""
+"""The example MLP exported: operators, arguments, constants (the weights folded to
+their transposes), dynamic dims, memory plan, serialization, and the program's numbers
+against torch eager."""
 
 import os
 import struct
@@ -32,10 +33,12 @@ def test_operators_are_the_out_variants_of_the_graph_ops(mlp):
     ep = torch.export.export(module, inputs).run_decompositions()
     graph_ops = {n.target for n in ep.graph.nodes if n.op == "call_function"}
     program = export(module, inputs)
+    # The weight transposes (permute of a parameter) are folded into constants.
+    assert program.folded == ("permute", "permute_1")
     assert sorted(program.operators) == sorted({program_op(t).qualified_name
-                                                for t in graph_ops})
-    assert set(program.operators) == {"aten::permute_copy.out", "aten::addmm.out",
-                                      "aten::relu.out"}
+                                                for t in graph_ops
+                                                if t is not torch.ops.aten.permute.default})
+    assert set(program.operators) == {"aten::addmm.out", "aten::relu.out"}
     # No functional op is left: every operator's torch schema writes to out arguments.
     for name in program.operators:
         base, overload = name.removeprefix("aten::").split(".")
@@ -50,14 +53,19 @@ def test_every_aten_operator_has_a_schema_for_codegen(mlp_program):
         assert f"\n{name.removeprefix('aten::')}: " in text, name
 
 
-def test_addmm_args_follow_the_schema(mlp_program):
+def test_addmm_args_follow_the_schema(mlp, mlp_program):
     # addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1,
     #           Tensor(a!) out)
+    module, _ = mlp
     first, second = _calls(mlp_program, "aten::addmm.out")
     bias, x, weight_t, beta, alpha, out = (_value(mlp_program, a) for a in first)
     assert bias["val"]["sizes"] == [32] and "constant" in bias["val"]
     assert first[1] == mlp_program.method["inputs"][0]
-    assert weight_t["val"]["sizes"] == [16, 32] and "allocation" in weight_t["val"]
+    # mat2 is the transposed weight, folded at export into a constant.
+    assert weight_t["val"]["sizes"] == [16, 32] and "constant" in weight_t["val"]
+    off = weight_t["val"]["constant"]["offset"]
+    got = mlp_program.segment[off:off + tensor_nbytes(weight_t["val"])]
+    assert got == module.fc1.weight.detach().t().contiguous().numpy().tobytes()
     assert beta == {"val_type": "Int", "val": {"value": 1}}
     assert alpha == {"val_type": "Int", "val": {"value": 1}}
     assert out["val"]["sizes"] == [MLP_MAX_BATCH, 32]
@@ -66,25 +74,17 @@ def test_addmm_args_follow_the_schema(mlp_program):
     assert first[3] != first[4]
 
 
-def test_permute_args_and_int_list(mlp_program):
-    for self_id, dims_id, out_id in _calls(mlp_program, "aten::permute_copy.out"):
-        dims = _value(mlp_program, dims_id)
-        assert dims["val_type"] == "IntList"
-        assert [_value(mlp_program, i)["val"]["value"] for i in dims["val"]["items"]] == [1, 0]
-        assert "constant" in _value(mlp_program, self_id)["val"]
-
-
 def test_kernel_keys(mlp_program):
     keys = {(c.op, c.key) for c in mlp_program.kernel_calls()}
-    assert keys == {("aten::permute_copy.out", "Float;0,1|Float;0,1"),
-                    ("aten::addmm.out", "Float;0|Float;0,1|Float;0,1|Float;0,1"),
+    assert keys == {("aten::addmm.out", "Float;0|Float;0,1|Float;0,1|Float;0,1"),
                     ("aten::relu.out", "Float;0,1|Float;0,1")}
 
 
 def test_constants_are_aligned_inside_the_segment_and_equal_the_parameters(mlp, mlp_program):
     module, _ = mlp
-    params = [p.detach() for p in (module.fc1.weight, module.fc1.bias,
-                                   module.fc2.weight, module.fc2.bias)]
+    # In program order; the weights are stored transposed, as addmm reads them.
+    params = [p.detach() for p in (module.fc1.weight.t().contiguous(), module.fc1.bias,
+                                   module.fc2.weight.t().contiguous(), module.fc2.bias)]
     constants = [v["val"] for v in mlp_program.method["values"]
                  if v.get("val_type") == "Tensor" and "constant" in v["val"]]
     assert len(constants) == len(params)
@@ -96,6 +96,9 @@ def test_constants_are_aligned_inside_the_segment_and_equal_the_parameters(mlp, 
         assert off + tensor_nbytes(t) <= len(segment)
         assert t["sizes"] == list(p.shape) and t["dim_order"] == list(range(p.dim()))
         assert segment[off:off + tensor_nbytes(t)] == p.numpy().tobytes()
+    # The untransposed weights are used by nothing, so they are not stored: the
+    # segment is exactly the four tensors above, in the layout of the unfolded program.
+    assert len(segment) == 2048 + 128 + 512 + 16
 
 
 def test_dynamic_batch_is_planned_at_its_upper_bound(mlp_program):
@@ -105,8 +108,6 @@ def test_dynamic_batch_is_planned_at_its_upper_bound(mlp_program):
     assert x["sizes"] == [MLP_MAX_BATCH, 16] and x["dynamic"] is True
     assert y["sizes"] == [MLP_MAX_BATCH, 4] and y["dynamic"] is True
     assert "allocation" in x and "allocation" in y
-    for self_id, _, out_id in _calls(mlp_program, "aten::permute_copy.out"):
-        assert m["values"][out_id]["val"]["dynamic"] is False
 
 
 def test_memory_plan_is_safe_and_reuses_memory(mlp_program):
@@ -114,7 +115,7 @@ def test_memory_plan_is_safe_and_reuses_memory(mlp_program):
     assert_plan_is_safe(m)
     planned = [v["val"] for v in m["values"]
                if v.get("val_type") == "Tensor" and "allocation" in v["val"]]
-    assert len(planned) == 6       # input, 2 permuted weights, 2 addmm outs, relu out
+    assert len(planned) == 4       # input, 2 addmm outs, relu out (no permuted weights)
     total = sum(tensor_nbytes(t) for t in planned)
     assert m["arena_sizes"] == [mlp_program.plan.arena_size]
     assert mlp_program.plan.arena_size < total <= mlp_program.plan.unshared_size
@@ -161,17 +162,36 @@ def test_deserialized_program_computes_the_same(mlp, mlp_program):
         torch.testing.assert_close(got, module(x), atol=1e-6, rtol=1e-6)
 
 
-def test_a_clobbering_plan_gives_wrong_numbers(mlp, mlp_program):
+class _Residual(torch.nn.Module):
+    """x + relu(fc(x)): x stays live across two calls."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(16, 16)
+
+    def forward(self, x):
+        return x + torch.relu(self.fc(x))
+
+
+def test_a_clobbering_plan_gives_wrong_numbers():
     """The executor above really reads the plan: put every tensor at offset 0 and the
-    result changes (so the two tests above can fail)."""
-    module, (x,) = mlp
-    program = mlp_program.to_dict()
+    result changes (so the two tests above can fail). The MLP is a pure chain (each
+    tensor is read only by the next call), where that plan would be valid, so this
+    uses a residual block."""
+    from exporter.export import export
+    torch.manual_seed(0)
+    module, x = _Residual().eval(), torch.randn(4, 16)
+    exported = export(module, (x,))
+    (good,) = run_program(exported.to_dict(), exported.segment, [x])
+    program = exported.to_dict()
     for v in program["methods"][0]["values"]:
         if v.get("val_type") == "Tensor" and "allocation" in v["val"]:
             v["val"]["allocation"]["offset"] = 0
-    (got,) = run_program(program, mlp_program.segment, [x])
+    (got,) = run_program(program, exported.segment, [x])
     with torch.no_grad():
-        assert not torch.allclose(got, module(x))
+        want = module(x)
+    torch.testing.assert_close(good, want)
+    assert not torch.allclose(got, want)
 
 
 def test_save_is_atomic_and_deterministic(mlp, mlp_program, tmp_path):
