@@ -63,6 +63,8 @@ class XnnpackPartitioner(Partitioner):
                 return f"{t['scalar_type']} tensor (XNNPACK runs Float only)"
             if not 1 <= len(t["sizes"]) <= MAX_RANK:
                 return f"rank {len(t['sizes'])} (XNNPACK takes 1 to {MAX_RANK} dims)"
+            if 0 in t["sizes"]:
+                return "an empty tensor (XNNPACK requires data in every operand)"
         if op in _ALPHA_AT and m.literal(args[_ALPHA_AT[op]]) != 1:
             return "alpha is not 1"
         if op in BINARY:

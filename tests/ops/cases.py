@@ -1,18 +1,23 @@
 """The op test cases: one declarative list, run by tests/ops/test_ops.py against every
-kernel library (see harness.py for how a case becomes a program, a build and a check).
+kernel library and XNNPACK (see harness.py for how a case becomes a program, a build and
+a check).
 
 A case names the ATen overload it calls (`"add.Tensor"` calls torch.ops.aten.add.Tensor),
 the dtypes to run it in (one program per dtype), and the calls: each item of `shapes` is
 one call of the op on fresh inputs. An input is a shape tuple (a tensor of the case's
 dtype), an `In` (its own dtype, a permute before the op, a value domain), a `Tensors`
-(a `Tensor[]`, or with None entries a `Tensor?[]`) or an `Arg` (a non-tensor argument in
-that place, for ops whose tensors do not come first). The remaining non-tensor arguments
-follow (`args`, `kwargs`); `DTYPE` in them stands for the case's dtype as a torch.dtype,
-`Dtype("Long")` for a fixed one. An op returning several tensors or a list of them
-(native_layer_norm, split_copy) has its outputs compared one by one, flattened.
+(a `Tensor[]`, or with None entries a `Tensor?[]`), an `Arg` (a non-tensor argument in
+that place, for ops whose tensors do not come first), a `Constant` (a tensor the module
+holds, stored in the program like a model's weights) or a `Computed` (the output of
+another op on a fresh input, so the op does not sit alone in the program). The remaining
+non-tensor arguments follow (`args`, `kwargs`); `DTYPE` in them stands for the case's
+dtype as a torch.dtype, `Dtype("Long")` for a fixed one. An op returning several
+tensors or a list of them (native_layer_norm, split_copy) has its outputs compared one
+by one, flattened.
 
 Add cases by appending to CASES (or to your section of it); adding a kernel means adding
-its cases: tests/ops/test_ops.py fails for a manifest op no case exercises.
+its cases: tests/ops/test_ops.py fails for a manifest op no case exercises, and for an op
+the XNNPACK partitioner claims that no case runs on XNNPACK.
 """
 
 from dataclasses import dataclass, field
@@ -35,6 +40,19 @@ class In:
     perm: tuple | None = None      # permuted in the module before the op: the op sees a
                                    # permute_copy output (the exporter keeps tensors contiguous)
     domain: str | None = None      # None: the case's domain (see OpCase.domain)
+
+
+@dataclass(frozen=True)
+class Constant(In):
+    """A tensor the module holds (a buffer): the program stores it as a constant, as it
+    does a model's weights (XNNPACK's linear takes only constant weights)."""
+
+
+@dataclass(frozen=True)
+class Computed(In):
+    """A tensor the module computes with `by` (an aten op on one tensor) from a fresh
+    input just before the call: XNNPACK delegates a copy or reshape only beside compute."""
+    by: str = "relu"
 
 
 @dataclass(frozen=True)
@@ -83,6 +101,12 @@ MIXED = [((2, 3), In((3,), "Int")), (In((2, 3), "Byte"), In((3,), "Char")),
          (In((2, 3), "Int"), In((), "Float")), (In((2, 3), "Long"), In((2, 3), "Bool"))]
 
 UNARY = [((2, 3),), ((),), ((0, 4),), (In((3, 2), perm=(1, 0)),)]
+
+# What the XNNPACK partitioner claims: 1 to 6 dims, broadcasting both ways, a permuted
+# input (the permute itself stays on the kernels).
+XNNPACK_BINARY = [((2, 3), (2, 3)), ((2, 3, 4), (3, 1)), ((4, 1), (1, 5)), ((3, 4), (4,)),
+                  ((2, 1, 3, 1, 2, 2), (3, 1, 2, 1)), (In((3, 2), perm=(1, 0)), (2, 3))]
+XNNPACK_UNARY = [((2, 3),), ((7,),), ((2, 1, 3, 1, 2, 2),), (In((3, 2), perm=(1, 0)),)]
 
 
 def others(*tested: str) -> tuple:
@@ -319,4 +343,46 @@ CASES = [
            name="dtypes"),
     OpCase("view_copy.default", others("Float", "Long", "Bool", "Half"), [((2, 3, 4),)],
            args=([4, -1],), name="dtypes"),
+
+    # --- what the XNNPACK partitioner delegates whole ---
+    # Most cases above have a call XNNPACK leaves to the kernels (a 0-d tensor, mixed
+    # dtypes, an input weight), so test_ops.py skips them for it; these have only calls
+    # it claims (Float, 1 to 6 dims, constant weights), for every op it claims.
+    *[OpCase(f"{op}.Tensor", ("Float",), XNNPACK_BINARY, name="xnnpack")
+      for op in ("add", "sub", "mul")],
+    OpCase("div.Tensor", ("Float",), XNNPACK_BINARY, domain="nonzero", name="xnnpack"),
+    OpCase("maximum.default", ("Float",), XNNPACK_BINARY),
+    OpCase("minimum.default", ("Float",), XNNPACK_BINARY),
+    OpCase("add.Scalar", ("Float",), XNNPACK_UNARY, args=(2.5,), name="xnnpack"),
+    OpCase("sub.Scalar", ("Float",), XNNPACK_UNARY, args=(0.75,), name="xnnpack"),
+    OpCase("mul.Scalar", ("Float",), XNNPACK_UNARY, args=(-0.5,), name="xnnpack"),
+    OpCase("div.Scalar", ("Float",), XNNPACK_UNARY, args=(-2.5,), name="xnnpack"),
+    *[OpCase(f"{op}.default", ("Float",), XNNPACK_UNARY, name="xnnpack")
+      for op in ("relu", "neg", "abs", "sigmoid")],
+    OpCase("sqrt.default", ("Float",), XNNPACK_UNARY, domain="positive", name="xnnpack"),
+    OpCase("clamp.default", ("Float",), XNNPACK_UNARY, args=(-0.3, 0.4)),
+    OpCase("clamp.default", ("Float",), [((2, 3),)], args=(-0.3,), name="min"),
+    OpCase("clamp.default", ("Float",), [((2, 3),)], kwargs={"max": 0.4}, name="max"),
+    OpCase("hardtanh.default", ("Float",), XNNPACK_UNARY),
+    OpCase("hardtanh.default", ("Float",), [((2, 3),)], args=(-0.5, 2.0), name="bounds"),
+    OpCase("hardswish.default", ("Float",), XNNPACK_UNARY),
+    OpCase("_softmax.default", ("Float",), [((2, 5),), ((7,),), ((2, 3, 5),),
+                                            (In((5, 2), perm=(1, 0)),)],
+           args=(-1, False), name="xnnpack"),
+    # Copies and reshapes after compute (XNNPACK delegates neither alone).
+    OpCase("clone.default", ("Float",), [(Computed((2, 3)),), (Computed((2, 1, 3, 1, 2, 2)),)],
+           name="computed"),
+    OpCase("view_copy.default", ("Float",), [(Computed((3, 4)),)], args=([4, 3],),
+           name="computed"),
+    # The exporter turns _unsafe_view into view_copy: its case runs that on XNNPACK.
+    OpCase("_unsafe_view.default", ("Float",), [(Computed((3, 4)),)], args=([2, 6],)),
+    # Linear layers: torch decomposes them into addmm or mm of the transposed constant
+    # weight, with reshapes around them for 3-d inputs.
+    OpCase("linear.default", ("Float",), [((3, 6), Constant((5, 6)), Constant((5,))),
+                                          ((2, 3, 6), Constant((5, 6)), Constant((5,))),
+                                          ((4, 6), Constant((5, 6)))]),
+    OpCase("addmm.default", ("Float",), [(Constant((3,)), (2, 4), Constant((4, 3))),
+                                         (Constant((200,)), (3, 70), Constant((70, 200)))],
+           name="constant_weights"),
+    OpCase("mm.default", ("Float",), [((4, 6), Constant((6, 7)))], name="constant_weight"),
 ]

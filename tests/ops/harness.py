@@ -3,13 +3,21 @@
 For each (case, dtype): a tiny module that calls the op once per item of `shapes` is
 exported with exporter.export to build/test-ops/cases/<key>/ together with its inputs,
 the eager outputs and the program's op list (codegen.oplist), cached by a hash of the
-case, torch's version and the program format's version. Per kernel library, the resolver
+case, torch's version, the program format's version and the exporter's sources. Per kernel library, the resolver
 (codegen.resolve) decides which programs the library can run; those are built into ONE
 runtime through the real flow (`scons programs=... libraries=<lib>,prim`), and each is
 run with `bin/runner` and compared with torch: exact for integer and Bool outputs,
 within a per-dtype tolerance for floating ones.
+
+XNNPACK is one more "library": each case is exported again with its partitioner
+(build/test-ops/cases/<case>_<dtype>_xnnpack_<hash>/, the hash covering the backend's
+Python sources too), and the cases it delegates whole (every call but the permutes of
+permuted inputs) are built into ONE host-xnnpack runtime (`scons programs=...
+target=host-xnnpack`); the others are skipped with the partitioner's reasons. A case
+with an op the partitioner does not know or a dtype it refuses skips without that export.
 """
 
+import functools
 import glob
 import hashlib
 import json
@@ -18,7 +26,8 @@ import re
 import shutil
 import subprocess
 import tempfile
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -27,11 +36,17 @@ from codegen.kernel_manifest import load_library
 from codegen.oplist import oplist_to_yaml, ops_from_program, parse_oplist
 from codegen.resolve import resolve_kernels
 from codegen.schema import load_aten_schemas
+from codegen.target import load_target
 from tests.conftest import REPO, SCONS
-from tests.ops.cases import CASES, Arg, In, OpCase, Tensors
+from tests.ops.cases import CASES, Arg, Computed, Constant, In, OpCase, Tensors
 
 BUILD = "build/test-ops"
 KERNELS_DIR = os.path.join(REPO, "manifests", "kernels")
+XNNPACK = "xnnpack"                 # the delegate, run as a library of its own
+XNNPACK_TARGET = "host-xnnpack"
+# The only call a case delegated to XNNPACK may leave to the kernels: the permute of a
+# permuted input (XNNPACK has no transpose), which is how the case feeds the op.
+INPUT_PERMUTE = "aten::permute_copy.out"
 
 # Floating dtypes: (atol, rtol) unless the case says otherwise. Half and BFloat16 allow
 # one rounding step of difference (torch may round an intermediate the kernel keeps).
@@ -41,10 +56,11 @@ _NUMPY_FLOATS = {np.float16: "Half", np.float32: "Float", np.float64: "Double"}
 
 
 def libraries() -> list[str]:
-    """Every kernel library the cases run against: manifests/kernels/*.yaml but prim."""
+    """Every library the cases run against: manifests/kernels/*.yaml but prim, then
+    XNNPACK."""
     return sorted(os.path.splitext(os.path.basename(p))[0]
                   for p in glob.glob(os.path.join(KERNELS_DIR, "*.yaml"))
-                  if not p.endswith("prim.yaml"))
+                  if not p.endswith("prim.yaml")) + [XNNPACK]
 
 
 def case_params() -> list[tuple[OpCase, str]]:
@@ -71,6 +87,10 @@ def _inputs_of(case: OpCase) -> list[list]:
     return [[_as_in(item) for item in call] for call in case.shapes]
 
 
+def _permuted_inputs(case: OpCase) -> int:
+    return sum(1 for call in _inputs_of(case) for spec in _tensor_specs(call) if spec.perm)
+
+
 def _tensor_specs(call: list) -> list[In]:
     """The call's tensors in order, lists flattened: the program's inputs."""
     specs = []
@@ -82,13 +102,28 @@ def _tensor_specs(call: list) -> list[In]:
     return specs
 
 
+def _sources_digest(folder: str) -> str:
+    """A short hash of the Python sources in `folder` (relative to the repository)."""
+    digest = hashlib.sha256()
+    for path in sorted(glob.glob(os.path.join(REPO, folder, "*.py"))):
+        with open(path, "rb") as f:
+            digest.update(f.read())
+    return digest.hexdigest()[:10]
+
+
 def _exporter_fingerprint() -> str:
-    """What besides the case decides a cached export: torch's and the program format's
-    versions. (Not the exporter's sources, which change often: after an exporter change
-    that alters programs, remove build/test-ops/cases.)"""
+    """What besides the case decides a cached export: torch's version, the program
+    format's and the exporter's sources (a stale program would test the old exporter)."""
     import torch
     from exporter.export import PROGRAM_VERSION
-    return f"torch {torch.__version__}, program {PROGRAM_VERSION}"
+    return (f"torch {torch.__version__}, program {PROGRAM_VERSION}, "
+            f"exporter {_sources_digest('exporter')}")
+
+
+def _xnnpack_fingerprint(fingerprint: str) -> str:
+    """The backend's Python sources join the key too: they decide which cases XNNPACK
+    runs, and a stale program would skip or fail a case silently."""
+    return f"{fingerprint}, xnnpack {_sources_digest('backends/xnnpack')}"
 
 
 @dataclass(frozen=True)
@@ -101,14 +136,17 @@ class Exported:
     inputs: tuple          # absolute .npy paths
     expected: tuple
     ops: tuple             # the program's operators: "aten::add.out"
+    # Exported with the XNNPACK partitioner: what its report says.
+    delegated: tuple = ()  # operators inside delegates (folded ones included)
+    outside: tuple = ()    # (operator, why the partitioner left it) per call it left
 
     @property
     def oplist_path(self) -> str:
         return os.path.join(self.dir, "selected_ops.yaml")
 
 
-def _key(case: OpCase, dtype: str, fingerprint: str) -> str:
-    stem = re.sub(r"[^A-Za-z0-9]+", "_", f"{case.id}_{dtype}")
+def _key(case: OpCase, dtype: str, fingerprint: str, backend: str = "") -> str:
+    stem = re.sub(r"[^A-Za-z0-9]+", "_", f"{case.id}_{dtype}" + (f"_{backend}" if backend else ""))
     digest = hashlib.sha256(f"{case!r}|{dtype}|{fingerprint}".encode()).hexdigest()[:10]
     return f"{stem}_{digest}"
 
@@ -147,7 +185,9 @@ def _resolve_arg(value, dtype: str):
     return value
 
 
-def _module(case: OpCase, dtype: str, calls: list[list[In]]):
+def _module(case: OpCase, dtype: str, calls: list[list[In]], constants: list):
+    """The module calling the op once per call; `constants` are the values of the calls'
+    `Constant`s, in order, held as buffers."""
     import torch
 
     namespace, _, rest = case.op.rpartition("::")
@@ -157,12 +197,22 @@ def _module(case: OpCase, dtype: str, calls: list[list[In]]):
     kwargs = {k: _resolve_arg(v, dtype) for k, v in case.kwargs.items()}
 
     class OneOp(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            for i, value in enumerate(constants):
+                self.register_buffer(f"constant_{i}", value)
+
         def forward(self, *inputs):
             outs, feed = [], iter(inputs)
+            held = iter(getattr(self, f"constant_{i}") for i in range(len(constants)))
 
             def tensor(spec):
-                t = next(feed)
-                return t.permute(spec.perm) if spec.perm else t
+                t = next(held) if isinstance(spec, Constant) else next(feed)
+                if spec.perm:
+                    t = t.permute(spec.perm)
+                if isinstance(spec, Computed):
+                    t = getattr(torch.ops.aten, spec.by).default(t)
+                return t
 
             for call in calls:
                 values = []
@@ -188,15 +238,18 @@ def _save_npy(path: str, value) -> None:
     np.save(path, value.detach().contiguous().numpy(), allow_pickle=False)
 
 
-def export_case(case: OpCase, dtype: str, fingerprint: str) -> Exported:
-    """Exports (case, dtype) unless the cache has it; returns where it lies."""
-    key = _key(case, dtype, fingerprint)
+def export_case(case: OpCase, dtype: str, fingerprint: str, backend: str = "") -> Exported:
+    """Exports (case, dtype) unless the cache has it, with XNNPACK's partitioner when
+    `backend` is XNNPACK; returns where it lies."""
+    if backend == XNNPACK:
+        fingerprint = _xnnpack_fingerprint(fingerprint)
+    key = _key(case, dtype, fingerprint, backend)
     directory = os.path.join(REPO, BUILD, "cases", key)
     meta_path = os.path.join(directory, "meta.json")
     if not os.path.exists(meta_path):
         shutil.rmtree(directory, ignore_errors=True)  # left by an interrupted older run
         os.makedirs(os.path.dirname(directory), exist_ok=True)
-        _export_to(case, dtype, directory, key)
+        _export_to(case, dtype, directory, key, backend)
     with open(meta_path) as f:
         meta = json.load(f)
     return Exported(case, dtype, directory, os.path.relpath(os.path.join(directory, f"{key}.pte"),
@@ -204,21 +257,29 @@ def export_case(case: OpCase, dtype: str, fingerprint: str) -> Exported:
                     tuple(os.path.join(directory, f"input_{i}.npy") for i in range(meta["inputs"])),
                     tuple(os.path.join(directory, f"expected_{i}.npy")
                           for i in range(meta["outputs"])),
-                    tuple(meta["ops"]))
+                    tuple(meta["ops"]), tuple(meta.get("delegated", ())),
+                    tuple(tuple(o) for o in meta.get("outside", ())))
 
 
-def _export_to(case: OpCase, dtype: str, final: str, key: str) -> None:
+def _export_to(case: OpCase, dtype: str, final: str, key: str, backend: str) -> None:
     import torch
     from exporter.export import export
 
     calls = _inputs_of(case)
     gen = torch.Generator().manual_seed(int(key.rsplit("_", 1)[1], 16) % (2 ** 31))
-    inputs = [_make_value(spec, spec.dtype or dtype, spec.domain or case.domain, gen)
-              for call in calls for spec in _tensor_specs(call)]
-    module = _module(case, dtype, calls)
+    specs = [spec for call in calls for spec in _tensor_specs(call)]
+    values = [_make_value(spec, spec.dtype or dtype, spec.domain or case.domain, gen)
+              for spec in specs]
+    inputs = [v for spec, v in zip(specs, values) if not isinstance(spec, Constant)]
+    module = _module(case, dtype, calls,
+                     [v for spec, v in zip(specs, values) if isinstance(spec, Constant)])
     with torch.no_grad():
         expected = module(*inputs)
-    program = export(module, tuple(inputs))
+    partitioner = None
+    if backend == XNNPACK:
+        from backends.xnnpack import XnnpackPartitioner
+        partitioner = XnnpackPartitioner()
+    program = export(module, tuple(inputs), partitioner=partitioner)
     # Written to a fresh directory renamed into place, so a concurrent run never sees
     # half an export (and the one that loses the race keeps the winner's).
     directory = tempfile.mkdtemp(prefix=f".{key}.", dir=os.path.dirname(final))
@@ -231,9 +292,15 @@ def _export_to(case: OpCase, dtype: str, final: str, key: str) -> None:
     oplist = ops_from_program(program.to_dict(), key, schemas, key)
     with open(os.path.join(directory, "selected_ops.yaml"), "w") as f:
         f.write(oplist_to_yaml(oplist))
+    meta = {"inputs": len(inputs), "outputs": len(expected),
+            "ops": sorted({u.op for u in oplist.ops})}
+    if program.delegation is not None:
+        report = program.delegation
+        meta["delegated"] = sorted({op for group in report.groups for _, op in group}
+                                   | {op for _, op in report.folded})
+        meta["outside"] = [[op, why] for _, op, why in report.outside]
     with open(os.path.join(directory, "meta.json"), "w") as f:
-        json.dump({"inputs": len(inputs), "outputs": len(expected),
-                   "ops": sorted({u.op for u in oplist.ops})}, f)
+        json.dump(meta, f)
     try:
         os.rename(directory, final)
     except OSError:  # another run exported the same case first
@@ -260,10 +327,157 @@ def unsupported_reason(exported: Exported, library: str, libs: list) -> str | No
 
 
 @dataclass(frozen=True)
+class Selection:
+    """Which programs one library runs, and why it skips the other (case, dtype)s."""
+    programs: dict                   # (case id, dtype) -> Exported
+    skipped: dict                    # (case id, dtype) -> reason
+    failed: dict = field(default_factory=dict)  # (case id, dtype) -> why its export failed
+
+
+@dataclass(frozen=True)
 class LibraryBuild:
     library: str
     runner: str                      # absolute path of bin/runner
-    skipped: dict                    # (case id, dtype) -> reason
+    selection: Selection
+
+
+def select_programs(library: str, exported: list[Exported]) -> Selection:
+    """The programs `library` can run: a kernel library's, from the resolver; XNNPACK's,
+    from its partitioner (select_for_xnnpack)."""
+    if library == XNNPACK:
+        return select_for_xnnpack(exported)
+    programs, skipped = {}, {}
+    libs = load_libraries(library)
+    for e in exported:
+        reason = unsupported_reason(e, library, libs)
+        if reason:
+            skipped[(e.case.id, e.dtype)] = reason
+        else:
+            programs[(e.case.id, e.dtype)] = e
+    return Selection(programs, skipped)
+
+
+@functools.cache
+def _xnnpack_target():
+    return load_target(os.path.join(REPO, "manifests", "targets", f"{XNNPACK_TARGET}.yaml"))
+
+
+def unavailable(library: str) -> str | None:
+    """Why this machine cannot build `library`'s runtime (what its target requires is
+    missing, with how to install it), or None."""
+    if library != XNNPACK:
+        return None
+    target = _xnnpack_target()
+    missing = [r for r in target.requires
+               if not (os.path.exists(r) if os.path.isabs(r) else shutil.which(r))]
+    if missing:
+        return f"XNNPACK is not installed ({', '.join(missing)} not found); {target.install}"
+    return None
+
+
+def xnnpack_ops() -> frozenset:
+    """The operators XnnpackPartitioner.check can claim (its tables): it leaves any other
+    call to the kernels as "not an XNNPACK node"."""
+    from backends.xnnpack import partitioner
+    return frozenset().union(partitioner.BINARY, partitioner.SCALAR_BINARY, partitioner.UNARY,
+                             partitioner.RESHAPE, partitioner.LINEAR)
+
+
+def xnnpack_skip_reason(exported: Exported) -> str | None:
+    """Why XNNPACK does not run the case's calls (exported with its partitioner): the
+    partitioner's reasons for the calls it left to the kernels, the permutes of permuted
+    inputs excepted; None when it delegates the rest."""
+    excused = _permuted_inputs(exported.case)
+    reasons = []
+    for op, why in exported.outside:
+        if op == INPUT_PERMUTE and excused:
+            excused -= 1
+        elif f"{op}: {why}" not in reasons:
+            reasons.append(f"{op}: {why}")
+    if reasons:
+        return f"unsupported: {XNNPACK} does not delegate {'; '.join(reasons)}"
+    if not exported.delegated:
+        return f"unsupported: {XNNPACK} has no call to delegate"
+    return None
+
+
+def dtype_probe(dtype: str, fingerprint: str) -> Exported:
+    """An add of two [2] tensors of `dtype`, exported with the XNNPACK partitioner."""
+    return export_case(OpCase("add.Tensor", (dtype,), [((2,), (2,))], name="dtype_probe"),
+                       dtype, fingerprint, XNNPACK)
+
+
+def _dtypes_refused(oplist, fingerprint: str, probed: dict) -> list[str]:
+    """The program's ops (the input permutes aside) called with a dtype the partitioner
+    refuses, as "op (dtypes)". It checks every tensor's dtype before anything
+    op-specific, so its verdict on one add per dtype holds for every op, and the cases
+    it refuses need no export of their own."""
+    refused = []
+    for use in oplist.ops:
+        if use.op == INPUT_PERMUTE:
+            continue
+        for dtype in use.dtypes:
+            if dtype not in probed:
+                probed[dtype] = xnnpack_skip_reason(dtype_probe(dtype, fingerprint)) is None
+        if not all(probed[d] for d in use.dtypes):
+            refused.append(f"{use.op} ({', '.join(d for d in use.dtypes if not probed[d])})")
+    return refused
+
+
+def select_for_xnnpack(exported: list[Exported]) -> Selection:
+    """The cases XNNPACK runs: each exported again with its partitioner, kept when the
+    partitioner delegates every call (see xnnpack_skip_reason). A case whose program
+    holds an op the partitioner does not know, or a dtype it refuses, is skipped without
+    that export, as the partitioner would skip it."""
+    from backends.xnnpack.partitioner import TRANSPOSE
+    programs, skipped, failed, probed = {}, {}, {}, {}
+    # A transpose is never claimed, but one of a constant weight folds into a linear.
+    known = xnnpack_ops() | set(TRANSPOSE)
+    libs = [load_library(os.path.join(KERNELS_DIR, f"{name}.yaml"))
+            for name in _xnnpack_target().kernel_libraries]
+    fingerprint = _exporter_fingerprint()
+    for e in exported:
+        key = (e.case.id, e.dtype)
+        unknown = sorted(set(e.ops) - known)
+        if unknown:
+            skipped[key] = (f"unsupported: {XNNPACK} does not delegate {', '.join(unknown)}: "
+                            "not an op its partitioner claims")
+            continue
+        with open(e.oplist_path) as f:
+            refused = _dtypes_refused(parse_oplist(f.read(), e.oplist_path), fingerprint,
+                                      probed)
+        if refused:
+            skipped[key] = (f"unsupported: {XNNPACK} does not delegate {'; '.join(refused)}: "
+                            "its partitioner refuses those dtypes")
+            continue
+        try:
+            partitioned = export_case(e.case, e.dtype, fingerprint, XNNPACK)
+        except Exception as error:  # the case's own test reports it
+            failed[key] = f"{type(error).__name__}: {error}"
+            continue
+        reason = (xnnpack_skip_reason(partitioned)
+                  or unsupported_reason(partitioned, XNNPACK_TARGET, libs))
+        if reason:
+            skipped[key] = reason
+        else:
+            programs[key] = partitioned
+    return Selection(programs, skipped, failed)
+
+
+def assert_delegated(exported: Exported) -> None:
+    """Checks, in the .pte itself, that XNNPACK runs the case: the program has a
+    delegate call, and no kernel call but the permutes of permuted inputs."""
+    from exporter.serialize import deserialize
+    with open(os.path.join(REPO, exported.pte), "rb") as f:
+        method = deserialize(f.read())[0]["methods"][0]
+    operators = [f"{o['name']}.{o['overload']}" for o in method.get("operators", [])]
+    kinds = Counter(i["instr_type"] for i in method["instructions"])
+    kernel_ops = Counter(operators[i["instr"]["op_index"]] for i in method["instructions"]
+                         if i["instr_type"] == "KernelCall")
+    left = kernel_ops - Counter({INPUT_PERMUTE: _permuted_inputs(exported.case)})
+    where = f"{exported.case.id} ({exported.dtype})"
+    assert kinds["DelegateCall"] > 0, f"{where}: the program has no delegate call"
+    assert not left, f"{where}: the portable kernels run {', '.join(sorted(left))}"
 
 
 def runner_path(ptes: list[str], library: str, select: str = "used",
@@ -274,8 +488,11 @@ def runner_path(ptes: list[str], library: str, select: str = "used",
     if site_scons not in sys.path:
         sys.path.insert(0, site_scons)
     import stages
-    plan = stages.BuildPlan(target_name="host", models=(), programs=tuple(ptes),
-                            libraries=(library, "prim"), ops="", select=select, run=False,
+    # XNNPACK's runtime: host-xnnpack with the target's own kernel libraries.
+    target, libraries = ((XNNPACK_TARGET, ()) if library == XNNPACK
+                         else ("host", (library, "prim")))
+    plan = stages.BuildPlan(target_name=target, models=(), programs=tuple(ptes),
+                            libraries=libraries, ops="", select=select, run=False,
                             sanitize="none", verbose=False, build_dir=build_dir)
     return os.path.join(REPO, build_dir, plan.target_dir, plan.variant, "bin", "runner")
 
@@ -288,22 +505,17 @@ def scons(*args: str) -> None:
                              f"{proc.stdout[-4000:]}{proc.stderr[-4000:]}")
 
 
-def build_library(library: str, exported: list[Exported]) -> LibraryBuild:
-    """One runtime with every program `library` supports; the others are skipped."""
-    skipped, ptes = {}, []
-    libs = load_libraries(library)
-    for e in exported:
-        reason = unsupported_reason(e, library, libs)
-        if reason:
-            skipped[(e.case.id, e.dtype)] = reason
-        else:
-            ptes.append(e.pte)
+def build_library(library: str, selection: Selection) -> LibraryBuild:
+    """One runtime with every program of `selection` (one scons run)."""
+    ptes = [e.pte for e in selection.programs.values()]
     runner = ""
     if ptes:
-        scons("programs=" + ",".join(ptes), f"libraries={library},prim", "build_dir=" + BUILD)
+        how = ([f"target={XNNPACK_TARGET}"] if library == XNNPACK
+               else [f"libraries={library},prim"])
+        scons("programs=" + ",".join(ptes), *how, "build_dir=" + BUILD)
         runner = runner_path(ptes, library)
         assert os.path.exists(runner), f"the build made no {runner}"
-    return LibraryBuild(library, runner, skipped)
+    return LibraryBuild(library, runner, selection)
 
 
 def run_and_compare(build: LibraryBuild, exported: Exported, tmp_dir: str) -> None:
