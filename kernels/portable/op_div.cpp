@@ -1,5 +1,3 @@
-
-
 #include "kernels/portable/util/binary.h"
 #include "runtime/kernel/kernel_includes.h"
 

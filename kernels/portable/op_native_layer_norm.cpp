@@ -1,4 +1,3 @@
-
 #include "kernels/portable/util/acc_type.h"
 #include "kernels/portable/util/index.h"
 #include "runtime/kernel/kernel_includes.h"

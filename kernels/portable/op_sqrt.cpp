@@ -1,4 +1,3 @@
-
 #include "kernels/portable/util/unary.h"
 #include "runtime/kernel/kernel_includes.h"
 

@@ -14,7 +14,8 @@
 
 namespace tailor::native {
 
-// Reads element `i` of `data` (of the loader's source dtype) as M.
+#if defined(__OPTIMIZE_SIZE__)
+// Size builds (-Os) convert one element per call: the least code.
 template <typename M>
 using LoadFn = M (*)(const void* data, size_t i);
 
@@ -22,6 +23,20 @@ template <typename M, typename S>
 M load_as(const void* data, size_t i) {
   return static_cast<M>(static_cast<const S*>(data)[i]);
 }
+#else
+// Speed builds convert n elements per call into out[0, n): the elements start at index
+// `start` and lie `stride` apart (0: one element, repeated). The indirect call is then
+// off the per-element path, and both this loop (versioned for stride 1 at -O3) and the
+// one applying the op over the converted chunk vectorize.
+template <typename M>
+using LoadFn = void (*)(const void* data, size_t start, ptrdiff_t stride, size_t n, M* out);
+
+template <typename M, typename S>
+void load_as(const void* data, size_t start, ptrdiff_t stride, size_t n, M* out) {
+  const S* src = static_cast<const S*>(data) + start;
+  for (size_t j = 0; j < n; ++j) out[j] = static_cast<M>(src[static_cast<ptrdiff_t>(j) * stride]);
+}
+#endif
 
 // The loader from `dtype` to M, or nullptr when `dtype` is not in kMask.
 template <typename M, uint32_t kMask>
@@ -91,7 +106,25 @@ inline bool resize_to_broadcast(Tensor& out, const Tensor* const* tensors, size_
          resize_tensor(out, IntArrayRef(sizes, static_cast<size_t>(rank))) == Error::Ok;
 }
 
-// Calls f(i, idx) for every element i of `out` (contiguous), where idx[k] is the index
+// Writes, per input, its stride along each dimension of `out` (contiguous, of the
+// broadcast shape of `in`): 0 where the input broadcasts.
+template <size_t N>
+void broadcast_strides(const Tensor& out, const Tensor* const (&in)[N],
+                       int64_t (&strides)[N][kMaxDims]) {
+  const int64_t rank = out.dim();
+  for (size_t k = 0; k < N; ++k) {
+    int64_t stride = 1;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      const int64_t kd = d - (rank - in[k]->dim());
+      const int64_t size = kd >= 0 ? in[k]->size(kd) : 1;
+      strides[k][d] = size == 1 ? 0 : stride;
+      stride *= size;
+    }
+  }
+}
+
+#if defined(__OPTIMIZE_SIZE__)
+// Size builds: calls f(i, idx) for every element i of `out` (contiguous), where idx[k] is the index
 // of the element of in[k] that broadcasts to it. `out` must have the broadcast shape.
 template <size_t N, typename F>
 void broadcast_for_each(const Tensor& out, const Tensor* const (&in)[N], F&& f) {
@@ -109,17 +142,8 @@ void broadcast_for_each(const Tensor& out, const Tensor* const (&in)[N], F&& f) 
     }
     return;
   }
-  // Per input, its stride along each out dimension; 0 where it broadcasts.
   int64_t strides[N][kMaxDims];
-  for (size_t k = 0; k < N; ++k) {
-    int64_t stride = 1;
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      const int64_t kd = d - (rank - in[k]->dim());
-      const int64_t size = kd >= 0 ? in[k]->size(kd) : 1;
-      strides[k][d] = size == 1 ? 0 : stride;
-      stride *= size;
-    }
-  }
+  broadcast_strides(out, in, strides);
   int64_t counter[kMaxDims] = {};
   for (size_t i = 0; i < numel; ++i) {
     f(i, idx);
@@ -132,12 +156,53 @@ void broadcast_for_each(const Tensor& out, const Tensor* const (&in)[N], F&& f) 
   }
 }
 
+#else
+// Speed builds: splits `out` (contiguous, of the broadcast shape of `in`) into runs and calls
+// f(i, idx, step, length) for each: out elements [i, i + length) take in[k]'s elements
+// from index idx[k] on, step[k] apart (0 where in[k] broadcasts). Without broadcasting
+// the whole tensor is one run; otherwise a run is a row of the last dimension.
+template <size_t N, typename F>
+void for_each_run(const Tensor& out, const Tensor* const (&in)[N], F&& f) {
+  const size_t numel = out.numel();
+  if (numel == 0) return;
+  size_t idx[N] = {};
+  ptrdiff_t step[N];
+  bool same = true;
+  for (size_t k = 0; k < N; ++k) {
+    same = same && in[k]->sizes().equals(out.sizes());
+    step[k] = 1;
+  }
+  if (same) {
+    f(size_t{0}, idx, step, numel);
+    return;
+  }
+  const int64_t rank = out.dim();
+  int64_t strides[N][kMaxDims];
+  broadcast_strides(out, in, strides);
+  const int64_t last = rank - 1;
+  const size_t length = static_cast<size_t>(out.size(last));
+  for (size_t k = 0; k < N; ++k) step[k] = static_cast<ptrdiff_t>(strides[k][last]);
+  int64_t counter[kMaxDims] = {};
+  for (size_t i = 0; i < numel; i += length) {
+    f(i, idx, step, length);
+    for (int64_t d = last - 1; d >= 0; --d) {  // next row: an odometer over the outer dims
+      for (size_t k = 0; k < N; ++k) idx[k] += strides[k][d];
+      if (++counter[d] < out.size(d)) break;
+      for (size_t k = 0; k < N; ++k) idx[k] -= strides[k][d] * out.size(d);
+      counter[d] = 0;
+    }
+  }
+}
+
+#endif
+
 // Runs out[i] = f(in[0][.], ..., in[N-1][.]) with broadcasting: each input is loaded as
 // M, f returns M, and the result is stored as Out. Reports an input dtype outside kMask
 // as unselected for `op` and returns false.
 template <typename M, typename Out, uint32_t kMask, size_t N, typename F>
 bool apply_elementwise(KernelContext& ctx, const char* op, const Tensor* const (&in)[N],
                        Tensor& out, F&& f) {
+  static_assert(N >= 1 && N <= 3, "apply_elementwise takes one to three inputs");
   LoadFn<M> load[N];
   const void* data[N];
   for (size_t k = 0; k < N; ++k) {
@@ -149,6 +214,7 @@ bool apply_elementwise(KernelContext& ctx, const char* op, const Tensor* const (
     }
   }
   Out* dst = out.mutable_data<Out>();
+#if defined(__OPTIMIZE_SIZE__)
   broadcast_for_each(out, in, [&](size_t i, const size_t* idx) {
     M v[N];
     for (size_t k = 0; k < N; ++k) v[k] = load[k](data[k], idx[k]);
@@ -157,10 +223,35 @@ bool apply_elementwise(KernelContext& ctx, const char* op, const Tensor* const (
     } else if constexpr (N == 2) {
       dst[i] = static_cast<Out>(f(v[0], v[1]));
     } else {
-      static_assert(N == 3, "apply_elementwise takes one to three inputs");
       dst[i] = static_cast<Out>(f(v[0], v[1], v[2]));
     }
   });
+#else
+  // Inputs are converted a chunk at a time into stack buffers, then f runs over them.
+  constexpr size_t kChunk = 64;
+  for_each_run(out, in, [&](size_t i, const size_t* idx, const ptrdiff_t* step, size_t length) {
+    M v[N][kChunk];
+    for (size_t c = 0; c < length; c += kChunk) {
+      const size_t n = length - c < kChunk ? length - c : kChunk;
+      for (size_t k = 0; k < N; ++k) {
+        load[k](data[k], idx[k] + c * static_cast<size_t>(step[k]), step[k], n, v[k]);
+      }
+      // The out row never overlaps the stack buffers; saying so (and reading f's
+      // captures from a local copy) lets the compiler vectorize this loop.
+      Out* __restrict o = dst + i + c;
+      const F fn = f;
+      for (size_t j = 0; j < n; ++j) {
+        if constexpr (N == 1) {
+          o[j] = static_cast<Out>(fn(v[0][j]));
+        } else if constexpr (N == 2) {
+          o[j] = static_cast<Out>(fn(v[0][j], v[1][j]));
+        } else {
+          o[j] = static_cast<Out>(fn(v[0][j], v[1][j], v[2][j]));
+        }
+      }
+    }
+  });
+#endif
   return true;
 }
 
