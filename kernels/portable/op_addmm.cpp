@@ -38,22 +38,15 @@ Tensor& addmm_out(KernelContext& ctx, const Tensor& self, const Tensor& mat1,
   const int64_t col_stride = (self_cols == p && p > 1) ? 1 : 0;
   TL_SWITCH_REALHBF16_TYPES(out.dtype(), ctx, "addmm.out", T, [&] {
     using Acc = acc_t<T>;
-    const T* bias = self.const_data<T>();
-    T* dst = out.mutable_data<T>();
-    const Acc beta_v = beta.to<Acc>();
-    const Acc alpha_v = alpha.to<Acc>();
-    const bool use_bias = !(beta_v == Acc(0));
-    matmul_tiles(mat1.const_data<T>(), mat2.const_data<T>(), n, m, p,
-                 [&](int64_t i, int64_t j0, const Acc* acc, int64_t count) {
-                   T* row = dst + i * p + j0;
-                   const T* bias_row = bias + i * row_stride + j0 * col_stride;
-                   for (int64_t j = 0; j < count; ++j) {
-                     const Acc product = alpha_v * acc[j];
-                     row[j] = static_cast<T>(
-                         use_bias ? beta_v * static_cast<Acc>(bias_row[j * col_stride]) + product
-                                  : product);
-                   }
-                 });
+    MatmulEpilogue<T> ep;
+    ep.alpha = alpha.to<Acc>();
+    ep.beta = beta.to<Acc>();
+    if (!(ep.beta == Acc(0))) {
+      ep.bias = self.const_data<T>();
+      ep.bias_row_stride = row_stride;
+      ep.bias_col_stride = col_stride;
+    }
+    matmul(mat1.const_data<T>(), mat2.const_data<T>(), out.mutable_data<T>(), n, m, p, ep);
   });
   return out;
 }

@@ -251,10 +251,16 @@ CASES = [
             ((10, 4), In((5,), "Int", domain="positive")),
             ((10, 4), In((), "Long", domain="positive"))]),
 
-    # Matrix products; the wide ones cross the 128-column tile of util/matmul.h.
+    # Matrix products. util/matmul.h packs b in blocks of 256 rows of depth and computes
+    # 4-row tiles: "wide" and "deep" cross the tile and block edges with ragged shapes.
     OpCase("mm.default", REALH, [((2, 4), (4, 3)), ((0, 3), (3, 2)), ((3, 0), (0, 2)),
                                  (In((4, 2), perm=(1, 0)), (4, 3))], domain="small"),
     OpCase("mm.default", ("Float",), [((5, 70), (70, 200))], name="wide"),
+    OpCase("mm.default", ("Float", "Double", "Int"), [((67, 300), (300, 45))], domain="small",
+           name="deep"),
+    OpCase("mm.default", ("Half",), [((3, 1100), (1100, 5))], domain="small", name="deep"),
+    OpCase("addmm.default", ("Float",), [((45,), (9, 600), (600, 45))],
+           kwargs={"beta": 0.5, "alpha": 2.0}, name="deep"),
     OpCase("bmm.default", REALH, [((2, 3, 4), (2, 4, 5)), ((0, 2, 3), (0, 3, 1))],
            domain="small"),
     OpCase("addmm.default", ("Float",), [((200,), (3, 9), (9, 200)), ((3, 1), (3, 9), (9, 200)),
