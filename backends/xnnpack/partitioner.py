@@ -4,9 +4,10 @@ XnnpackPartitioner is an exporter.delegation.Partitioner: check() says, per out-
 call, whether Debian's XNNPACK (the 2022 subgraph API: no batch matmul, transpose, gelu,
 layer norm, concatenate or slice) can run it, checking dtypes (fp32 only), ranks,
 broadcast patterns and attributes; preprocess() turns a group of claimed calls into the
-payload (payload.py). Linear layers arrive as addmm/mm whose second operand is a
-transposed weight: the transpose is folded (the filter is the constant weight itself,
-stored once in the constant segment and passed to the delegate by value id).
+payload (payload.py). Linear layers arrive as addmm/mm of a constant [K, N] weight (the
+exporter folded nn.Linear's transpose into the constant): it becomes XNNPACK's filter
+with its transposed-weights flag, stored once in the constant segment and passed to the
+delegate by value id.
 
     from exporter.export import export
     from backends.xnnpack import XnnpackPartitioner
@@ -30,7 +31,6 @@ UNARY = {"aten::sigmoid.out": "Sigmoid", "aten::hardswish.out": "Hardswish",
          "aten::_softmax.out": "Softmax", "aten::clone.out": "Copy"}
 RESHAPE = ("aten::view_copy.out", "aten::_unsafe_view.out")
 LINEAR = ("aten::addmm.out", "aten::mm.out")
-TRANSPOSE = ("aten::permute_copy.out", "aten::t_copy.out")
 # With alpha: add/sub take it as args[2] (Tensor) or args[2] (Scalar variant, after other).
 _ALPHA_AT = {"aten::add.out": 2, "aten::sub.out": 2, "aten::add.Scalar_out": 2,
              "aten::sub.Scalar_out": 2}
@@ -55,8 +55,8 @@ class XnnpackPartitioner(Partitioner):
         tensors = [v for v in m.reads(i) + m.writes(i) if m.tensor(v) is not None]
         if not (op in BINARY or op in SCALAR_BINARY or op in UNARY or op in RESHAPE
                 or op in LINEAR):
-            return "not an XNNPACK node" if op not in TRANSPOSE else \
-                "transpose (XNNPACK 2022 has none; only weight transposes fold into a linear)"
+            return "transpose (XNNPACK 2022 has none)" if op == "aten::permute_copy.out" \
+                else "not an XNNPACK node"
         for v in tensors:
             t = m.tensor(v)
             if t["scalar_type"] != "Float":
@@ -105,32 +105,10 @@ class XnnpackPartitioner(Partitioner):
             return "clone to a non-contiguous memory format"
         return None
 
-    def _weight(self, m: LoweredMethod, mat2: int):
-        """(constant value id, transposed?) of a linear's second operand, or None.
-
-        A constant [K, N] is used as is (XNNPACK's transposed-weights flag); the output
-        of a transpose of a constant [N, K] (how Linear's weight arrives) is folded: the
-        filter is that constant, in XNNPACK's own [N, K] layout.
-        """
-        if m.is_constant(mat2):
-            return mat2, True
-        p = m.producer(mat2)
-        if p is None or m.calls[p].op not in TRANSPOSE:
-            return None
-        source = m.calls[p].args[0]
-        if not m.is_constant(source) or len(m.tensor(source)["sizes"]) != 2:
-            return None
-        if m.calls[p].op == "aten::permute_copy.out":
-            dims = [m.literal(v) for v in m.values[m.calls[p].args[1]]["val"]["items"]]
-            if [d % 2 if d is not None else None for d in dims] != [1, 0]:
-                return None
-        return source, False
-
     def _check_linear(self, m: LoweredMethod, i: int):
         op, args = m.calls[i].op, m.calls[i].args
         mat2 = args[2] if op == "aten::addmm.out" else args[1]
-        weight = self._weight(m, mat2)
-        if weight is None:
+        if not m.is_constant(mat2):
             return "the weight is not a constant (XNNPACK's fully_connected needs static weights)"
         n = m.tensor(mat2)["sizes"][1]
         if op == "aten::addmm.out":
@@ -147,12 +125,8 @@ class XnnpackPartitioner(Partitioner):
         return None
 
     def reads(self, m: LoweredMethod, i: int) -> list:
-        """Tensor operands (a folded weight as its constant) and run-time reshape sizes."""
+        """Tensor operands and run-time reshape sizes."""
         op, args = m.calls[i].op, m.calls[i].args
-        if op in LINEAR:
-            mat1, mat2 = (args[1], args[2]) if op == "aten::addmm.out" else (args[0], args[1])
-            weight, _ = self._weight(m, mat2)
-            return [mat1, weight] + ([args[0]] if op == "aten::addmm.out" else [])
         if op in RESHAPE:
             sizes = m.values[args[1]]["val"]["items"]
             return [args[0]] + [v for v in sizes if m.literal(v) is None]
@@ -168,11 +142,11 @@ class XnnpackPartitioner(Partitioner):
             out = args[m.calls[i].num_inputs]
             if op in LINEAR:
                 mat1, mat2 = (args[1], args[2]) if op == "aten::addmm.out" else (args[0], args[1])
-                weight, transposed = self._weight(m, mat2)
-                operands = [g.value(mat1), g.value(weight)]
+                operands = [g.value(mat1), g.value(mat2)]
                 if op == "aten::addmm.out":
                     operands.append(g.value(args[0]))
-                g.node("FullyConnected", operands, out, transpose_weights=transposed)
+                # The filter is [K, N]; XNNPACK's own layout is [N, K].
+                g.node("FullyConnected", operands, out, transpose_weights=True)
             elif op in BINARY:
                 g.node(BINARY[op], [g.value(args[0]), g.value(args[1])], out)
             elif op in SCALAR_BINARY:

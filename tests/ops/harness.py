@@ -429,10 +429,9 @@ def select_for_xnnpack(exported: list[Exported]) -> Selection:
     partitioner delegates every call (see xnnpack_skip_reason). A case whose program
     holds an op the partitioner does not know, or a dtype it refuses, is skipped without
     that export, as the partitioner would skip it."""
-    from backends.xnnpack.partitioner import TRANSPOSE
     programs, skipped, failed, probed = {}, {}, {}, {}
-    # A transpose is never claimed, but one of a constant weight folds into a linear.
-    known = xnnpack_ops() | set(TRANSPOSE)
+    # A transpose is never claimed, but the ones of permuted inputs may stay outside.
+    known = xnnpack_ops() | {"aten::permute_copy.out"}
     libs = [load_library(os.path.join(KERNELS_DIR, f"{name}.yaml"))
             for name in _xnnpack_target().kernel_libraries]
     fingerprint = _exporter_fingerprint()
