@@ -4,13 +4,19 @@
 namespace tailor::native {
 namespace gelu_detail {
 
-// erf for float with no libm call, so the GELU loop vectorizes: a P(a^2) / Q(a^2) for
-// a = |x| up to 4, a rational least-squares fit made for this kernel (max abs error
-// 4.5e-7 against erf, in float arithmetic), then at most 1 (1 - erf(4) < 2e-8) and the
-// sign of x. Clamps are written as `a < b ? a : b`, which compilers turn into vector min.
+// erf for float with no libm call and no branch, so the GELU loop vectorizes:
+// a P(a^2) / Q(a^2) for a = |x| up to 4, a rational least-squares fit made for this kernel
+// (max abs error 4.5e-7 against erf, in float arithmetic), then at most 1 (1 - erf(4) <
+// 2e-8) and the sign of x. The clamps compare bit patterns, which order like the values
+// for non-negative floats: integer compares vectorize where float ones (which may trap)
+// would not be if-converted. NaN gives +-1; GELU's factor x keeps the result NaN.
 inline float erf_float(float x) {
-  float a = __builtin_fabsf(x);
-  a = a < 4.0f ? a : 4.0f;
+  uint32_t bits;
+  __builtin_memcpy(&bits, &x, sizeof(bits));
+  uint32_t a_bits = bits & 0x7fffffffu;
+  a_bits = a_bits < 0x40800000u ? a_bits : 0x40800000u;  // min(|x|, 4.0f)
+  float a;
+  __builtin_memcpy(&a, &a_bits, sizeof(a));
   const float u = a * a;
   const float p = 1.1283791391189815f +
       u * (0.19599752260798203f +
@@ -21,9 +27,14 @@ inline float erf_float(float x) {
   const float q = 1.0f + u * (0.50703067373062138f +
                               u * (0.11333289876239767f +
                                    u * (0.013991124683196321f + u * 9.0910147918982958e-04f)));
-  float r = a * p / q;
-  r = r < 1.0f ? r : 1.0f;
-  return __builtin_copysignf(r, x);
+  const float r = a * p / q;
+  uint32_t r_bits;
+  __builtin_memcpy(&r_bits, &r, sizeof(r_bits));
+  r_bits = r_bits < 0x3f800000u ? r_bits : 0x3f800000u;  // min(r, 1.0f)
+  r_bits |= bits & 0x80000000u;                          // the sign of x
+  float result;
+  __builtin_memcpy(&result, &r_bits, sizeof(result));
+  return result;
 }
 
 }  // namespace gelu_detail

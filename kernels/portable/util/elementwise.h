@@ -196,6 +196,29 @@ void for_each_run(const Tensor& out, const Tensor* const (&in)[N], F&& f) {
 
 #endif
 
+#if !defined(__OPTIMIZE_SIZE__)
+// o[j] = f(v[0][j], ...) for j < n. The out row never overlaps the rows v (the caller
+// sees to it); saying so (and reading f's captures from a local copy) lets the compiler
+// vectorize.
+template <typename M, typename Out, size_t N, typename F>
+__attribute__((always_inline)) inline void apply_chunk(Out* __restrict o,
+                                                       const M* const (&v)[N], size_t n,
+                                                       const F& f) {
+  const F fn = f;
+  const M* __restrict v0 = v[0];
+  if constexpr (N == 1) {
+    for (size_t j = 0; j < n; ++j) o[j] = static_cast<Out>(fn(v0[j]));
+  } else if constexpr (N == 2) {
+    const M* __restrict v1 = v[1];
+    for (size_t j = 0; j < n; ++j) o[j] = static_cast<Out>(fn(v0[j], v1[j]));
+  } else {
+    const M* __restrict v1 = v[1];
+    const M* __restrict v2 = v[2];
+    for (size_t j = 0; j < n; ++j) o[j] = static_cast<Out>(fn(v0[j], v1[j], v2[j]));
+  }
+}
+#endif
+
 // Runs out[i] = f(in[0][.], ..., in[N-1][.]) with broadcasting: each input is loaded as
 // M, f returns M, and the result is stored as Out. Reports an input dtype outside kMask
 // as unselected for `op` and returns false.
@@ -231,23 +254,30 @@ bool apply_elementwise(KernelContext& ctx, const char* op, const Tensor* const (
   constexpr size_t kChunk = 64;
   for_each_run(out, in, [&](size_t i, const size_t* idx, const ptrdiff_t* step, size_t length) {
     M v[N][kChunk];
+    const M* src[N];
     for (size_t c = 0; c < length; c += kChunk) {
       const size_t n = length - c < kChunk ? length - c : kChunk;
+      Out* o = dst + i + c;
       for (size_t k = 0; k < N; ++k) {
-        load[k](data[k], idx[k] + c * static_cast<size_t>(step[k]), step[k], n, v[k]);
-      }
-      // The out row never overlaps the stack buffers; saying so (and reading f's
-      // captures from a local copy) lets the compiler vectorize this loop.
-      Out* __restrict o = dst + i + c;
-      const F fn = f;
-      for (size_t j = 0; j < n; ++j) {
-        if constexpr (N == 1) {
-          o[j] = static_cast<Out>(fn(v[0][j]));
-        } else if constexpr (N == 2) {
-          o[j] = static_cast<Out>(fn(v[0][j], v[1][j]));
+        const size_t start = idx[k] + c * static_cast<size_t>(step[k]);
+        // Elements already of type M, one after another and clear of the out row, are
+        // read where they are; the others are converted into v[k].
+        const M* direct = static_cast<const M*>(data[k]) + start;
+        if (load[k] == &load_as<M, M> && step[k] == 1 &&
+            (reinterpret_cast<const void*>(direct + n) <= o ||
+             reinterpret_cast<const void*>(o + n) <= direct)) {
+          src[k] = direct;
         } else {
-          o[j] = static_cast<Out>(fn(v[0][j], v[1][j], v[2][j]));
+          load[k](data[k], start, step[k], n, v[k]);
+          src[k] = v[k];
         }
+      }
+      // A whole chunk gets a loop of constant length: at -O2 the compiler vectorizes
+      // only loops whose trip count it knows.
+      if (n == kChunk) {
+        apply_chunk<M, Out, N>(o, src, kChunk, f);
+      } else {
+        apply_chunk<M, Out, N>(o, src, n, f);
       }
     }
   });
