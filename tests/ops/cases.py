@@ -258,7 +258,7 @@ CASES = [
     OpCase("mm.default", ("Float",), [((5, 70), (70, 200))], name="wide"),
     OpCase("mm.default", ("Float", "Double", "Int"), [((67, 300), (300, 45))], domain="small",
            name="deep"),
-    OpCase("mm.default", ("Half",), [((3, 1100), (1100, 5))], domain="small", name="deep"),
+    OpCase("mm.default", ("Half",), [((3, 1100), (1100, 5))], domain="small", name="deep_half"),
     OpCase("addmm.default", ("Float",), [((45,), (9, 600), (600, 45))],
            kwargs={"beta": 0.5, "alpha": 2.0}, name="deep"),
     OpCase("bmm.default", REALH, [((2, 3, 4), (2, 4, 5)), ((0, 2, 3), (0, 3, 1))],
