@@ -10,8 +10,9 @@ Grouping: the calls the partitioner claims are merged, in execution order, into 
 connected groups; a call joins the groups of the claimed calls it reads from as long as
 the result stays convex (no path leaves the group and comes back), so every group can
 run as one instruction. The groups and the other calls are then emitted in a
-topological order. A call whose results nobody reads any more (a weight transpose the
-backend folded into its payload) is dropped and reported as folded.
+topological order. A call whose results nobody reads any more (one a partitioner's
+reads() replaced by its own operands, folding it into the payload) is dropped and
+reported as folded.
 """
 
 import heapq

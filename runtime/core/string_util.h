@@ -3,12 +3,10 @@
 // and otherwise calls memcpy, which even a freestanding C runtime provides.
 #pragma once
 
-#include <stddef.h>
-
 namespace tailor {
 
 /// As strcmp: <0, 0 or >0 as `a` sorts before, equal to or after `b` (bytes unsigned).
-inline int string_compare(const char* a, const char* b) {
+constexpr int string_compare(const char* a, const char* b) {
   while (*a != '\0' && *a == *b) {
     ++a;
     ++b;
@@ -17,12 +15,7 @@ inline int string_compare(const char* a, const char* b) {
          static_cast<int>(static_cast<unsigned char>(*b));
 }
 
-inline bool string_equal(const char* a, const char* b) { return string_compare(a, b) == 0; }
-
-inline size_t string_length(const char* s) {
-  size_t n = 0;
-  while (s[n] != '\0') ++n;
-  return n;
-}
+/// Constant-evaluable too: dtype selection compares op names at compile time.
+constexpr bool string_equal(const char* a, const char* b) { return string_compare(a, b) == 0; }
 
 }  // namespace tailor

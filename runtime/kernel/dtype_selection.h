@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "runtime/core/scalar_type.h"
+#include "runtime/core/string_util.h"
 
 namespace tailor {
 
@@ -27,17 +28,6 @@ struct DtypeSelection {
 #include "selected_dtypes.h"
 
 namespace tailor {
-namespace internal {
-
-constexpr bool str_equal(const char* a, const char* b) {
-  while (*a != '\0' && *a == *b) {
-    ++a;
-    ++b;
-  }
-  return *a == *b;
-}
-
-}  // namespace internal
 
 /// True when kernels of `op` may instantiate dtype `t`. Constant-evaluable, so a
 /// TL_SWITCH_* case of an unselected dtype compiles to nothing. An op missing from the
@@ -49,7 +39,7 @@ constexpr bool dtype_selected(const char* op, ScalarType t) {
   return true;
 #else
   for (const DtypeSelection& s : gen::kSelectedDtypes) {
-    if (internal::str_equal(s.op, op)) {
+    if (string_equal(s.op, op)) {
       return (s.dtypes & (1u << static_cast<uint32_t>(t))) != 0;
     }
   }

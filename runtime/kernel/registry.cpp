@@ -44,7 +44,7 @@ Result<OpFunction> registry_find(const char* op, const char* key) {
 bool registry_has_operator(const char* op) {
   // "" sorts first among an operator's keys.
   const size_t i = lower_bound(op, "");
-  return i < gen::kNumKernels && string_compare(gen::kKernels[i].op, op) == 0;
+  return i < gen::kNumKernels && string_equal(gen::kKernels[i].op, op);
 }
 
 }  // namespace tailor

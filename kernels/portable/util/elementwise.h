@@ -250,8 +250,12 @@ bool apply_elementwise(KernelContext& ctx, const char* op, const Tensor* const (
     }
   });
 #else
-  // Inputs are converted a chunk at a time into stack buffers, then f runs over them.
+  // Inputs are converted a chunk at a time into stack buffers, then f runs over them;
+  // elements already of type M, one after another and clear of the out row, are read
+  // where they are instead.
   constexpr size_t kChunk = 64;
+  bool of_type_m[N];
+  for (size_t k = 0; k < N; ++k) of_type_m[k] = load[k] == &load_as<M, M>;
   for_each_run(out, in, [&](size_t i, const size_t* idx, const ptrdiff_t* step, size_t length) {
     M v[N][kChunk];
     const M* src[N];
@@ -260,17 +264,16 @@ bool apply_elementwise(KernelContext& ctx, const char* op, const Tensor* const (
       Out* o = dst + i + c;
       for (size_t k = 0; k < N; ++k) {
         const size_t start = idx[k] + c * static_cast<size_t>(step[k]);
-        // Elements already of type M, one after another and clear of the out row, are
-        // read where they are; the others are converted into v[k].
-        const M* direct = static_cast<const M*>(data[k]) + start;
-        if (load[k] == &load_as<M, M> && step[k] == 1 &&
-            (reinterpret_cast<const void*>(direct + n) <= o ||
-             reinterpret_cast<const void*>(o + n) <= direct)) {
-          src[k] = direct;
-        } else {
-          load[k](data[k], start, step[k], n, v[k]);
-          src[k] = v[k];
+        if (of_type_m[k] && step[k] == 1) {
+          const M* direct = static_cast<const M*>(data[k]) + start;
+          if (reinterpret_cast<const void*>(direct + n) <= o ||
+              reinterpret_cast<const void*>(o + n) <= direct) {
+            src[k] = direct;
+            continue;
+          }
         }
+        load[k](data[k], start, step[k], n, v[k]);
+        src[k] = v[k];
       }
       // A whole chunk gets a loop of constant length: at -O2 the compiler vectorizes
       // only loops whose trip count it knows.
