@@ -260,7 +260,7 @@ CASES = [
            name="deep"),
     OpCase("mm.default", ("Half",), [((3, 1100), (1100, 5))], domain="small", name="deep_half"),
     OpCase("addmm.default", ("Float",), [((45,), (9, 600), (600, 45))],
-           kwargs={"beta": 0.5, "alpha": 2.0}, name="deep"),
+           kwargs={"beta": 0.5, "alpha": 2.0}, domain="small", name="deep"),
     OpCase("bmm.default", REALH, [((2, 3, 4), (2, 4, 5)), ((0, 2, 3), (0, 3, 1))],
            domain="small"),
     OpCase("addmm.default", ("Float",), [((200,), (3, 9), (9, 200)), ((3, 1), (3, 9), (9, 200)),
