@@ -350,6 +350,12 @@ CASES = [
     OpCase("view_copy.default", others("Float", "Long", "Bool", "Half"), [((2, 3, 4),)],
            args=([4, -1],), name="dtypes"),
 
+    # --- convolution and normalization ---
+
+    # --- pooling, resampling and padding ---
+
+    # --- activations, trigonometry, logical reductions, scans ---
+
     # --- what the XNNPACK partitioner delegates whole ---
     # Most cases above have a call XNNPACK leaves to the kernels (a 0-d tensor, mixed
     # dtypes, an input weight), so test_ops.py skips them for it; these have only calls
