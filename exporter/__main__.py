@@ -66,8 +66,7 @@ def run(args: argparse.Namespace) -> int:
     program = export(module, inputs, dynamic_shapes(manifest, inputs),
                      partitioner=make_partitioner(backend))
     plan = program.plan
-    print(f"  torch.export: {program.node_count} nodes"
-          + (f", {len(program.folded)} folded into constants" if program.folded else ""))
+    print(f"  torch.export: {program.node_count} nodes; {program.simplified.summary()}")
     report = program.delegation
     if report is not None:
         print(f"  delegated to {report.backend}: {len(report.groups)} subgraphs, "

@@ -3,10 +3,11 @@
     program = export(module, (x,), dynamic_shapes=({0: torch.export.Dim("b", max=8)},))
     program.save("build/host/mlp/mlp.pte")
 
-The module is traced with torch.export, decomposed to core ATen, its constant
-subexpressions (such as the transposed weight of a Linear) are folded into constants
-(constant_folding.py), and it is lowered by program_builder.py to one method whose calls
-are out-variant kernels over planned memory. `python -m exporter` (exporter/__main__.py)
+The module is traced with torch.export, decomposed to core ATen, simplified by the
+passes of exporter/passes/ (batch norms folded into convolutions, no-op copies removed,
+constant subexpressions such as the transposed weight of a Linear folded into
+constants), and lowered by program_builder.py to one method whose calls are out-variant
+kernels over planned memory. `python -m exporter` (exporter/__main__.py)
 drives this from a model manifest.
 """
 
@@ -18,9 +19,9 @@ from dataclasses import dataclass
 import torch
 
 from exporter.atomic import write_bytes_atomic
-from exporter.constant_folding import fold_constants
 from exporter.delegation import DelegationReport
 from exporter.memory_plan import MemoryPlan
+from exporter.passes import SimplifyReport, simplify
 from exporter.program_builder import build_method
 from exporter.serialize import serialize
 
@@ -42,7 +43,12 @@ class Program:
     plan: MemoryPlan
     node_count: int                              # call nodes torch.export produced
     delegation: DelegationReport | None = None   # set when exported with a partitioner
-    folded: tuple[str, ...] = ()                 # nodes folded into constants at export
+    simplified: SimplifyReport = SimplifyReport()  # what the export-time passes did
+
+    @property
+    def folded(self) -> tuple[str, ...]:
+        """The nodes folded into constants at export."""
+        return self.simplified.folded
 
     def to_dict(self) -> dict:
         """The program in the flatbuffer JSON form serialize.py takes (a copy)."""
@@ -107,8 +113,8 @@ def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, 
                                  dynamic_shapes=dynamic_shapes)
         ep = ep.run_decompositions()
         node_count = sum(1 for n in ep.graph.nodes if n.op == "call_function")
-        folded = fold_constants(ep)
+        simplified = simplify(ep)
         built = build_method(ep, name, partitioner)
     segments = [{"offset": 0, "size": len(built.segment)}] if built.segment else []
     data = {"version": PROGRAM_VERSION, "methods": [built.method], "segments": segments}
-    return Program(data, built.segment, built.plan, node_count, built.delegation, folded)
+    return Program(data, built.segment, built.plan, node_count, built.delegation, simplified)

@@ -29,6 +29,7 @@ from exporter.constant_segment import pack_constants
 from exporter.delegation import Call, DelegationReport, LoweredMethod, delegate_method
 from exporter.errors import ExportError
 from exporter.memory_plan import Buffer, MemoryPlan, live_ranges, plan_memory
+from exporter.node_source import describe
 from exporter.out_variants import (IGNORED_TARGETS, PRIM_INT_OPS, ProgramOp,
                                    is_tensor_list_type, program_op, scalar_overload)
 from exporter.scalar_types import (DEVICE_TYPE_CODES, LAYOUT_CODES, MEMORY_FORMAT_CODES,
@@ -68,12 +69,6 @@ def build_method(ep: torch.export.ExportedProgram, name: str, partitioner=None) 
     return _MethodBuilder(ep, name, partitioner).build()
 
 
-def _where(node: torch.fx.Node) -> str:
-    trace = node.meta.get("stack_trace") or ""
-    lines = [ln.strip() for ln in trace.strip().splitlines() if ln.strip()]
-    return f"node '{node.name}'" + (f" ({lines[-1]})" if lines else "")
-
-
 class _MethodBuilder:
     def __init__(self, ep: torch.export.ExportedProgram, name: str, partitioner=None):
         self.ep = ep
@@ -111,7 +106,7 @@ class _MethodBuilder:
         upper = bound_sympy(expr, ranges).upper
         if not upper.is_finite:
             raise ExportError(
-                f"{_where(node)}: size {expr} has no upper bound, so its memory cannot be "
+                f"{describe(node)}: size {expr} has no upper bound, so its memory cannot be "
                 "planned; give the dynamic dim a max (dynamic_dims: max:) or bound the "
                 "data-dependent size with torch._check()")
         return int(upper)
@@ -119,7 +114,7 @@ class _MethodBuilder:
     def _tensor(self, fake: torch.Tensor, node: torch.fx.Node,
                 constant: torch.Tensor | None = None) -> int:
         if fake.dtype not in SCALAR_TYPE_NAMES:
-            raise ExportError(f"{_where(node)}: dtype {fake.dtype} is not supported by "
+            raise ExportError(f"{describe(node)}: dtype {fake.dtype} is not supported by "
                               f"Tailor programs; use one of "
                               f"{', '.join(str(d) for d in SCALAR_TYPE_NAMES)}")
         sizes = [self._upper_bound(s, node) for s in fake.shape]
@@ -138,7 +133,7 @@ class _MethodBuilder:
     def _node_value(self, v: torch.fx.Node, node: torch.fx.Node) -> int:
         found = self.env.get(v)
         if not isinstance(found, int):
-            raise ExportError(f"{_where(node)}: argument '{v.name}' is not a single value")
+            raise ExportError(f"{describe(node)}: argument '{v.name}' is not a single value")
         return found
 
     def _arg(self, t, v, n: int | None, node: torch.fx.Node) -> int:
@@ -177,10 +172,10 @@ class _MethodBuilder:
         if kind == "DeviceObjType" and isinstance(v, (torch.device, str)):
             device = torch.device(v)
             if device.type not in DEVICE_TYPE_CODES:
-                raise ExportError(f"{_where(node)}: device {device} is not supported; "
+                raise ExportError(f"{describe(node)}: device {device} is not supported; "
                                   "export the model on cpu")
             return self._int(DEVICE_TYPE_CODES[device.type])
-        raise ExportError(f"{_where(node)}: argument {v!r} of schema type {t} is not "
+        raise ExportError(f"{describe(node)}: argument {v!r} of schema type {t} is not "
                           "supported by Tailor programs")
 
     def _list_arg(self, elem, v, n: int | None, node: torch.fx.Node) -> int:
@@ -199,7 +194,7 @@ class _MethodBuilder:
             return self._add("DoubleList", {"items": [float(x) for x in items]})
         if kind == "BoolType" and all(isinstance(x, bool) for x in items):
             return self._add("BoolList", {"items": list(items)})
-        raise ExportError(f"{_where(node)}: list argument {v!r} of element type {elem} is "
+        raise ExportError(f"{describe(node)}: list argument {v!r} of element type {elem} is "
                           "not supported by Tailor programs")
 
     # -- instructions ----------------------------------------------------------------
@@ -260,7 +255,7 @@ class _MethodBuilder:
         elif len(op.outs) == len(results):
             outs = results
         else:
-            raise ExportError(f"{_where(node)}: {op.qualified_name} has {len(op.outs)} "
+            raise ExportError(f"{describe(node)}: {op.qualified_name} has {len(op.outs)} "
                               f"out arguments but the graph expects {len(results)} results")
         slots = [self._return_slot(r.type) for r in op.scalar_returns]
         self.env[node] = results if isinstance(val, (list, tuple)) else results[0]
@@ -329,7 +324,7 @@ class _MethodBuilder:
         found = scalar_overload(target, numbers)
         if found is None:
             raise ExportError(
-                f"{_where(node)}: {target} gets the number {bound[next(iter(numbers))]!r} "
+                f"{describe(node)}: {target} gets the number {bound[next(iter(numbers))]!r} "
                 f"for a Tensor argument and has no overload taking a Scalar there; make "
                 "the number a tensor in the model (torch.tensor(...))")
         return found
@@ -357,7 +352,7 @@ class _MethodBuilder:
             if op is None:
                 schema = getattr(node.target, "_schema", node.target)
                 raise ExportError(
-                    f"{_where(node)} calls {schema}, which has no out variant Tailor can "
+                    f"{describe(node)} calls {schema}, which has no out variant Tailor can "
                     "call; rewrite that part of the model with other operators")
             self.node_name = node.name
             if node.target in PRIM_INT_OPS:

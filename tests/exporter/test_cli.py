@@ -34,7 +34,7 @@ def test_progress_lines(exported):
     out, text = exported
     lines = text.splitlines()
     assert lines[0] == "exporting mlp (examples.mlp.model:make_mlp)"
-    assert "  torch.export: 5 nodes, 2 folded into constants" in lines
+    assert "  torch.export: 5 nodes; folded 2 constant node(s)" in lines
     assert any(ln.startswith("  memory plan: 1 arena, ") and "(no reuse: " in ln
                for ln in lines)
     size = os.path.getsize(out)

@@ -1,11 +1,11 @@
-"""Constant folding at export (exporter/constant_folding.py): what folds, what it stores,
+"""Constant folding at export (exporter/passes/constant_folding.py): what folds, what it stores,
 what it leaves alone, and that the folded programs still compute what torch computes."""
 
 import pytest
 import torch
 from torch import nn
 
-from exporter.constant_folding import MAX_GROWTH_BYTES, fold_constants
+from exporter.passes.constant_folding import MAX_GROWTH_BYTES, fold_constants
 from exporter.export import export
 from program_checks import assert_plan_is_safe, tensor_nbytes
 from pte_interpreter import run_program
@@ -135,14 +135,16 @@ def test_chains_fold_whole_and_equal_results_are_stored_once():
             self.w = nn.Parameter(torch.randn(4, 6))
 
         def forward(self, x):                     # x: [2, 24]
-            flat = self.w.t().reshape(1, 24)      # permute -> clone -> view, all folded
+            flat = self.w.t().reshape(1, 24)      # permute -> clone -> view: the clone is a
+                                                  # no-op (removed), the rest folded
             same = self.w.reshape(2, 12)          # a view of w: the same bytes as w
             return x * flat, self.w * 2.0 + same.reshape(4, 6) * x[:, :6].sum()
 
     torch.manual_seed(4)
     module, x = Chain().eval(), torch.randn(2, 24)
     program = export(module, (x,))
-    assert program.folded == ("permute", "clone", "view", "view_1", "mul_1", "view_2")
+    assert program.folded == ("permute", "view", "view_1", "mul_1", "view_2")
+    assert program.simplified.noops == 1
     assert "aten::permute_copy.out" not in program.operators
     assert "aten::view_copy.out" not in program.operators
     w = module.w.detach()
@@ -189,9 +191,10 @@ def test_growth_is_capped():
     module = Expands().eval()
     x, y = torch.randn(n_small, 8), torch.randn(n_small + 1, 8)
     program = export(module, (x, y))
-    # The expand that fits is folded (with its clone); the one past the cap is not,
-    # and neither is the clone reading it.
-    assert program.folded == ("expand", "clone")
+    # The expand that fits is folded; the one past the cap is not. Both clones are
+    # no-op copies, removed before folding.
+    assert program.folded == ("expand",)
+    assert program.simplified.noops == 2
     assert "aten::expand_copy.out" in program.operators
     assert sorted(map(len, _constants(program))) == [32, MAX_GROWTH_BYTES]
     _check_runs(program, module, x, y)

@@ -1,7 +1,7 @@
 """Core-ATen ExportedProgram -> the same program with its constant subexpressions folded.
 
-Input: a torch.export ExportedProgram decomposed to core ATen (export.py runs this
-between run_decompositions() and program_builder.py). Output: the same program, rewritten
+Input: a torch.export ExportedProgram decomposed to core ATen (the last of the passes
+that exporter/passes/__init__.py runs before program_builder.py). Output: the same program, rewritten
 in place, and the names of the graph nodes folded away.
 
 A call is folded, i.e. evaluated once here with torch and replaced by a new lifted
@@ -10,9 +10,11 @@ constant tensor (InputKind.CONSTANT_TENSOR, in ep.constants), when all of these 
 - it is an aten operator that is functional (its schema writes to nothing) and
   deterministic (not tagged nondeterministic_seeded, and not one of the empty* ops,
   whose contents are undefined);
-- it reads at least one tensor and every graph value it reads is a constant: a
-  parameter, a buffer, a lifted tensor constant, or an already folded call (so chains
-  such as reshape(permute(W)) fold whole); numbers, int lists, dtypes ... are literals;
+- every graph value it reads is a constant: a parameter, a buffer, a lifted tensor
+  constant, or an already folded call (so chains such as reshape(permute(W)) fold
+  whole); numbers, int lists, dtypes ... are literals. A call that reads no tensor at
+  all (arange, full at a fixed size) folds too, so masks and rotary tables built from
+  them at a static sequence length become constants;
 - it returns one tensor of static shape, and the graph output does not use it directly
   (a returned tensor must be planned memory, so `return self.table` still copies);
 - the result is no larger than the tensors it reads together, or at most
@@ -30,24 +32,24 @@ removed from the program, so only what the method reads is serialized. The const
 segment deduplicates equal bytes (exporter/constant_segment.py), so a fold that does
 not change the bytes (a view of a weight that is still used) costs nothing.
 
-MAX_GROWTH_BYTES is one 4 KiB page of the segment, so each folded broadcast or cast
-adds at most that much to the program, however large the model. Values are
+MAX_GROWTH_BYTES (64 KiB: a 128 x 128 float mask, a rotary table of 256 positions x 64)
+bounds what each folded broadcast, cast or table adds to the program, however large
+the model. Values are
 computed by torch on the exporting machine, like the expected outputs of the
 self-check, so a non-exact float op (exp, a reduction, ...) gives torch eager's result.
 
 There is no CLI of its own: `python -m exporter` runs it and prints how many calls it
-folded ("torch.export: 5 nodes, 2 folded into constants").
+folded.
 
     names = fold_constants(ep)     # ("permute", "permute_1") for the example MLP
 """
 
 import torch
-from torch.export.graph_signature import InputKind, InputSpec, TensorArgument
 
 from exporter.out_variants import IGNORED_TARGETS
+from exporter.passes.graph_constants import add_constant, constant_tensors, drop_unused_constants
 
-MAX_GROWTH_BYTES = 4096   # a folded result larger than its inputs may take at most this
-_CONSTANT_KINDS = (InputKind.PARAMETER, InputKind.BUFFER, InputKind.CONSTANT_TENSOR)
+MAX_GROWTH_BYTES = 65536  # a folded result larger than its inputs may take at most this
 # Ops whose result has undefined contents: folding them would store arbitrary bytes.
 _UNINITIALIZED = frozenset({"aten::empty_like", "aten::new_empty", "aten::new_empty_strided",
                             "aten::empty", "aten::empty_strided", "aten::empty_permuted"})
@@ -59,10 +61,6 @@ def _nbytes(t) -> int:
 
 def _static_tensor(val) -> bool:
     return isinstance(val, torch.Tensor) and all(isinstance(s, int) for s in val.shape)
-
-
-def _constant_tensor(ep: torch.export.ExportedProgram, target: str) -> torch.Tensor:
-    return ep.state_dict[target] if target in ep.state_dict else ep.constants[target]
 
 
 def _can_fold(node: torch.fx.Node, constants: dict) -> bool:
@@ -77,7 +75,7 @@ def _can_fold(node: torch.fx.Node, constants: dict) -> bool:
             or schema.name in _UNINITIALIZED:
         return False
     inputs = node.all_input_nodes
-    if not inputs or any(n not in constants for n in inputs):
+    if any(n not in constants for n in inputs):
         return False
     if not node.users or any(u.op == "output" for u in node.users):
         return False
@@ -105,25 +103,12 @@ def _evaluate(node: torch.fx.Node, constants: dict) -> torch.Tensor | None:
     return result.detach().clone(memory_format=torch.contiguous_format)
 
 
-def _unique_target(ep: torch.export.ExportedProgram, base: str) -> str:
-    taken = set(ep.state_dict) | set(ep.constants)
-    name, i = base, 0
-    while name in taken:
-        i += 1
-        name = f"{base}_{i}"
-    return name
-
-
 def fold_constants(ep: torch.export.ExportedProgram) -> tuple[str, ...]:
     """Folds the constant calls of `ep` in place and drops the constants nothing reads
     (see the module docstring); returns the names of the calls removed from the graph,
     in graph order."""
     graph = ep.graph
-    specs = ep.graph_signature.input_specs
-    placeholders = [n for n in graph.nodes if n.op == "placeholder"]
-    constants = {node: _constant_tensor(ep, spec.target)
-                 for spec, node in zip(specs, placeholders, strict=True)
-                 if spec.kind in _CONSTANT_KINDS}
+    constants = constant_tensors(ep)
 
     folded = []
     for node in graph.nodes:
@@ -146,35 +131,21 @@ def fold_constants(ep: torch.export.ExportedProgram) -> tuple[str, ...]:
     # weight takes the place of the weight. input_specs follow the placeholders.
     source = {node: node for node in constants}
     for node in folded:
-        source[node] = source[node.all_input_nodes[0]]
+        source[node] = source[node.all_input_nodes[0]] if node.all_input_nodes else None
     after = {}                           # placeholder -> the last constant put after it
     for node in folded:
         if all(u in folded_set for u in node.users):
             continue
-        target = _unique_target(ep, f"folded_{node.name}")
-        previous = after.get(source[node], source[node])
-        with graph.inserting_after(previous):
-            placeholder = graph.placeholder("c_" + target)
+        placeholder = add_constant(ep, f"folded_{node.name}", constants[node],
+                                   after=after.get(source[node], source[node]))
         placeholder.meta.update({k: node.meta[k] for k in ("val", "stack_trace")
                                  if k in node.meta})
         node.replace_all_uses_with(placeholder, delete_user_cb=lambda u: u not in folded_set)
-        ep.constants[target] = constants[node]
-        index = placeholders.index(previous) + 1
-        placeholders.insert(index, placeholder)
-        specs.insert(index, InputSpec(InputKind.CONSTANT_TENSOR,
-                                      TensorArgument(name=placeholder.name), target))
         after[source[node]] = placeholder
     for node in reversed(folded):
         graph.erase_node(node)
 
     # Constants nothing reads (any more) are not part of the program.
-    dropped = set()
-    for i in reversed(range(len(specs))):
-        if specs[i].kind in _CONSTANT_KINDS and not placeholders[i].users:
-            graph.erase_node(placeholders[i])
-            dropped.add(specs[i].target)
-            del specs[i], placeholders[i]
-    for target in dropped - {spec.target for spec in specs}:
-        (ep.state_dict if target in ep.state_dict else ep.constants).pop(target)
+    drop_unused_constants(ep)
     ep.graph_module.recompile()
     return tuple(n.name for n in folded)
