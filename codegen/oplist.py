@@ -29,6 +29,8 @@ from codegen.errors import ManifestError, run_cli, suggest
 from codegen.schema import (OptionalType, Schema, is_scalar, is_tensor, is_tensor_list,
                             load_aten_schemas)
 from codegen.yaml_io import dump_yaml, load_yaml, write_text
+from exporter.debug_record import instruction_sources, read_debug_record
+from exporter.debug_record import where as debug_where
 
 _OP_RE = re.compile(r"^[A-Za-z_]\w*::[A-Za-z_]\w*(\.[A-Za-z_]\w*)?$")
 _KEY_RE = re.compile(r"^([A-Za-z0-9]+;[0-9,]*(\|[A-Za-z0-9]+;[0-9,]*)*)?$")
@@ -36,7 +38,8 @@ _HEADER = """\
 # Selected operators, written by codegen/oplist.py; feed back with --ops-yaml.
 # dtypes: every tensor dtype the op's calls use (what its kernel is compiled for);
 #   `all`: unknown, so any dtype. scalar_dtypes: the dtypes of its Scalar arguments.
-# kernel_keys: each call's kernel key (docs/internals.md) and the models making that call.
+# kernel_keys: each call's kernel key (docs/internals.md), the models making that call
+#   and, from each program's debug record, the source lines making it.
 """
 
 
@@ -49,6 +52,11 @@ class OpUse:
     kernel_keys: tuple[tuple[str, tuple[str, ...]], ...] = ()  # sorted (key, models)
     models: tuple[str, ...] = ()              # sorted
     scalar_dtypes: tuple[str, ...] = ()       # of Scalar arguments, sorted
+    sources: tuple[tuple[str, tuple[str, ...]], ...] = ()  # sorted (key, where it is called:
+                                              # "gpt2: modeling_gpt2.py:211 in h.0.attn")
+
+    def sources_of(self, key: str) -> tuple[str, ...]:
+        return next((s for k, s in self.sources if k == key), ())
 
 
 @dataclass(frozen=True)
@@ -68,7 +76,7 @@ class _Collector:
     def use(self, op: str) -> dict:
         return self.ops.setdefault(op, {"dtypes": set(), "all": False, "dim_orders": set(),
                                         "keys": {}, "models": set(),
-                                        "scalar_dtypes": set()})
+                                        "scalar_dtypes": set(), "sources": {}})
 
     def add(self, u: OpUse) -> None:
         rec = self.use(u.op)
@@ -79,13 +87,16 @@ class _Collector:
         rec["models"] |= set(u.models)
         for key, models in u.kernel_keys:
             rec["keys"].setdefault(key, set()).update(models)
+        for key, sources in u.sources:
+            rec["sources"].setdefault(key, set()).update(sources)
 
     def oplist(self) -> OpList:
         return OpList(tuple(
             OpUse(op, () if r["all"] else tuple(sorted(r["dtypes"])), r["all"],
                   tuple(sorted(r["dim_orders"])),
                   tuple((k, tuple(sorted(m))) for k, m in sorted(r["keys"].items())),
-                  tuple(sorted(r["models"])), tuple(sorted(r["scalar_dtypes"])))
+                  tuple(sorted(r["models"])), tuple(sorted(r["scalar_dtypes"])),
+                  tuple((k, tuple(sorted(s))) for k, s in sorted(r["sources"].items())))
             for op, r in sorted(self.ops.items())))
 
 
@@ -152,12 +163,14 @@ def _call_record(call: dict, schema: Schema | None, values: list, where: str):
 
 
 def ops_from_program(program: dict, model: str, schemas: dict[str, Schema],
-                     where: str) -> OpList:
-    """Op info of every KernelCall in every method of `program` (flatbuffer JSON form)."""
+                     where: str, debug: dict | None = None) -> OpList:
+    """Op info of every KernelCall in every method of `program` (flatbuffer JSON form);
+    with the program's debug record, also the source line of each call."""
     collector = _Collector()
-    for method in program.get("methods") or []:
+    for method_index, method in enumerate(program.get("methods") or []):
         values = method.get("values") or []
         operators = method.get("operators") or []
+        origins = instruction_sources(debug, method_index)
         for number, instruction in enumerate(method.get("instructions") or []):
             if instruction.get("instr_type") != "KernelCall":
                 continue
@@ -177,6 +190,9 @@ def ops_from_program(program: dict, model: str, schemas: dict[str, Schema],
             rec["dim_orders"] |= orders
             rec["keys"].setdefault(key, set()).add(model)
             rec["models"].add(model)
+            origin = debug_where(origins[number]) if number < len(origins) else ""
+            if origin:
+                rec["sources"].setdefault(key, set()).add(f"{model}: {origin}")
     return collector.oplist()
 
 
@@ -223,21 +239,25 @@ def _parse_use(op: str, rec, where: str) -> OpUse:
         if not is_dtype(d):
             raise ManifestError(f"{where}: {op}: '{d}' is not a dtype; write a list of "
                                 "dtype names (Float, Long, ...) or `all`")
-    keys = {}
+    keys, sources = {}, {}
     for item in rec.get("kernel_keys") or []:
-        if not (isinstance(item, dict) and set(item) == {"key", "models"}):
+        if not (isinstance(item, dict) and {"key", "models"} <= set(item)
+                <= {"key", "models", "sources"}):
             raise ManifestError(f"{where}: {op}: each kernel_keys item is "
-                                "{key: 'Float;0,1|Float;0,1', models: [mlp]}")
+                                "{key: 'Float;0,1|Float;0,1', models: [mlp], sources: [...]}")
         key = "" if item["key"] is None else str(item["key"])
         if not _KEY_RE.match(key):
             raise ManifestError(f"{where}: {op}: '{key}' is not a kernel key like "
                                 "Float;0,1|Float;0,1 (docs/internals.md)")
         keys.setdefault(key, set()).update(_string_list(item["models"], where, "models"))
+        sources.setdefault(key, set()).update(_string_list(item.get("sources"), where,
+                                                           "sources"))
     return OpUse(op, tuple(sorted(set(dtypes))), all_dtypes,
                  tuple(sorted(set(_string_list(rec.get("dim_orders"), where, "dim_orders")))),
                  tuple((k, tuple(sorted(m))) for k, m in sorted(keys.items())),
                  tuple(sorted(set(_string_list(rec.get("models"), where, "models")))),
-                 tuple(sorted(set(scalar_dtypes))))
+                 tuple(sorted(set(scalar_dtypes))),
+                 tuple((k, tuple(sorted(v))) for k, v in sorted(sources.items()) if v))
 
 
 def parse_oplist(text: str, path: str) -> OpList:
@@ -255,7 +275,10 @@ def oplist_to_yaml(oplist: OpList) -> str:
     operators = {u.op: {"dtypes": "all" if u.all_dtypes else list(u.dtypes),
                         **({"scalar_dtypes": list(u.scalar_dtypes)} if u.scalar_dtypes else {}),
                         "dim_orders": list(u.dim_orders),
-                        "kernel_keys": [{"key": k, "models": list(m)} for k, m in u.kernel_keys],
+                        "kernel_keys": [{"key": k, "models": list(m),
+                                         **({"sources": list(u.sources_of(k))}
+                                            if u.sources_of(k) else {})}
+                                        for k, m in u.kernel_keys],
                         "models": list(u.models)}
                  for u in oplist.ops}
     return dump_yaml({"operators": operators}, _HEADER)
@@ -305,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
                 program, _ = deserialize(f.read())
         except (OSError, ProgramFormatError) as e:
             raise ManifestError(f"{path}: cannot read the program: {e}") from None
-        lists.append(ops_from_program(program, name, schemas, path))
+        lists.append(ops_from_program(program, name, schemas, path, read_debug_record(path)))
     text = oplist_to_yaml(merge_oplists(lists))
     if args.out:
         write_text(args.out, text)

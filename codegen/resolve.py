@@ -30,6 +30,7 @@ from codegen.dtypes import ALL_DTYPES, dtype_mask
 from codegen.errors import ManifestError, run_cli
 from codegen.kernel_manifest import KernelLibrary, LibraryKernel, load_library, manifest_op_name
 from codegen.oplist import OpList, OpUse, merge_oplists, parse_oplist
+from codegen.schema import load_aten_schemas
 from codegen.target import load_target
 from codegen.yaml_io import dump_yaml, load_yaml, write_text
 
@@ -128,18 +129,74 @@ def _who(models) -> str:
     return ("models " if len(models) > 1 else "model ") + ", ".join(models)
 
 
-def _missing_error(missing: list[str], libraries, target_path: str, source: str):
+@dataclass(frozen=True)
+class _Missing:
+    """One operator use no library serves."""
+    use: OpUse
+    key: str | None          # None: the op with all dtypes (an op list)
+    has_op: bool             # some library has the op, for other dtypes
+
+
+def _schema_of(op: str, libraries):
+    for lib in libraries:
+        for kernel in lib.kernels_for(op):
+            return kernel.schema
+    return load_aten_schemas().get(op)
+
+
+def _named_dtypes(op: str, key: str, libraries) -> str:
+    """"self: Bool, out: Long" for kernel key "Bool;0|Long;0", or the bare dtypes."""
+    dtypes = [part.partition(";")[0] for part in key.split("|") if part]
+    schema = _schema_of(op, libraries)
+    names = [a.name for a in schema.key_args] if schema is not None else []
+    if len(names) != len(dtypes):
+        return ", ".join(sorted(set(dtypes)))
+    return ", ".join(f"{n}: {d}" for n, d in zip(names, dtypes))
+
+
+def _describe(group: list[_Missing], libraries) -> list[str]:
+    """The message lines of missing uses of one op with the same named dtypes."""
+    m = group[0]
+    models, sources = set(), []
+    for g in group:
+        models |= set(dict(g.use.kernel_keys).get(g.key, g.use.models))
+        sources += [s for s in (g.use.sources_of(g.key) if g.key is not None else ())
+                    if s not in sources]
+    what = "all dtypes" if m.key is None else _named_dtypes(m.use.op, m.key, libraries)
+    head = f"{m.use.op} ({what}), {_who(sorted(models))}"
+    if m.has_op:
+        keys = ", ".join(f"'{g.key}'" for g in group)
+        offered = sorted({_offered(k) for lib in libraries for k in lib.kernels_for(m.use.op)})
+        head += f": no kernel for key {keys}; the libraries have {', '.join(offered)}"
+    else:
+        head += ": no library has the op"
+    shown = [f"  at {where}" for where in sources[:3]]       # under the op's line
+    if len(sources) > 3:
+        shown.append(f"  ... and {len(sources) - 3} more (kernel_keys in selected_ops.yaml)")
+    return [head] + shown
+
+
+def _missing_error(missing: list[_Missing], libraries, target_path: str, source: str):
     names = ", ".join(lib.name for lib in libraries)
     paths = ", ".join(lib.path for lib in libraries)
     where = f" (kernel_libraries of {target_path})" if target_path else ""
+    in_target = f" in {target_path}" if target_path else ""
+    groups: dict[tuple, list[_Missing]] = {}
+    for m in missing:
+        what = None if m.key is None else _named_dtypes(m.use.op, m.key, libraries)
+        groups.setdefault((m.use.op, what, m.has_op), []).append(m)
+    lines = [line for group in groups.values() for line in _describe(group, libraries)]
+    fixes = []
+    if any(not m.has_op for m in missing):
+        fixes.append(f"add a kernel for each op no library has to one of {paths}, or add a "
+                     f"library that has it to kernel_libraries{in_target}")
+    if any(m.has_op for m in missing):
+        fixes.append("give the op's kernel the missing dtypes (`arg_meta: null` with them in "
+                     "its `dtypes:`, or an entry whose type_alias lists them), or export the "
+                     "model with dtypes the kernels support")
     return ManifestError(
-        f"{source}: {len(missing)} operator use(s) have no kernel in [{names}]{where}:\n  "
-        + "\n  ".join(missing)
-        + f"\nfix: add a kernel for each to one of {paths} (`arg_meta: null` with the dtype "
-          "in its `dtypes:` if it has one, or its dtypes in the entry's type_alias), add a "
-          "library that has it to kernel_libraries"
-          + (f" in {target_path}" if target_path else "")
-          + ", or export the model with dtypes the kernels support")
+        f"{source}: {len(groups)} operator use(s) have no kernel in [{names}]{where}:\n  "
+        + "\n  ".join(lines) + "\n" + "\n".join(f"fix: {fix}" for fix in fixes))
 
 
 def resolve_kernels(selection: OpList, libraries: list[KernelLibrary], select_all: bool = False,
@@ -155,8 +212,8 @@ def resolve_kernels(selection: OpList, libraries: list[KernelLibrary], select_al
     missing = []
     for use in selection.ops:
         if not any(lib.kernels_for(use.op) for lib in libraries):
-            what = "all dtypes" if use.all_dtypes else ", ".join(use.dtypes) or "no dtypes"
-            missing.append(f"{use.op} ({what}), {_who(use.models)}: no library has the op")
+            keys = [key for key, _ in use.kernel_keys]
+            missing += [_Missing(use, key, False) for key in (keys or [None])]
             continue
         picked = _pick_all(use.op, libraries) if use.all_dtypes else []
         for kernel in picked:
@@ -164,11 +221,7 @@ def resolve_kernels(selection: OpList, libraries: list[KernelLibrary], select_al
         for key, models in use.kernel_keys:
             kernel = _pick(use.op, key, libraries)
             if kernel is None:
-                offered = sorted({_offered(k) for lib in libraries
-                                  for k in lib.kernels_for(use.op)})
-                missing.append(f"{use.op} ({', '.join(sorted(_key_dtypes(key)))}), "
-                               f"{_who(models)}: no kernel for key '{key}'; the libraries "
-                               f"have {', '.join(offered)}")
+                missing.append(_Missing(use, key, True))
                 continue
             picked.append(kernel)
             # "" is one kernel per op: another null kernel is registered for its key.

@@ -159,6 +159,7 @@ class Delegated:
     outputs: list
     remap: dict              # old value id -> new value id (kept values only)
     report: DelegationReport
+    nodes: list              # per instruction, the graph nodes it runs
 
 
 def _group_calls(method: LoweredMethod, claimed: set, reads) -> list:
@@ -282,11 +283,12 @@ def delegate_method(method: LoweredMethod, partitioner: Partitioner) -> Delegate
     for u in order:
         for v in unit_reads(u):
             needed_outside.setdefault(v, set()).add(u)
-    instructions, delegates = [], []
+    instructions, delegates, nodes = [], [], []
     for u in order:
         if u[0] == "c":
             c = method.calls[u[1]]
             instructions.append(("KernelCall", c.op, list(c.args)))
+            nodes.append([c.node])
             continue
         members = groups[u[1]]
         ins = unit_reads(u)
@@ -294,6 +296,7 @@ def delegate_method(method: LoweredMethod, partitioner: Partitioner) -> Delegate
                 if v in method.outputs or needed_outside.get(v, set()) - {u}]
         payload = partitioner.preprocess(method, members, ins, outs)
         instructions.append(("DelegateCall", len(delegates), ins + outs))
+        nodes.append([method.calls[i].node for i in sorted(members)])
         delegates.append({"backend": partitioner.backend, "data": list(payload)})
 
     # Keep the values still referenced, renumbered in their old order.
@@ -313,7 +316,7 @@ def delegate_method(method: LoweredMethod, partitioner: Partitioner) -> Delegate
 
     report = _report(method, partitioner.backend, groups, folded, reasons, order)
     return Delegated(values, instructions, delegates, [remap[v] for v in method.inputs],
-                     [remap[v] for v in method.outputs], remap, report)
+                     [remap[v] for v in method.outputs], remap, report, nodes)
 
 
 def _report(method, backend, groups, folded, reasons, order) -> DelegationReport:

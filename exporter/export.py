@@ -13,13 +13,17 @@ drives this from a model manifest.
 
 import copy
 import functools
+import json
+import os
 import warnings
 from dataclasses import dataclass
 
 import torch
 
-from exporter.atomic import write_bytes_atomic
+from exporter.atomic import write_bytes_atomic, write_text_atomic
+from exporter.debug_record import VERSION as DEBUG_VERSION, debug_path_for
 from exporter.delegation import DelegationReport
+from exporter.errors import ExportError
 from exporter.memory_plan import MemoryPlan
 from exporter.passes import SimplifyReport, simplify
 from exporter.program_builder import build_method
@@ -44,6 +48,7 @@ class Program:
     node_count: int                              # call nodes torch.export produced
     delegation: DelegationReport | None = None   # set when exported with a partitioner
     simplified: SimplifyReport = SimplifyReport()  # what the export-time passes did
+    debug: tuple = ()                            # per instruction: node, module, source line
 
     @property
     def folded(self) -> tuple[str, ...]:
@@ -91,21 +96,49 @@ class Program:
         return self._serialized
 
     def save(self, path: str) -> int:
-        """Writes the .pte atomically; returns its size in bytes."""
+        """Writes the .pte and its debug record (<stem>.debug.json, which the build's
+        messages read) atomically; returns the size of the .pte in bytes."""
         data = self.to_bytes()
+        record = {"version": DEBUG_VERSION, "methods": [
+            {"name": self.method["name"], "instructions": list(self.debug)}]}
+        write_text_atomic(debug_path_for(path), json.dumps(record, indent=1) + "\n")
         write_bytes_atomic(path, data)
         return len(data)
 
 
+def partitioner_for_target(target: str):
+    """The partitioner of the first backend of manifests/targets/<target>.yaml, or None
+    for a target without backends (the build delegates the same way)."""
+    from codegen.errors import ManifestError
+    from codegen.target import load_target
+    from exporter.manifest import REPO, make_partitioner
+
+    path = os.path.join(REPO, "manifests", "targets", f"{target}.yaml")
+    if not os.path.exists(path):
+        known = sorted(f[:-5] for f in os.listdir(os.path.dirname(path)) if f.endswith(".yaml"))
+        raise ExportError(f"target '{target}': there is no {path}; targets: {', '.join(known)}")
+    try:
+        backends = load_target(path).backends
+    except ManifestError as e:
+        raise ExportError(str(e)) from None
+    return make_partitioner(backends[0]) if backends else None
+
+
 def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, *,
-           name: str = "forward", partitioner=None) -> Program:
+           name: str = "forward", target: str | None = None, partitioner=None) -> Program:
     """Exports `module` called on `example_inputs` as a Program with one method `name`.
 
     `dynamic_shapes` is torch.export's argument; dynamic dims are planned at their max.
-    `partitioner` (e.g. backends.xnnpack.XnnpackPartitioner()) moves the subgraphs its
-    backend can run into delegates; `program.delegation` then reports what moved.
+    `target` ("host-xnnpack") delegates what that target's backend runs, as
+    `scons target=...` does for a model manifest; `partitioner` (e.g.
+    backends.xnnpack.XnnpackPartitioner()) does the same with a partitioner of your own.
+    `program.delegation` then reports what moved.
     Raises ExportError when the model uses something a Tailor program cannot express.
     """
+    if target is not None:
+        if partitioner is not None:
+            raise ExportError("give export() a target or a partitioner, not both")
+        partitioner = partitioner_for_target(target)
     # torch's own pytree code warns about its own deprecated API; not the user's concern.
     warnings.filterwarnings("ignore", message=".*LeafSpec.*deprecated", category=FutureWarning)
     with torch.no_grad():
@@ -117,4 +150,5 @@ def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, 
         built = build_method(ep, name, partitioner)
     segments = [{"offset": 0, "size": len(built.segment)}] if built.segment else []
     data = {"version": PROGRAM_VERSION, "methods": [built.method], "segments": segments}
-    return Program(data, built.segment, built.plan, node_count, built.delegation, simplified)
+    return Program(data, built.segment, built.plan, node_count, built.delegation, simplified,
+                   built.debug)

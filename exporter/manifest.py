@@ -207,14 +207,18 @@ def load_model(manifest: ModelManifest):
     import torch
 
     module_name, function_name = manifest.factory.split(":")
-    if REPO not in sys.path:
-        sys.path.insert(0, REPO)
+    # The factory is imported from the repository, the manifest's own directory, or the
+    # user's PYTHONPATH (already on sys.path), in that order.
+    for folder in reversed((REPO, os.path.dirname(os.path.abspath(manifest.path)))):
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
     try:
         module = importlib.import_module(module_name)
     except ImportError as e:
         raise ExportError(f"{manifest.path}: factory '{manifest.factory}': cannot import "
-                          f"{module_name} ({e}); check the module path (relative to the "
-                          "repository root) and that its dependencies are installed") from None
+                          f"{module_name} ({e}); the module path is relative to the "
+                          "repository root, the manifest's directory or a PYTHONPATH entry; "
+                          "check it and that its dependencies are installed") from None
     factory = getattr(module, function_name, None)
     if not callable(factory):
         raise ExportError(f"{manifest.path}: factory '{manifest.factory}': {module_name} "

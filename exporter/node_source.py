@@ -43,3 +43,12 @@ def describe(node: torch.fx.Node) -> str:
     if frame is None:
         return f"node '{node.name}'"
     return f"node '{node.name}' ({os.path.basename(frame[0])}:{frame[1]}: {frame[2]})"
+
+
+def origin(node: torch.fx.Node) -> dict:
+    """{"module", "source", "code"} of the node, for the debug record (empty if unknown)."""
+    frame = user_frame(node)
+    found = {"module": module_path(node)} if module_path(node) else {}
+    if frame:
+        found.update(source=f"{os.path.basename(frame[0])}:{frame[1]}", code=frame[2])
+    return found

@@ -29,7 +29,7 @@ from exporter.constant_segment import pack_constants
 from exporter.delegation import Call, DelegationReport, LoweredMethod, delegate_method
 from exporter.errors import ExportError
 from exporter.memory_plan import Buffer, MemoryPlan, live_ranges, plan_memory
-from exporter.node_source import describe
+from exporter.node_source import describe, origin
 from exporter.out_variants import (IGNORED_TARGETS, PRIM_INT_OPS, ProgramOp,
                                    is_tensor_list_type, program_op, scalar_overload)
 from exporter.scalar_types import (DEVICE_TYPE_CODES, LAYOUT_CODES, MEMORY_FORMAT_CODES,
@@ -46,6 +46,7 @@ class BuiltMethod:
     plan: MemoryPlan
     node_count: int         # call_function nodes in the core-ATen graph
     delegation: DelegationReport | None = None
+    debug: tuple = ()       # per instruction, where it comes from (exporter/debug_record.py)
 
 
 @dataclass
@@ -76,6 +77,7 @@ class _MethodBuilder:
         self.partitioner = partitioner
         self.calls: list[Call] = []          # what delegation sees, one per instruction
         self.node_name = ""                  # the graph node being lowered
+        self.origins: dict[str, dict] = {}   # node name -> its module path and source line
         self.values: list[dict] = []
         self.tensors: dict[int, _Tensor] = {}
         self.env: dict[torch.fx.Node, int | list[int]] = {}
@@ -355,6 +357,7 @@ class _MethodBuilder:
                     f"{describe(node)} calls {schema}, which has no out variant Tailor can "
                     "call; rewrite that part of the model with other operators")
             self.node_name = node.name
+            self.origins[node.name] = origin(node)
             if node.target in PRIM_INT_OPS:
                 self._prim_int_call(node, op)
             else:
@@ -364,9 +367,11 @@ class _MethodBuilder:
 
         instructions = [("KernelCall", self.operators[i].qualified_name, args)
                         for i, args in self.instructions]
+        nodes = [[call.node] for call in self.calls]
         delegates, report = [], None
         if self.partitioner is not None:
-            inputs, outputs, instructions, delegates, report = self._delegate(inputs, outputs)
+            inputs, outputs, instructions, delegates, report, nodes = self._delegate(
+                inputs, outputs)
         plan, segment = self._place_tensors(inputs, outputs,
                                             [args for _, _, args in instructions])
         if delegates:
@@ -393,7 +398,11 @@ class _MethodBuilder:
                 for kind, what, args in instructions],
             "arena_sizes": plan.arena_sizes,
         }
-        return BuiltMethod(method, segment, plan, len(calls), report)
+        debug = tuple({"kind": kind, "op": what if kind == "KernelCall" else
+                       delegates[what]["backend"], "nodes": names,
+                       **self.origins.get(names[0], {})}
+                      for (kind, what, _), names in zip(instructions, nodes, strict=True))
+        return BuiltMethod(method, segment, plan, len(calls), report, debug)
 
     def _delegate(self, inputs: list[int], outputs: list[int]):
         """Hands the lowered calls to the partitioner; renumbers what stays."""
@@ -406,7 +415,8 @@ class _MethodBuilder:
                         if vid in done.remap}
         for vid, t in self.tensors.items():
             t.payload = self.values[vid]["val"]
-        return done.inputs, done.outputs, done.instructions, done.delegates, done.report
+        return (done.inputs, done.outputs, done.instructions, done.delegates, done.report,
+                done.nodes)
 
     def _tensor_ids(self, args: list[int]) -> list[int]:
         """Tensor ids an instruction touches, list members included."""

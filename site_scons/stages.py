@@ -97,9 +97,7 @@ def _read_model(repo: str, name: str) -> ModelInfo:
         raise ManifestError("%s: expected a mapping of keys (factory, ...)" % rel)
     # The exporter validates the manifest fully; here only what the build needs.
     module = str(data.get("factory", "")).split(":")[0]
-    package_dir = os.path.join(repo, *module.split(".")[:-1]) if module else None
-    sources = tuple(sorted(os.path.relpath(p, repo)
-                           for p in glob.glob(os.path.join(package_dir, "*.py")))) if package_dir else ()
+    sources = _factory_sources(repo, os.path.dirname(path), module) if module else ()
     sources += tuple(path for pattern in data.get("data") or [] for path in _sources(repo, pattern))
     tolerance = data.get("tolerance") or {}
     app = data.get("app") or {}
@@ -109,6 +107,21 @@ def _read_model(repo: str, name: str) -> ModelInfo:
                      float(tolerance.get("rtol", 1e-5)), str(app.get("name", "")), app_sources,
                      tuple(app.get("args") or ()),
                      str(data.get("backend", "")))
+
+
+def _factory_sources(repo: str, manifest_dir: str, module: str) -> tuple:
+    """The .py files of the factory's package, found where the exporter imports it from:
+    the repository, the manifest's directory, then PYTHONPATH (exporter/manifest.py)."""
+    roots = [repo, manifest_dir] + [p for p in os.environ.get("PYTHONPATH", "").split(
+        os.pathsep) if p]
+    parts = module.split(".")
+    for root in roots:
+        if os.path.exists(os.path.join(root, *parts) + ".py") \
+                or os.path.exists(os.path.join(root, *parts, "__init__.py")):
+            package_dir = os.path.join(root, *parts[:-1])
+            return tuple(sorted(os.path.relpath(p, repo)
+                                for p in glob.glob(os.path.join(package_dir, "*.py"))))
+    return ()
 
 
 def plan_build(env, repo: str):
@@ -133,6 +146,29 @@ def plan_build(env, repo: str):
     return BuildPlan(env["target"], models, programs, libraries, env["ops"], env["select"],
                      env["run"], env["sanitize"], env["verbose"], env["build_dir"],
                      profile, env["log"], env["size"], env["generate"])
+
+
+def _check_delegates(repo: str, path: str, target_name: str, backends) -> None:
+    """A program exported for a backend needs a target with that backend: stop now,
+    not when the runtime loads it, naming the targets that have it."""
+    from exporter.serialize import ProgramFormatError, deserialize
+    try:
+        with open(path, "rb") as f:
+            program, _ = deserialize(f.read())
+    except (OSError, ProgramFormatError) as e:
+        raise ManifestError("programs=%s: cannot read the program: %s" % (path, e))
+    needed = sorted({d.get("backend", "") for m in program.get("methods") or []
+                     for d in m.get("delegates") or []} - set(backends))
+    if needed:
+        having = sorted(os.path.basename(p)[:-5] for p in glob.glob(
+            os.path.join(repo, "manifests", "targets", "*.yaml"))
+            if set(needed) <= set(load_target(p).backends))
+        raise ManifestError(
+            "programs=%s: the program delegates to %s, which target %s does not have; build "
+            "it for %s, or export it for this target (export(..., target=\"%s\"))"
+            % (os.path.relpath(path, repo), ", ".join(needed), target_name,
+               " or ".join("target=" + t for t in having) or "a target with that backend",
+               target_name))
 
 
 def _py(module: str) -> str:
@@ -219,8 +255,9 @@ def wire(env, plan: BuildPlan):
         # The target's backend (if any) takes what it can run, unless the model opts out.
         backend = " --backend %s" % target.backends[0] if target.backends else ""
         pte = tenv.Command(
-            "%s/%s.pte" % (out, model.name), [model.manifest],
-            Action(_py("exporter") + " --manifest $SOURCE --out $TARGET" + backend,
+            ["%s/%s.pte" % (out, model.name), "%s/%s.debug.json" % (out, model.name)],
+            [model.manifest],
+            Action(_py("exporter") + " --manifest $SOURCE --out ${TARGETS[0]}" + backend,
                         _label(plan, "exporting %s" % model.name)))
         tenv.Depends(pte, exporter_sources + list(model.sources) + [
             src for b in target.backends
@@ -233,6 +270,8 @@ def wire(env, plan: BuildPlan):
     op_args = " ".join("--model %s=%s" % (m.name, p.path) for m, p in programs)
     extra_programs = [tenv.File(path if os.path.isabs(path) else "#" + path)
                       for path in plan.programs]
+    for node in extra_programs:
+        _check_delegates(repo, node.abspath, plan.target_name, target.backends)
     op_args += "".join(" " + node.path for node in extra_programs)
     if plan.ops:
         flag = "--ops-yaml" if plan.ops.endswith((".yaml", ".yml")) else "--ops"

@@ -105,14 +105,33 @@ def test_missing_kernels_are_all_listed_in_one_error(library):
     assert str(e.value) == (
         "selected_ops.yaml: 3 operator use(s) have no kernel in [optimized, portable] "
         "(kernel_libraries of manifests/targets/x.yaml):\n"
-        f"  aten::add.out (Half), model mlp: no kernel for key '{H2}'; the libraries have {F2}\n"
-        "  aten::gelu.out (Half), model nanogpt: no library has the op\n"
+        "  aten::add.out (self: Half, other: Half, out: Half), model mlp: no kernel for key "
+        f"'{H2}'; the libraries have {F2}\n"
+        "  aten::gelu.out (self: Half, out: Half), model nanogpt: no library has the op\n"
         "  aten::mm.out (all dtypes), op list: no library has the op\n"
-        "fix: add a kernel for each to one of manifests/kernels/optimized.yaml, "
-        "manifests/kernels/portable.yaml (`arg_meta: null` with the dtype in its `dtypes:` if "
-        "it has one, or its dtypes in the entry's type_alias), add a library that has it to "
-        "kernel_libraries in "
-        "manifests/targets/x.yaml, or export the model with dtypes the kernels support")
+        "fix: add a kernel for each op no library has to one of "
+        "manifests/kernels/optimized.yaml, manifests/kernels/portable.yaml, or add a library "
+        "that has it to kernel_libraries in manifests/targets/x.yaml\n"
+        "fix: give the op's kernel the missing dtypes (`arg_meta: null` with them in its "
+        "`dtypes:`, or an entry whose type_alias lists them), or export the model with dtypes "
+        "the kernels support")
+
+
+def test_missing_kernels_show_where_the_model_calls_them_and_only_the_fixes_that_apply(
+        library):
+    sources = tuple(f"gpt2: modeling_gpt2.py:{line} in transformer.h.{line % 7}.attn"
+                    for line in (211, 212, 213, 214))
+    key = "Bool;0,1|Long;0,1"
+    selection = OpList((OpUse("aten::cumsum.out", ("Bool", "Long"),
+                              kernel_keys=((key, ("gpt2",)),), models=("gpt2",),
+                              sources=((key, sources),)),))
+    with pytest.raises(ManifestError) as e:
+        resolve_kernels(selection, [library(EXACT_FLOAT)])
+    message = str(e.value)
+    assert "  aten::cumsum.out (self: Bool, out: Long), model gpt2: no library has the op\n" \
+        "    at gpt2: modeling_gpt2.py:211 in transformer.h.1.attn\n" in message
+    assert "    ... and 1 more (kernel_keys in selected_ops.yaml)" in message
+    assert message.count("fix:") == 1 and "dtypes" not in message.split("fix:")[1]
 
 
 NULL_FLOAT = NULL.replace("arg_meta: null", "arg_meta: null\n          dtypes: [Float, Double]")
@@ -133,8 +152,8 @@ def test_null_kernel_with_dtypes_serves_only_keys_it_covers(library):
 def test_uncovered_dtype_is_missing_with_what_the_null_kernel_takes(library):
     with pytest.raises(ManifestError) as e:
         resolve_kernels(uses(F2, H2), [library(NULL_FLOAT)])
-    assert (f"  aten::add.out (Half), model mlp: no kernel for key '{H2}'; the libraries "
-            "have arg_meta: null (Double, Float)\n") in str(e.value)
+    assert (f"  aten::add.out (self: Half, other: Half, out: Half), model mlp: no kernel for "
+            f"key '{H2}'; the libraries have arg_meta: null (Double, Float)\n") in str(e.value)
     assert "1 operator use(s)" in str(e.value)
 
 

@@ -58,8 +58,8 @@ def test_oplist_resolve_render(tmp_path):
     proc = run("codegen.resolve", "--oplist", f"{out}/selected_ops.yaml", "--target",
                f"{tmp_path}/targets/host.yaml", "--out", f"{out}/plan3.yaml")
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
-    assert proc.stderr.startswith("error: ") and "aten::relu.out (Float), model tiny: no " \
-                                                  "library has the op" in proc.stderr
+    assert proc.stderr.startswith("error: ") and "aten::relu.out (self: Float, out: " \
+                                                  "Float), model tiny: no library has the op" in proc.stderr
     assert not (out / "plan3.yaml").exists()
 
 
