@@ -113,3 +113,14 @@ def test_masks_built_at_a_static_length_fold_into_constants():
     ep, report = _simplified(Causal(), torch.randn(8, 8))
     assert report.folded
     assert aten.arange.start_step not in _targets(ep) and aten.full.default not in _targets(ep)
+
+
+def test_as_strided_to_channels_last_strides_of_the_same_shape_is_removed():
+    class Pool(nn.Module):
+        def forward(self, x):                       # what ConvNeXt's avgpool exports to
+            y = x.mean((-1, -2), keepdim=True)
+            return torch.as_strided(y, (1, 6, 1, 1), (6, 1, 6, 6)).flatten(1) * 2, \
+                torch.as_strided(x, (2, 2), (1, 2)) + 1      # a real transpose stays
+
+    ep, report = _simplified(Pool(), torch.randn(1, 6, 3, 3))
+    assert _targets(ep).count(aten.as_strided.default) == 1

@@ -309,6 +309,13 @@ CASES = [
            [((7, 3), Arg(0), In((4,), "Long")), ((2, 7, 3), Arg(1), In((), "Int")),
             ((2, 7), Arg(-1), In((0,), "Long")), ((7,), Arg(0), In((3,), "Int"))],
            domain="positive"),
+    # Index values in [1, 6]: in range for gathered dims of 7 (torch refuses negatives).
+    OpCase("gather.default", ("Float", "Bool", "Half", "Long"),
+           [((7, 3), Arg(0), In((4, 3), "Long")), ((2, 7, 3), Arg(1), In((2, 5, 2), "Long")),
+            ((3, 7), Arg(-1), In((2, 0), "Long")), ((7,), Arg(0), In((9,), "Long"))],
+           domain="positive"),
+    OpCase("gather.default", others("Float", "Bool", "Half", "Long"),
+           [((7, 3), Arg(0), In((4, 3), "Long"))], domain="positive", name="dtypes"),
     OpCase("split_copy.Tensor", ("Float", "Bool", "Half", "Long"),
            [((5, 3), Arg(2)), ((2, 7), Arg(3), Arg(-1)), ((4, 2), Arg(4)), ((0, 3), Arg(2))]),
     OpCase("split_with_sizes_copy.default", ("Float", "Bool", "Half", "Long"),
