@@ -445,6 +445,22 @@ CASES = [
              Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1))],
            domain="small", name="small_ints"),
 
+    # Batch norm in eval: input, weight, bias, running_mean, running_var, momentum, eps;
+    # out1 and out2 are empty, as torch returns them.
+    OpCase("_native_batch_norm_legit_no_training.default", FLOAT,
+           [((3, 4), Constant((4,)), Constant((4,)), Constant((4,)),
+             Constant((4,), domain="positive"), Arg(0.1), Arg(1e-5)),
+            ((2, 5, 7), Arg(None), Arg(None), Constant((5,)), Constant((5,), domain="positive"),
+             Arg(0.1), Arg(1e-3)),
+            ((2, 3, 4, 5), Constant((3,)), Constant((3,)), Constant((3,)),
+             Constant((3,), domain="positive"), Arg(0.1), Arg(1e-5)),
+            ((1, 6, 2, 3), Constant((6,)), Arg(None), Constant((6,)),
+             Constant((6,), domain="positive"), Arg(0.1), Arg(1e-5)),
+            ((1, 2, 2, 2, 3), Arg(None), Constant((2,)), Constant((2,)),
+             Constant((2,), domain="positive"), Arg(0.1), Arg(1e-5)),
+            ((0, 3, 2), Constant((3,)), Constant((3,)), Constant((3,)),
+             Constant((3,), domain="positive"), Arg(0.1), Arg(1e-5))]),
+
     # --- pooling, resampling and padding ---
 
     # --- activations, trigonometry, logical reductions, scans ---
