@@ -460,6 +460,15 @@ CASES = [
              Constant((2,), domain="positive"), Arg(0.1), Arg(1e-5)),
             ((0, 3, 2), Constant((3,)), Constant((3,)), Constant((3,)),
              Constant((3,), domain="positive"), Arg(0.1), Arg(1e-5))]),
+    # Group norm: input, weight, bias, N, C, HxW, group, eps.
+    OpCase("native_group_norm.default", FLOAT,
+           [((2, 4, 3, 3), Constant((4,)), Constant((4,)), Arg(2), Arg(4), Arg(9), Arg(2),
+             Arg(1e-5)),
+            ((2, 6, 5), Arg(None), Arg(None), Arg(2), Arg(6), Arg(5), Arg(3), Arg(1e-5)),
+            ((1, 3, 4, 5), Constant((3,)), Constant((3,)), Arg(1), Arg(3), Arg(20), Arg(1),
+             Arg(1e-5)),
+            ((2, 5, 6), Constant((5,)), Arg(None), Arg(2), Arg(5), Arg(6), Arg(5), Arg(1e-3)),
+            ((3, 4), Constant((4,)), Constant((4,)), Arg(3), Arg(4), Arg(1), Arg(2), Arg(1e-5))]),
 
     # --- pooling, resampling and padding ---
 
