@@ -469,6 +469,15 @@ CASES = [
              Arg(1e-5)),
             ((2, 5, 6), Constant((5,)), Arg(None), Arg(2), Arg(5), Arg(6), Arg(5), Arg(1e-3)),
             ((3, 4), Constant((4,)), Constant((4,)), Arg(3), Arg(4), Arg(1), Arg(2), Arg(1e-5))]),
+    # Constant padding: pairs from the last dim backwards; negative pads crop.
+    OpCase("constant_pad_nd.default", ALL,
+           [((2, 3, 4), Arg([1, 2])), ((2, 3, 4), Arg([0, 1, 2, 0]), Arg(3)),
+            ((3, 5), Arg([-1, 1, 1, -2]), Arg(1)), ((4,), Arg([2, 0]), Arg(1)),
+            ((2, 2, 3), Arg([1, 1, 1, 1, 1, 1]), Arg(1)), ((2, 3), Arg([-2, -1])),
+            ((0, 3), Arg([1, 1, 1, 1]), Arg(1)), ((2, 3), Arg([])), ((), Arg([]))]),
+    OpCase("constant_pad_nd.default", FLOAT, [((2, 3, 4), Arg([1, 1, -1, 2]), Arg(-1.5))],
+           name="float"),
+    OpCase("constant_pad_nd.default", INT, [((2, 3), Arg([1, 1]), Arg(-1))], name="negative"),
 
     # --- pooling, resampling and padding ---
 
