@@ -418,6 +418,20 @@ CASES = [
     OpCase("minimum.default", FLOAT, [(Computed((3, 4), by="log"), (3, 4)),
                                       ((4,), Computed((3, 4), by="log"))],
            domain="small", name="nan"),
+    # Trigonometry (rotary embeddings: sin and cos of a [positions, dims / 2] table) and
+    # the floating functions the activations decompose to.
+    *[OpCase(f"{op}.default", REALH + ("Bool",), UNARY) for op in ("sin", "cos", "expm1", "erf")],
+    *[OpCase(f"{op}.default", ("Float", "Half"), [((16, 8),)], name="table")
+      for op in ("sin", "cos")],
+    *[OpCase(f"{op}.default", FLOAT, [(Computed((3, 4), by="log"),)], domain="small",
+             name="nan") for op in ("sin", "cos", "expm1", "erf", "log1p")],
+    OpCase("log1p.default", REALH + ("Bool",), UNARY, domain="positive"),
+    OpCase("log1p.default", FLOAT, [((2, 3),), ((),)], name="any_domain"),
+    # Activations that decompose to them: celu to expm1, softplus and mish to log1p.
+    OpCase("celu.default", FLOAT, UNARY, args=(0.7,)),
+    OpCase("softplus.default", FLOAT, UNARY),
+    OpCase("softplus.default", ("Float", "Double"), [((2, 5),)], args=(2.0, 1.0), name="beta"),
+    OpCase("mish.default", FLOAT, UNARY),
 
     # --- what the XNNPACK partitioner delegates whole ---
     # Most cases above have a call XNNPACK leaves to the kernels (a 0-d tensor, mixed
