@@ -480,6 +480,16 @@ CASES = [
            domain="positive", name="wrap"),
     OpCase("cumsum.default", FLOAT, [(Computed((3, 4), by="log"),)], args=(1,), domain="small",
            name="nan"),
+    # Copies: alias exports as alias_copy; flip reverses along each listed dim.
+    OpCase("alias.default", ALL, UNARY),
+    OpCase("flip.default", ALL, [((2, 3, 4),), ((2, 0, 3),)], args=([0, 2],)),
+    OpCase("flip.default", ("Float", "Half", "Int", "Bool"),
+           [((5,),), ((3, 4),), (In((3, 2), perm=(1, 0)),)], args=([-1],), name="last"),
+    OpCase("flip.default", ("Float", "Long"), [((2, 3, 4),)], args=([2, 0, 1],), name="every_dim"),
+    OpCase("flip.default", ("Float", "Char"), [((2, 3, 4),), ((2, 1, 3),)], args=([1],),
+           name="middle"),
+    OpCase("flip.default", ("Float",), [((2, 3),), ((),)], args=([],), name="no_dims"),
+    OpCase("flip.default", ("Float", "Double"), [((),)], args=([0],), name="scalar"),
 
     # --- what the XNNPACK partitioner delegates whole ---
     # Most cases above have a call XNNPACK leaves to the kernels (a 0-d tensor, mixed
