@@ -28,10 +28,14 @@ namespace tailor::math {
   }
 
 TL_MATH_UNARY(exp)
+TL_MATH_UNARY(expm1)
 TL_MATH_UNARY(log)
+TL_MATH_UNARY(log1p)
 TL_MATH_UNARY(sqrt)
 TL_MATH_UNARY(tanh)
 TL_MATH_UNARY(erf)
+TL_MATH_UNARY(sin)
+TL_MATH_UNARY(cos)
 TL_MATH_UNARY(fabs)
 TL_MATH_UNARY(ceil)
 TL_MATH_UNARY(floor)

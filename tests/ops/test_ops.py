@@ -20,7 +20,11 @@ from tests.ops.cases import CASES
 
 # Bugs the cases found that are not fixed yet: each test must fail (strict xfail) until
 # the fix, which removes its entry here.
-KNOWN_FAILURES: dict[str, str] = {}
+KNOWN_FAILURES: dict[str, str] = {
+    "xnnpack/hardtanh.default-min_above_max/Float":
+        "the partitioner claims a clamp with min > max, which XNNPACK refuses to create "
+        "(torch gives max); it should leave it to the kernels",
+}
 
 
 def _param(library, case, dtype):

@@ -1,0 +1,24 @@
+#include "kernels/portable/util/binary.h"
+#include "kernels/portable/util/minmax.h"
+#include "runtime/kernel/kernel_includes.h"
+
+namespace tailor::native {
+
+// minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
+// The smaller of self and other, broadcast and promoted; NaN if either is NaN, as in torch.
+Tensor& minimum_out(KernelContext& ctx, const Tensor& self, const Tensor& other, Tensor& out) {
+  // Validate
+  TL_KERNEL_CHECK(ctx, check_binary_out("minimum.out", self, other, out), InvalidArgument, out);
+
+  // Compute in out's dtype (16-bit floats in float; Bool as false < true).
+  constexpr uint32_t kMask = selected_dtype_mask("minimum.out");
+  const Tensor* in[2] = {&self, &other};
+  TL_SWITCH_ALL_TYPES(out.dtype(), ctx, "minimum.out", T, [&] {
+    using M = acc_t<T>;
+    apply_elementwise<M, T, kMask>(ctx, "minimum.out", in, out,
+                                   [](M x, M y) { return min_propagate_nan(x, y); });
+  });
+  return out;
+}
+
+}  // namespace tailor::native
