@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Tailor needs on Debian/Ubuntu: the C++ toolchain from apt and the
-# Python packages (requirements.txt) into ./.venv. Safe to run again.
+# Python packages (requirements.txt, and requirements-test.txt for the tests) into
+# ./.venv. Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -36,4 +37,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 echo "setup: installing Python packages (requirements.txt)"
 .venv/bin/pip install -q --disable-pip-version-check -r requirements.txt
+# Second, so torch is already pinned when torchvision and timm are resolved.
+echo "setup: installing the test packages (requirements-test.txt)"
+.venv/bin/pip install -q --disable-pip-version-check -r requirements-test.txt
 echo "setup: done"
