@@ -84,3 +84,29 @@ def test_operator_without_kernel_stops_before_compiling(first_build):
     text = proc.stdout + proc.stderr
     assert "aten::cholesky.out" in text and "portable" in text
     assert "compiling" not in text and "linking" not in text
+
+
+def test_a_check_that_zeros_would_pass_warns(first_build):
+    # With atol 100 every expected value of the MLP is within tolerance of zero: the check
+    # passes, and says it proves nothing.
+    proc = subprocess.run([os.path.join(OUT, "bin", "runner"), os.path.join(OUT, "mlp.pte"),
+                           "--check", "--atol", "100"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "warning: output 0: every expected value is within tolerance of zero" in proc.stdout
+    strict = subprocess.run([os.path.join(OUT, "bin", "runner"), os.path.join(OUT, "mlp.pte"),
+                             "--check"], capture_output=True, text=True)
+    assert strict.returncode == 0 and "warning" not in strict.stdout
+
+
+def test_the_debug_record_names_the_source_of_each_instruction(first_build):
+    import json
+    with open(os.path.join(OUT, "mlp.debug.json")) as f:
+        record = json.load(f)
+    (method,) = record["methods"]
+    assert [(i["op"], i["module"], i["source"]) for i in method["instructions"]] == [
+        ("aten::addmm.out", "fc1", "model.py:22"), ("aten::relu.out", "relu", "model.py:22"),
+        ("aten::addmm.out", "fc2", "model.py:22")]
+    with open(os.path.join(OUT, "selected_ops.yaml")) as f:
+        selected = yaml.safe_load(f)
+    (key,) = selected["operators"]["aten::addmm.out"]["kernel_keys"]
+    assert key["sources"] == ["mlp: model.py:22 in fc1", "mlp: model.py:22 in fc2"]

@@ -55,3 +55,31 @@ def test_unknown_option_is_named():
 def test_operator_list_typo_is_named():
     text = scons_error("ops=aten::ad.out")
     assert "aten::ad.out is not an ATen operator" in text
+
+
+def test_a_missing_kernel_names_the_line_of_the_model_that_needs_it(tmp_path):
+    # A library without cumsum: the message shows the dtypes by argument and the source.
+    (tmp_path / "scans.py").write_text(
+        "import torch\n\n\n"
+        "class Scan(torch.nn.Module):\n"
+        "    def forward(self, mask):\n"
+        "        return mask.cumsum(-1)\n\n\n"
+        "def make():\n"
+        "    return Scan(), (torch.ones(2, 5, dtype=torch.bool),)\n")
+    path = tmp_path / "scan.yaml"
+    path.write_text("description: x\nfactory: scans:make\n")
+    text = scons_error(f"model={path}", "libraries=prim")
+    assert "aten::cumsum.out (self: Bool, out: Long), model scan: no library has the op\n" \
+        "    at scan: scans.py:6\n" in text
+    assert text.count("fix:") == 1
+
+
+def test_a_program_for_a_backend_the_target_lacks_stops_the_build(tmp_path):
+    from examples.mlp.model import make_mlp
+    from exporter.export import export
+    module, inputs = make_mlp()
+    pte = tmp_path / "mlp_xnnpack.pte"
+    export(module, inputs, target="host-xnnpack").save(str(pte))
+    text = scons_error(f"programs={pte}")
+    assert "delegates to xnnpack, which target host does not have" in text
+    assert "target=host-xnnpack" in text
