@@ -23,6 +23,7 @@ import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
+from bench import benchmarks_md  # noqa: E402
 from bench.xnnpack_latency import stripped_size  # noqa: E402
 
 BUILD = "build/bench-families"
@@ -111,18 +112,11 @@ def main(argv=None) -> int:
 
 
 def write_section(table: str) -> None:
-    path = os.path.join(REPO, "BENCHMARKS.md")
-    body = open(path).read()
-    section = ("## Model families\n\nOne model per family (examples/zoo/, manifests in "
-               "manifests/models/), randomly initialised, fp32, batch 1, one thread. Latency "
-               "is a ratio to torch eager on 1 thread (lower is better). Command:\n\n"
-               "    .venv/bin/python bench/model_families.py --write\n\n" + table)
-    pattern = re.compile(r"^## Model families\n.*?(?=^## |\Z)", re.M | re.S)
-    body = pattern.sub(lambda _: section + "\n", body) if pattern.search(body) \
-        else body.rstrip("\n") + "\n\n" + section
-    with open(path, "w") as f:
-        f.write(body)
-
+    benchmarks_md.write_section("Model families", (
+        "One model per family (examples/zoo/, manifests in manifests/models/), randomly "
+        "initialised, fp32, batch 1, one thread. Latency is a ratio to torch eager on 1 "
+        "thread (lower is better). Command:\n\n"
+        "    .venv/bin/python bench/model_families.py --write\n\n") + table)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -24,6 +24,8 @@ import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
+from bench import benchmarks_md  # noqa: E402
+
 BUILD = "build/bench-xnnpack"
 CONFIG = dict(n_layer=4, n_head=4, n_embd=128, vocab_size=512, block_size=64)
 T = 64
@@ -131,18 +133,10 @@ def main(argv=None) -> int:
 
 
 def write_section(table: str) -> None:
-    path = os.path.join(REPO, "BENCHMARKS.md")
-    body = open(path).read() if os.path.exists(path) else "# Benchmarks\n"
-    section = ("## XNNPACK\n\nGPT (n_layer=4, n_head=4, n_embd=128, vocab=512, T=64, fp32, "
-               "1 thread) forward latency on this machine, and the runtime's size with the "
-               "XNNPACK delegate. Command:\n\n    .venv/bin/python bench/xnnpack_latency.py "
-               "--write\n\n" + table)
-    pattern = re.compile(r"^## XNNPACK\n.*?(?=^## |\Z)", re.M | re.S)
-    body = pattern.sub(lambda _: section + "\n", body) if pattern.search(body) \
-        else body.rstrip("\n") + "\n\n" + section
-    with open(path, "w") as f:
-        f.write(body)
-
+    benchmarks_md.write_section("XNNPACK", (
+        "GPT (n_layer=4, n_head=4, n_embd=128, vocab=512, T=64, fp32, 1 thread) forward "
+        "latency on this machine, and the runtime's size with the XNNPACK delegate. "
+        "Command:\n\n    .venv/bin/python bench/xnnpack_latency.py --write\n\n") + table)
 
 if __name__ == "__main__":
     sys.exit(main())
