@@ -200,6 +200,7 @@ def test_save_is_atomic_and_deterministic(mlp, mlp_program, tmp_path):
     path = tmp_path / "out" / "mlp.pte"
     size = mlp_program.save(str(path))
     assert path.read_bytes() == mlp_program.to_bytes() and size == path.stat().st_size
-    assert [p.name for p in path.parent.iterdir()] == ["mlp.pte"]
+    # The program and its debug record, and no temporary file left behind.
+    assert sorted(p.name for p in path.parent.iterdir()) == ["mlp.debug.json", "mlp.pte"]
     batch = torch.export.Dim("batch", min=1, max=MLP_MAX_BATCH)
     assert export(module, inputs, ({0: batch},)).to_bytes() == mlp_program.to_bytes()

@@ -153,7 +153,7 @@ def test_a_library_without_the_kernel_gives_a_skip_reason(exported):
     # Int: no kernel for the key; the case's permute: no such op in the library.
     reason = harness.unsupported_reason(relu["Int"], "narrow", libs)
     assert reason.startswith("unsupported: narrow has no kernel for ")
-    assert "aten::relu.out (Int)" in reason and "aten::permute_copy.out" in reason
+    assert "aten::relu.out (self: Int, out: Int)" in reason and "aten::permute_copy.out" in reason
     one_float_call = next(e for (case_id, dtype), e in exported.items()
                           if case_id == "relu.default-rank2" and dtype == "Float")
     assert harness.unsupported_reason(one_float_call, "narrow", libs) is None
@@ -172,7 +172,7 @@ def test_a_dtype_the_null_kernel_does_not_list_gives_a_skip_reason(exported):
     assert harness.unsupported_reason(float_call, "narrow", libs) is None
     reason = harness.unsupported_reason(exported[("relu.default", "Int")], "narrow", libs)
     assert reason.startswith("unsupported: narrow has no kernel for ")
-    assert "aten::relu.out (Int)" in reason
+    assert "aten::relu.out (self: Int, out: Int)" in reason
 
 
 def test_every_op_xnnpack_claims_has_a_case_it_delegates(exported):
