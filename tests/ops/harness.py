@@ -376,11 +376,10 @@ def unavailable(library: str) -> str | None:
 
 
 def xnnpack_ops() -> frozenset:
-    """The operators XnnpackPartitioner.check can claim (its tables): it leaves any other
-    call to the kernels as "not an XNNPACK node"."""
+    """The operators XnnpackPartitioner.check can claim (partitioner.OPS): it leaves any
+    other call to the kernels as "not an XNNPACK node"."""
     from backends.xnnpack import partitioner
-    return frozenset().union(partitioner.BINARY, partitioner.SCALAR_BINARY, partitioner.UNARY,
-                             partitioner.RESHAPE, partitioner.LINEAR)
+    return partitioner.OPS
 
 
 def xnnpack_skip_reason(exported: Exported) -> str | None:
