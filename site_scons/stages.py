@@ -124,10 +124,33 @@ def _factory_sources(repo: str, manifest_dir: str, module: str) -> tuple:
     return ()
 
 
+# Longer program lists go to the op lister in a file (Linux caps one argument at 128 KB).
+_MAX_INLINE_ARGS = 32 * 1024
+
+
+def _write_lines(target, source, env):
+    """Writes the Value source (lines) to the target file."""
+    with open(str(target[0]), "w") as f:
+        f.write(source[0].get_contents().decode() + "\n")
+    return 0
+
+
+def _program_list(repo: str, spec: str) -> list:
+    """programs=: comma separated paths, or @FILE naming a file of paths, one a line (more
+    than one command-line argument can hold: Linux caps it at 128 KB)."""
+    if not spec.startswith("@"):
+        return spec.split(",")
+    try:
+        with open(os.path.join(repo, spec[1:])) as f:
+            return f.read().splitlines()
+    except OSError as e:
+        raise ManifestError("programs=%s: cannot read the list: %s" % (spec, e))
+
+
 def plan_build(env, repo: str):
     """The BuildPlan for the command line, or None when there is nothing to build."""
     models = tuple(_read_model(repo, m.strip()) for m in env["model"].split(",") if m.strip())
-    programs = tuple(p.strip() for p in env["programs"].split(",") if p.strip())
+    programs = tuple(p.strip() for p in _program_list(repo, env["programs"]) if p.strip())
     for path in programs:
         if not os.path.exists(os.path.join(repo, path)):  # (an absolute path joins as itself)
             raise ManifestError("programs=%s: no such file" % path)
@@ -272,7 +295,15 @@ def wire(env, plan: BuildPlan):
                       for path in plan.programs]
     for node in extra_programs:
         _check_delegates(repo, node.abspath, plan.target_name, target.backends)
-    op_args += "".join(" " + node.path for node in extra_programs)
+    extra_paths = [node.path for node in extra_programs]
+    program_list = []
+    if sum(len(path) + 1 for path in extra_paths) > _MAX_INLINE_ARGS:
+        # More than `sh -c` takes in one argument: the op lister reads them from a file.
+        program_list = tenv.Command("%s/programs.txt" % out, tenv.Value("\n".join(extra_paths)),
+                                    Action(_write_lines, _label(plan, "listing programs")))
+        op_args += " @" + program_list[0].path
+    else:
+        op_args += "".join(" " + path for path in extra_paths)
     if plan.ops:
         flag = "--ops-yaml" if plan.ops.endswith((".yaml", ".yml")) else "--ops"
         op_args += " %s %s" % (flag, plan.ops)
@@ -280,7 +311,7 @@ def wire(env, plan: BuildPlan):
         op_args += " --all"
     oplist = tenv.Command(
         "%s/selected_ops.yaml" % out,
-        [p for _, p in programs] + extra_programs + libraries,
+        [p for _, p in programs] + extra_programs + program_list + libraries,
         Action(_py("codegen.oplist") + " %s %s --out $TARGET"
                     % (op_args, " ".join("--libraries " + lib for lib in libraries)),
                     _label(plan, "listing operators -> $TARGET")))
