@@ -17,7 +17,8 @@ transposes it where it enters or leaves a delegate, free when its channels or it
 spatial dims are all 1). Reshapes, softmax and linear layers keep plain layout, so one
 whose tensor is channels-last and would need a transpose stays with the kernels. A
 convolution's weight is repacked at export into XNNPACK's filter layout ([O, KH, KW,
-I/groups], depthwise [1, KH, KW, O]) as a constant of its own; the original is dropped
+I/groups], depthwise [1, KH, KW, O]; a transposed convolution becomes a deconvolution
+with [O, KH, KW, I/groups] per group) as a constant of its own; the original is dropped
 unless a kernel call still reads it. Eval batch norms arrive folded into the
 convolutions (exporter/passes/batch_norm_folding.py).
 
@@ -239,8 +240,6 @@ class XnnpackPartitioner(Partitioner):
         rank = len(m.tensor(x)["sizes"])
         if rank not in (3, 4):
             return f"a convolution of rank {rank} (XNNPACK runs 1-d and 2-d ones)"
-        if m.literal(args[6]) is not False:
-            return "a transposed convolution"
         if not m.is_constant(w):
             return "the weight is not a constant (XNNPACK packs it when it builds the runtime)"
         if m.tensor(b) is not None and not m.is_constant(b):
@@ -249,9 +248,25 @@ class XnnpackPartitioner(Partitioner):
         groups = m.literal(args[8])
         if None in lists or groups is None:
             return "stride, padding, dilation or groups is not known at export"
-        if any(len(items) != rank - 2 for items in lists) or len(m.tensor(w)["sizes"]) != rank:
+        if any(len(items) not in (1, rank - 2) for items in lists) \
+                or len(m.tensor(w)["sizes"]) != rank:
             return "stride, padding, dilation or weight does not fit the input's rank"
+        if m.literal(args[6]):
+            output_padding = self._ints(m, args[7])
+            if output_padding is None or len(output_padding) not in (1, rank - 2):
+                return "output_padding is not known at export"
+            stride = self._conv_ints(m, i, 3)
+            if any(p >= s for p, s in zip(self._conv_ints(m, i, 7), stride)):
+                return "output_padding not below the stride (XNNPACK's deconvolution " \
+                       "needs it below)"
         return None
+
+    def _conv_ints(self, m: LoweredMethod, i: int, at: int) -> list:
+        """A convolution's int list argument `at`, one value per spatial dim (torch takes
+        one value for all of them too)."""
+        items = self._ints(m, m.calls[i].args[at])
+        rank = len(m.tensor(m.calls[i].args[0])["sizes"])
+        return items * (rank - 2) if len(items) == 1 else items
 
     def _pool_window(self, m: LoweredMethod, i: int):
         """(kernel, stride, padding, dilation, ceil_mode) of a pooling call, each [h, w]."""
@@ -417,6 +432,14 @@ class XnnpackPartitioner(Partitioner):
         weight = np.frombuffer(m.constants[w], dtype=np.float32).reshape(sizes)
         if len(sizes) == 3:                    # 1-d: [O, I/g, K] -> [O, I/g, 1, K]
             weight = weight[:, :, None, :]
+        if m.literal(args[6]):
+            # Transposed: [I, O/g, KH, KW] -> per group [O/g, KH, KW, I/g].
+            i_all, og, kh, kw = weight.shape
+            packed = weight.reshape(groups, i_all // groups, og, kh, kw) \
+                .transpose(0, 2, 3, 4, 1).reshape(groups * og, kh, kw, i_all // groups)
+            vid = m.derived_constant(("xnnpack", "deconv-OHWI", w), w, list(packed.shape),
+                                     np.ascontiguousarray(packed).tobytes())
+            return vid, False
         in_channels = m.tensor(args[0])["sizes"][1]
         depthwise = groups > 1 and groups == in_channels and sizes[1] == 1
         if depthwise:
@@ -492,15 +515,25 @@ class XnnpackPartitioner(Partitioner):
 
     def _convolution(self, m, g: GraphBuilder, i: int, out: int) -> None:
         args = m.calls[i].args
-        stride, padding, dilation = (self._ints(m, v) for v in args[3:6])
+        stride, padding, dilation = (self._conv_ints(m, i, at) for at in (3, 4, 5))
+        transposed = m.literal(args[6])
+        adjustment = self._conv_ints(m, i, 7) if transposed else [0] * len(stride)
         if len(stride) == 1:                   # 1-d: a 2-d window of height 1
             stride, padding, dilation = [1] + stride, [0] + padding, [1] + dilation
+            adjustment = [0] + adjustment
         sizes = m.tensor(args[1])["sizes"]
         kernel = [1, sizes[2]] if len(sizes) == 3 else sizes[2:]
         filt, depthwise = self._packed_filter(m, i)
         operands = [g.value(args[0]), g.value(filt)]
         if m.tensor(args[2]) is not None:
             operands.append(g.value(args[2]))
+        if transposed:
+            # torch's output_padding is XNNPACK's adjustment, added after the last row.
+            g.node("Deconvolution2d", operands, out,
+                   window=_window(kernel, stride, dilation, padding),
+                   groups=m.literal(args[8]), adjustment_h=adjustment[0],
+                   adjustment_w=adjustment[1])
+            return
         g.node("DepthwiseConvolution2d" if depthwise else "Convolution2d", operands, out,
                window=_window(kernel, stride, dilation, padding),
                groups=1 if depthwise else m.literal(args[8]))

@@ -829,7 +829,9 @@ CASES = [
             ((1, 2, 3, 4), Constant((4, 2, 2, 2)), Constant((4,)), Arg([1, 1]), Arg([3, 3]),
              Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
             ((1, 1, 6, 5), Constant((3, 1, 3, 3)), Constant((3,)), Arg([1, 1]), Arg([1, 1]),
-             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1))],
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
+            ((1, 2, 6, 7), Constant((4, 2, 3, 3)), Constant((4,)), Arg([2]), Arg([1]), Arg([1]),
+             Arg(False), Arg([0]), Arg(1))],
            name="xnnpack"),
     # Groups, depthwise (groups = input channels) with channel multipliers, stride and
     # dilation.
@@ -862,6 +864,26 @@ CASES = [
             ((3, 8, 5), Constant((4, 8, 1)), Constant((4,)), Arg([1]), Arg([0]), Arg([1]),
              Arg(False), Arg([0]), Arg(1))],
            name="xnnpack_1d"),
+    # Transposed convolutions run as XNNPACK deconvolutions: output_padding below the
+    # stride (XNNPACK's adjustment), groups, dilation, 1-d.
+    OpCase("convolution.default", ("Float",),
+           [((1, 4, 5, 6), Constant((4, 3, 3, 3)), Constant((3,)), Arg([2, 2]), Arg([1, 1]),
+             Arg([1, 1]), Arg(True), Arg([1, 1]), Arg(1)),
+            ((2, 4, 4, 5), Constant((4, 3, 3, 2)), Arg(None), Arg([2, 3]), Arg([0, 1]),
+             Arg([2, 1]), Arg(True), Arg([1, 2]), Arg(2)),
+            ((1, 3, 4, 4), Constant((3, 5, 1, 1)), Constant((5,)), Arg([1, 1]), Arg([0, 0]),
+             Arg([1, 1]), Arg(True), Arg([0, 0]), Arg(1)),
+            ((1, 2, 5, 5), Constant((2, 3, 3, 3)), Constant((3,)), Arg([1, 1]), Arg([2, 2]),
+             Arg([1, 1]), Arg(True), Arg([0, 0]), Arg(1)),
+            ((1, 2, 3, 3), Constant((2, 2, 3, 3)), Arg(None), Arg([2, 2]), Arg([0, 0]),
+             Arg([2, 2]), Arg(True), Arg([1, 1]), Arg(1)),
+            ((1, 8, 4, 4), Constant((8, 1, 4, 4)), Constant((8,)), Arg([2, 2]), Arg([1, 1]),
+             Arg([1, 1]), Arg(True), Arg([0, 0]), Arg(8)),
+            ((2, 3, 7), Constant((3, 4, 4)), Constant((4,)), Arg([3]), Arg([1]), Arg([1]),
+             Arg(True), Arg([2]), Arg(1)),
+            ((1, 4, 6), Constant((4, 2, 3)), Arg(None), Arg([2]), Arg([0]), Arg([1]),
+             Arg(True), Arg([0]), Arg(4))],
+           name="xnnpack_transposed"),
     # A convolution and its activation share one delegate (ReLU, ReLU6 as MobileNet has).
     OpCase("convolution.default", ("Float",),
            [((1, 3, 9, 9), Constant((8, 3, 3, 3)), Constant((8,)), Arg([2, 2]), Arg([1, 1]),

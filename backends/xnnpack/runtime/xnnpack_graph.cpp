@@ -16,12 +16,13 @@ constexpr uint32_t kMaxWindow = 1u << 16;
 
 bool has_optional_bias(fb::NodeKind kind) {
   return kind == fb::NodeKind_FullyConnected || kind == fb::NodeKind_Convolution2d ||
-         kind == fb::NodeKind_DepthwiseConvolution2d;
+         kind == fb::NodeKind_DepthwiseConvolution2d || kind == fb::NodeKind_Deconvolution2d;
 }
 
 bool is_window(fb::NodeKind kind) {
   return kind == fb::NodeKind_Convolution2d || kind == fb::NodeKind_DepthwiseConvolution2d ||
-         kind == fb::NodeKind_MaxPooling2d || kind == fb::NodeKind_AveragePooling2d;
+         kind == fb::NodeKind_Deconvolution2d || kind == fb::NodeKind_MaxPooling2d ||
+         kind == fb::NodeKind_AveragePooling2d;
 }
 
 bool is_pooling(fb::NodeKind kind) {
@@ -33,6 +34,7 @@ size_t num_inputs(fb::NodeKind kind) {
     case fb::NodeKind_FullyConnected:
     case fb::NodeKind_Convolution2d:
     case fb::NodeKind_DepthwiseConvolution2d:
+    case fb::NodeKind_Deconvolution2d:
       return 3;  // the bias is optional: 2 or 3
     case fb::NodeKind_Add:
     case fb::NodeKind_Subtract:
@@ -85,6 +87,14 @@ uint32_t pad_to_fit(size_t in, size_t count, size_t kernel, size_t stride, size_
   const size_t reach = (count - 1) * stride + dilation * (kernel - 1) + 1;
   const size_t have = in + pad_begin + pad_end;
   return static_cast<uint32_t>(reach > have ? pad_end + (reach - have) : pad_end);
+}
+
+// Output cells of a deconvolution along one dim, or 0 when the padding crops them all.
+size_t deconvolution_count(size_t in, size_t kernel, size_t stride, size_t dilation,
+                           size_t pad_begin, size_t pad_end, size_t adjustment) {
+  if (in == 0) return 0;
+  const size_t full = (in - 1) * stride + adjustment + dilation * (kernel - 1) + 1;
+  return full > pad_begin + pad_end ? full - pad_begin - pad_end : 0;
 }
 
 // [N, C, spatial...] -> (H, W) of a window op: a 1-d signal has height 1.
@@ -260,12 +270,18 @@ Error XnnpackGraph::check_node(uint32_t k, ArrayRef<EValue*> args) const {
     }
     const uint32_t pads[] = {w->pad_top(), w->pad_left(), w->pad_bottom(), w->pad_right()};
     for (uint32_t x : pads) TL_XNN_CHECK(x <= kMaxWindow, "node %u: padding %u", k, x);
-    TL_XNN_CHECK(kind != fb::NodeKind_Convolution2d || node->groups() >= 1,
+    TL_XNN_CHECK((kind != fb::NodeKind_Convolution2d && kind != fb::NodeKind_Deconvolution2d) ||
+                     node->groups() >= 1,
                  "node %u: %u groups", k, node->groups());
+    TL_XNN_CHECK(kind != fb::NodeKind_Deconvolution2d ||
+                     (node->adjustment_h() < w->stride_h() && node->adjustment_w() < w->stride_w()),
+                 "node %u: adjustment %ux%u not below the stride", k, node->adjustment_h(),
+                 node->adjustment_w());
   }
   switch (kind) {
     case fb::NodeKind_Convolution2d:
     case fb::NodeKind_DepthwiseConvolution2d:
+    case fb::NodeKind_Deconvolution2d:
     case fb::NodeKind_MaxPooling2d:
     case fb::NodeKind_AveragePooling2d:
     case fb::NodeKind_GlobalAveragePooling2d:
@@ -384,6 +400,7 @@ Error XnnpackGraph::infer_dims(ArrayRef<EValue*> args, std::vector<Dims>* dims) 
       }
       case fb::NodeKind_Convolution2d:
       case fb::NodeKind_DepthwiseConvolution2d:
+      case fb::NodeKind_Deconvolution2d:
       case fb::NodeKind_MaxPooling2d:
       case fb::NodeKind_AveragePooling2d: {
         Error err = infer_window(k, *dims, &out);
@@ -431,7 +448,8 @@ Error XnnpackGraph::infer_window(uint32_t k, const std::vector<Dims>& dims, Dims
                      "a 1-d signal with a window of height %u", w->kernel_h());
   const size_t channels = in.size[1];
   size_t out_channels = channels;
-  if (kind == fb::NodeKind_Convolution2d || kind == fb::NodeKind_DepthwiseConvolution2d) {
+  if (kind == fb::NodeKind_Convolution2d || kind == fb::NodeKind_DepthwiseConvolution2d ||
+      kind == fb::NodeKind_Deconvolution2d) {
     const Dims& f = dims[node->inputs()->Get(1)];
     const bool depthwise = kind == fb::NodeKind_DepthwiseConvolution2d;
     // Filters: [O, KH, KW, I/groups], depthwise [1, KH, KW, O] with O a multiple of I.
@@ -452,10 +470,18 @@ Error XnnpackGraph::infer_window(uint32_t k, const std::vector<Dims>& dims, Dims
   const bool ceil_mode = is_pooling(kind) && node->ceil_mode();
   size_t h = 0, width = 0;
   spatial(in, &h, &width);
-  const size_t oh = window_count(h, w->kernel_h(), w->stride_h(), w->dilation_h(), w->pad_top(),
-                                 w->pad_bottom(), ceil_mode);
-  const size_t ow = window_count(width, w->kernel_w(), w->stride_w(), w->dilation_w(),
-                                 w->pad_left(), w->pad_right(), ceil_mode);
+  const bool deconvolution = kind == fb::NodeKind_Deconvolution2d;
+  const size_t oh = deconvolution
+                        ? deconvolution_count(h, w->kernel_h(), w->stride_h(), w->dilation_h(),
+                                              w->pad_top(), w->pad_bottom(), node->adjustment_h())
+                        : window_count(h, w->kernel_h(), w->stride_h(), w->dilation_h(),
+                                       w->pad_top(), w->pad_bottom(), ceil_mode);
+  const size_t ow = deconvolution
+                        ? deconvolution_count(width, w->kernel_w(), w->stride_w(),
+                                              w->dilation_w(), w->pad_left(), w->pad_right(),
+                                              node->adjustment_w())
+                        : window_count(width, w->kernel_w(), w->stride_w(), w->dilation_w(),
+                                       w->pad_left(), w->pad_right(), ceil_mode);
   TL_XNN_SHAPE_CHECK(oh > 0 && ow > 0, "the window does not fit a %zux%zu input", h, width);
   *out = in;
   out->size[1] = out_channels;
@@ -571,6 +597,19 @@ Error XnnpackGraph::define(ArrayRef<EValue*> args, const std::vector<Dims>& dims
         // XNNPACK 2022 has no copy node; a reshape to the same sizes copies.
         const Dims d = xnn_dims(node->output(), dims[node->output()]);
         s = xnn_define_static_reshape(sg, d.rank, d.size, a, out, 0);
+        break;
+      }
+      case fb::NodeKind_Deconvolution2d: {
+        const fb::Window* w = node->window();
+        const size_t groups = node->groups();
+        s = xnn_define_deconvolution_2d(
+            sg, w->pad_top(), w->pad_right(), w->pad_bottom(), w->pad_left(),
+            node->adjustment_h(), node->adjustment_w(), w->kernel_h(), w->kernel_w(),
+            w->stride_h(), w->stride_w(), w->dilation_h(), w->dilation_w(),
+            static_cast<uint32_t>(groups), dims[node->inputs()->Get(0)].size[1] / groups,
+            dims[node->output()].size[1] / groups, lo, hi, a, b,
+            node->inputs()->size() > 2 ? id[node->inputs()->Get(2)] : XNN_INVALID_VALUE_ID, out,
+            0);
         break;
       }
       case fb::NodeKind_Convolution2d:
