@@ -38,7 +38,9 @@ class LoweredMethod:
     constants: dict          # value id -> bytes of each constant tensor
     inputs: list
     outputs: list
+    derived: dict = field(default_factory=dict)   # new constant id -> the value it copies
     _producer: dict = field(default_factory=dict, repr=False)
+    _derived_keys: dict = field(default_factory=dict, repr=False)
     _users: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self):
@@ -83,6 +85,22 @@ class LoweredMethod:
 
     def is_constant(self, v: int) -> bool:
         return v in self.constants
+
+    def derived_constant(self, key, like: int, sizes: list, data: bytes) -> int:
+        """A constant made at export from others (a weight repacked into a backend's
+        layout): a new tensor value with `like`'s dtype, `sizes` and `data`. The same
+        `key` gives the same value, so calling this again is cheap and stores it once.
+        A partitioner's reads() returns it in place of the original, which the program
+        then drops unless a kernel call still reads it."""
+        if key not in self._derived_keys:
+            tensor = {**self.tensor(like), "sizes": list(sizes),
+                      "dim_order": list(range(len(sizes))), "dynamic": False}
+            self.values.append({"val_type": "Tensor", "val": tensor})
+            vid = len(self.values) - 1
+            self.constants[vid] = data
+            self.derived[vid] = like
+            self._derived_keys[key] = vid
+        return self._derived_keys[key]
 
     def literal(self, v: int):
         """The number of an Int/Double/Bool value no call writes, else None."""

@@ -410,6 +410,10 @@ class _MethodBuilder:
                      if t.constant is not None}
         lowered = LoweredMethod(self.values, self.calls, constants, inputs, outputs)
         done = delegate_method(lowered, self.partitioner)
+        for vid, like in lowered.derived.items():  # constants a partitioner repacked
+            self.tensors[vid] = _Tensor(self.tensors[like].dtype,
+                                        lowered.values[vid]["val"]["sizes"],
+                                        lowered.values[vid]["val"], lowered.constants[vid])
         self.values = done.values
         self.tensors = {done.remap[vid]: t for vid, t in self.tensors.items()
                         if vid in done.remap}

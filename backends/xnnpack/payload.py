@@ -20,9 +20,10 @@ FILE_IDENTIFIER = b"TLX1"
 class GraphBuilder:
     """Values are keyed by program value id; `args` is the DelegateCall's argument list."""
 
-    def __init__(self, args: list, constants: list, outputs: list):
+    def __init__(self, args: list, constants: list, outputs: list, channels_last=()):
         self.args = list(args)
         self.constants = set(constants)
+        self.channels_last = set(channels_last)
         self.values: list = []
         self.nodes: list = []
         self.index: dict = {}
@@ -34,9 +35,16 @@ class GraphBuilder:
             entry = {}
             if vid in self.args:
                 entry = {"arg": self.args.index(vid), "constant": vid in self.constants}
+            if vid in self.channels_last:
+                entry["layout"] = "ChannelsLast"
             self.index[vid] = len(self.values)
             self.values.append(entry)
         return self.index[vid]
+
+    def temp(self, channels_last: bool = False) -> int:
+        """A new subgraph value no program value stands for (computed inside)."""
+        self.values.append({"layout": "ChannelsLast"} if channels_last else {})
+        return len(self.values) - 1
 
     def scalar(self, number) -> int:
         self.values.append({"scalar": True, "scalar_value": float(number)})
@@ -46,8 +54,9 @@ class GraphBuilder:
         """Position of program value `vid` in the delegate's arguments."""
         return self.args.index(vid)
 
-    def node(self, kind: str, inputs: list, out_vid: int, shape=None, **attrs) -> None:
-        node = {"kind": kind, "inputs": inputs, "output": self.value(out_vid), **attrs}
+    def node(self, kind: str, inputs: list, output: int, shape=None, **attrs) -> None:
+        """Appends a node reading subgraph values `inputs` and writing `output`."""
+        node = {"kind": kind, "inputs": inputs, "output": output, **attrs}
         if shape is not None:
             node["shape"] = [{"size": size, "arg": arg} for size, arg in shape]
         self.nodes.append(node)

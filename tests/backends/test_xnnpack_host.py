@@ -98,3 +98,60 @@ def test_a_runtime_without_the_backend_rejects_the_program(build, runner_bin):
 def test_threads_option_is_checked(build):
     proc = _run(os.path.join(OUT, "mlp.pte"), "--threads", "0")
     assert proc.returncode == 2 and "--threads: '0' is not a count" in proc.stderr
+
+
+def _conv_node(graph: dict, kind: str = "Convolution2d") -> dict:
+    return next(n for n in graph["nodes"] if n["kind"] == kind)
+
+
+def _set(node: dict, **window) -> None:
+    node["window"] = {**node["window"], **window}
+
+
+@pytest.mark.parametrize("mutate,message", [
+    (lambda g: g["values"][_conv_node(g)["inputs"][0]].update(layout="Plain"),
+     "is not channels-last"),
+    (lambda g: g["values"][g["outputs"][0]].update(layout="ChannelsLast"),
+     "reads or writes a channels-last tensor"),
+    (lambda g: _conv_node(g).pop("window"), "has no window"),
+    (lambda g: _set(_conv_node(g), stride_h=0), "window size 0"),
+    (lambda g: _set(_conv_node(g), kernel_w=1 << 20), "window size 1048576"),
+    (lambda g: _set(_conv_node(g), pad_left=1 << 20), "padding 1048576"),
+    (lambda g: _conv_node(g).update(groups=0), "0 groups"),
+    (lambda g: _conv_node(g)["inputs"].__setitem__(1, _conv_node(g)["inputs"][2]),
+     "the filter is not a constant 4D tensor"),
+    (lambda g: _conv_node(g)["inputs"].__setitem__(1, _conv_node(g)["inputs"][0]),
+     "the filter is not a constant 4D tensor"),
+    # Sizes that do not fit together are found when the runtime is built, at load too.
+    (lambda g: _set(_conv_node(g), kernel_h=5), "a filter [8, 3, 3, 3] for 3 input channels"),
+    (lambda g: _conv_node(g).update(groups=3), "a filter [8, 3, 3, 3] for 3 input channels"),
+    (lambda g: _set(_conv_node(g, "MaxPooling2d"), kernel_h=40), "the window does not fit"),
+    # A plain [64, 8] view of the channels-last [1, 8, 8, 8] pooled tensor.
+    (lambda g: _conv_node(g, "Reshape").update(inputs=[_conv_node(g, "MaxPooling2d")["output"]],
+                                               shape=[{"size": -1, "arg": -1},
+                                                      {"size": 8, "arg": -1}]),
+     "a reshape that would move elements between layouts"),
+    (lambda g: _conv_node(g, "Add")["inputs"].__setitem__(1, g["outputs"][0]),
+     "reads value"),
+])
+def test_a_malformed_conv_payload_is_an_error_at_load(build, tmp_path, mutate, message):
+    """The delegate checks what the payload says against itself and the program: an
+    error naming the problem, never a crash or a wrong read."""
+    from backends.xnnpack import XnnpackPartitioner
+    from backends.xnnpack.payload import compile_json, decode
+    from exporter.export import export
+    from exporter.serialize import serialize
+    from tests.backends.test_xnnpack_partition import ConvNet
+
+    torch.manual_seed(0)
+    x = torch.randn(1, 3, 16, 16)
+    program = export(ConvNet().eval(), (x,), partitioner=XnnpackPartitioner())
+    graph = decode(bytes(program.method["delegates"][0]["data"]))
+    mutate(graph)
+    data = program.to_dict()
+    data["methods"][0]["delegates"][0]["data"] = list(compile_json(graph))
+    (tmp_path / "bad.pte").write_bytes(serialize(data, program.segment))
+    np.save(tmp_path / "x.npy", x.numpy())
+    proc = _run(tmp_path / "bad.pte", "--input", tmp_path / "x.npy")
+    assert proc.returncode == 1, (proc.returncode, proc.stderr)
+    assert message in proc.stderr, proc.stderr

@@ -1,6 +1,7 @@
 """The XNNPACK partitioner and exporter/delegation.py, at export (no build): what is
 claimed and what is not, grouping, weights stored once, op info, the report and CLI."""
 
+import math
 import subprocess
 import sys
 
@@ -160,3 +161,134 @@ def test_manifest_rejects_an_unknown_backend(tmp_path):
     from exporter.manifest import parse_manifest
     with pytest.raises(ExportError, match="backend 'xnnpak' is not one of xnnpack, none"):
         parse_manifest("m.yaml", {"description": "d", "factory": "a.b:c", "backend": "xnnpak"})
+
+
+class ConvNet(torch.nn.Module):
+    """conv + batch norm + ReLU, depthwise conv + ReLU6, a residual add, max pooling,
+    global average pooling and a classifier: what the torchvision models are made of."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1, bias=False)
+        self.bn = torch.nn.BatchNorm2d(8)
+        self.dw = torch.nn.Conv2d(8, 8, 3, padding=1, groups=8)
+        self.fc = torch.nn.Linear(8, 4)
+
+    def forward(self, x):
+        y = torch.relu(self.bn(self.conv(x)))
+        y = y + torch.nn.functional.relu6(self.dw(y))
+        y = torch.nn.functional.max_pool2d(y, 3, 2, 1)
+        return self.fc(torch.nn.functional.adaptive_avg_pool2d(y, 1).flatten(1))
+
+
+def test_a_conv_net_is_one_delegate_with_repacked_weights_stored_once():
+    torch.manual_seed(0)
+    model, x = ConvNet().eval(), torch.randn(1, 3, 16, 16)
+    plain = export(model, (x,))
+    program = _export(model, x)
+    assert _kinds(program) == ["DelegateCall"] and program.operators == []
+    # The conv weights are stored once, in XNNPACK's layout: as many constant bytes.
+    def constant_bytes(p):
+        return sum(4 * math.prod(v["val"]["sizes"]) for v in p.method["values"]
+                   if v.get("val_type") == "Tensor" and "constant" in v["val"])
+    assert constant_bytes(program) == constant_bytes(plain)
+    graph = decode(bytes(program.method["delegates"][0]["data"]))
+    kinds = [n["kind"] for n in graph["nodes"]]
+    assert kinds == ["Convolution2d", "Clamp", "DepthwiseConvolution2d", "Clamp", "Add",
+                     "MaxPooling2d", "GlobalAveragePooling2d", "Reshape", "FullyConnected"]
+    values = program.method["values"]
+    args = program.method["instructions"][0]["instr"]["args"]
+    filters = [values[args[graph["values"][n["inputs"][1]]["arg"]]]["val"]["sizes"]
+               for n in graph["nodes"] if "Convolution" in n["kind"]]
+    assert filters == [[8, 3, 3, 3], [1, 3, 3, 8]]     # OHWI; depthwise 1HWO
+    # The image enters channels-last (the delegate transposes it); the logits are plain.
+    layouts = {v["arg"]: v["layout"] for v in graph["values"] if v["arg"] >= 0}
+    assert layouts[0] == "ChannelsLast" and layouts[len(args) - 1] == "Plain"
+
+
+class KeywordNet(torch.nn.Module):
+    """1-d convolutions around a MaxPool1d (unsqueeze, 2-d pooling, squeeze) and a
+    global average pooling, as keyword-spotting models have."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = torch.nn.Conv1d(10, 16, 3, padding=1)
+        self.c2 = torch.nn.Conv1d(16, 16, 3, padding=1, groups=16)
+        self.fc = torch.nn.Linear(16, 3)
+
+    def forward(self, x):
+        y = torch.nn.functional.max_pool1d(torch.relu(self.c1(x)), 2)
+        y = torch.nn.functional.adaptive_avg_pool1d(torch.relu(self.c2(y)), 1)
+        return self.fc(y.flatten(1))
+
+
+def test_1d_convolutions_and_pooling_stay_channels_last_in_one_delegate():
+    program = _export(KeywordNet().eval(), torch.randn(1, 10, 20))
+    assert _kinds(program) == ["DelegateCall"], program.delegation.format()
+    graph = decode(bytes(program.method["delegates"][0]["data"]))
+    assert sum(n["kind"] == "Reshape" for n in graph["nodes"]) >= 4  # (un)squeezes
+
+
+def _reasons(fn, *inputs) -> dict:
+    class M(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("w", torch.randn(4, 3, 3, 3))
+
+        def forward(self, *xs):
+            return fn(self, *xs)
+    report = _export(M(), *inputs).delegation
+    return {op: why for _, op, why in report.outside}
+
+
+@pytest.mark.parametrize("fn,op,why", [
+    (lambda m, x: torch.nn.functional.avg_pool2d(x, 3, 2, 1), "aten::avg_pool2d.out",
+     "count_include_pad with padding"),
+    (lambda m, x: torch.nn.functional.avg_pool2d(x, 2, divisor_override=3),
+     "aten::avg_pool2d.out", "divisor_override"),
+    (lambda m, x: torch.nn.functional.max_pool2d(x, 2, return_indices=True),
+     "aten::max_pool2d_with_indices.out", "its indices are used"),
+    (lambda m, x: torch.nn.functional.max_pool2d(x, 2, 1, 1, dilation=2),
+     "aten::max_pool2d_with_indices.out", "dilation and padding"),
+    (lambda m, x: torch.nn.functional.max_pool2d(x, 1), "aten::max_pool2d_with_indices.out",
+     "a 1x1 window"),
+    (lambda m, x: torch.nn.functional.adaptive_avg_pool2d(x, (3, 3)),
+     "aten::_adaptive_avg_pool2d.out", "uneven windows"),
+    (lambda m, x: torch.nn.functional.conv_transpose2d(x, m.w.transpose(0, 1), stride=1,
+                                                       output_padding=1, dilation=2),
+     "aten::convolution.out", "output_padding not below the stride"),
+    (lambda m, x: torch.nn.functional.conv2d(x, m.w * x.mean()), "aten::convolution.out",
+     "the weight is not a constant"),
+    (lambda m, x: torch.ops.aten.hardtanh.default(x, 2.0, 1.0), "aten::hardtanh.out",
+     "min >= max"),
+    (lambda m, x: torch.clamp(x, 0.5, 0.5), "aten::clamp.out", "min >= max"),
+    (lambda m, x: torch.ops.aten.elu.default(x, 1.0, 2.0), "aten::elu.out",
+     "scale or input_scale is not 1"),
+    (lambda m, x: x.mean(dim=(1, 2)), "aten::mean.out", "other dims than H and W"),
+    # Layouts: softmax and a flattening view of a convolution's (channels-last) output
+    # stay with the kernels, which get it transposed back.
+    (lambda m, x: torch.softmax(torch.nn.functional.conv2d(x, m.w), -1),
+     "aten::_softmax.out", "channels-last"),
+    (lambda m, x: torch.nn.functional.conv2d(x, m.w).flatten(2) * 2, "aten::view_copy.out",
+     "a reshape of a tensor that is channels-last"),
+    (lambda m, x: torch.nn.functional.conv2d(x, m.w) + torch.ones(4, 6, 6),
+     "aten::add.out", "not channels-last like the others"),
+])
+def test_what_xnnpack_would_compute_differently_stays_with_the_kernels(fn, op, why):
+    reasons = _reasons(fn, torch.randn(1, 3, 8, 8))
+    assert op in reasons and why in reasons[op], reasons
+
+
+def test_a_refused_layout_splits_the_delegate_at_a_transpose():
+    """conv -> flatten -> linear: the view of the channels-last conv output stays outside
+    and the delegate hands it back in NCHW order."""
+    class M(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = torch.nn.Conv2d(3, 4, 3)
+            self.fc = torch.nn.Linear(4 * 36, 2)
+
+        def forward(self, x):
+            return self.fc(torch.relu(self.conv(x)).flatten(1))
+    program = _export(M().eval(), torch.randn(1, 3, 8, 8))
+    assert _kinds(program) == ["DelegateCall", "KernelCall", "DelegateCall"]

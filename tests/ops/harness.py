@@ -47,6 +47,9 @@ XNNPACK_TARGET = "host-xnnpack"
 # The only call a case delegated to XNNPACK may leave to the kernels: the permute of a
 # permuted input (XNNPACK has no transpose), which is how the case feeds the op.
 INPUT_PERMUTE = "aten::permute_copy.out"
+# Dtypes of an op's tensors the partitioner does not refuse outright: max pooling's
+# indices (Long), claimed when nothing reads them.
+UNCHECKED_DTYPES = {"aten::max_pool2d_with_indices.out": ("Long",)}
 
 # Floating dtypes: (atol, rtol) unless the case says otherwise. Half and BFloat16 allow
 # one rounding step of difference (torch may round an intermediate the kernel keeps).
@@ -211,7 +214,7 @@ def _module(case: OpCase, dtype: str, calls: list[list[In]], constants: list):
                 if spec.perm:
                     t = t.permute(spec.perm)
                 if isinstance(spec, Computed):
-                    t = getattr(torch.ops.aten, spec.by).default(t)
+                    t = getattr(torch.ops.aten, spec.by).default(t, *spec.args)
                 return t
 
             for call in calls:
@@ -224,6 +227,9 @@ def _module(case: OpCase, dtype: str, calls: list[list[In]], constants: list):
                     else:
                         values.append(tensor(item))
                 result = fn(*values, *args, **kwargs)
+                if case.then:
+                    result = getattr(torch.ops.aten, case.then[0]).default(result,
+                                                                          *case.then[1:])
                 # Several outputs (a tuple or a Tensor[]) are compared one by one.
                 outs += result if isinstance(result, (tuple, list)) else [result]
             return tuple(outs)
@@ -376,11 +382,10 @@ def unavailable(library: str) -> str | None:
 
 
 def xnnpack_ops() -> frozenset:
-    """The operators XnnpackPartitioner.check can claim (its tables): it leaves any other
-    call to the kernels as "not an XNNPACK node"."""
+    """The operators XnnpackPartitioner.check can claim (partitioner.OPS): it leaves any
+    other call to the kernels as "not an XNNPACK node"."""
     from backends.xnnpack import partitioner
-    return frozenset().union(partitioner.BINARY, partitioner.SCALAR_BINARY, partitioner.UNARY,
-                             partitioner.RESHAPE, partitioner.LINEAR)
+    return partitioner.OPS
 
 
 def xnnpack_skip_reason(exported: Exported) -> str | None:
@@ -410,17 +415,19 @@ def dtype_probe(dtype: str, fingerprint: str) -> Exported:
 def _dtypes_refused(oplist, fingerprint: str, probed: dict) -> list[str]:
     """The program's ops (the input permutes aside) called with a dtype the partitioner
     refuses, as "op (dtypes)". It checks every tensor's dtype before anything
-    op-specific, so its verdict on one add per dtype holds for every op, and the cases
-    it refuses need no export of their own."""
+    op-specific (but the Long indices of a max pooling, which it checks are unused), so
+    its verdict on one add per dtype holds for every op, and the cases it refuses need
+    no export of their own."""
     refused = []
     for use in oplist.ops:
         if use.op == INPUT_PERMUTE:
             continue
-        for dtype in use.dtypes:
+        dtypes = [d for d in use.dtypes if d not in UNCHECKED_DTYPES.get(use.op, ())]
+        for dtype in dtypes:
             if dtype not in probed:
                 probed[dtype] = xnnpack_skip_reason(dtype_probe(dtype, fingerprint)) is None
-        if not all(probed[d] for d in use.dtypes):
-            refused.append(f"{use.op} ({', '.join(d for d in use.dtypes if not probed[d])})")
+        if not all(probed[d] for d in dtypes):
+            refused.append(f"{use.op} ({', '.join(d for d in dtypes if not probed[d])})")
     return refused
 
 
@@ -511,10 +518,11 @@ def build_library(library: str, selection: Selection) -> LibraryBuild:
     if ptes:
         how = ([f"target={XNNPACK_TARGET}"] if library == XNNPACK
                else [f"libraries={library},prim"])
-        listing = os.path.join(BUILD, f"programs-{library}.txt")  # too many for a command line
+        # A list file: the paths of every case outgrow one command-line argument.
+        listing = os.path.join(BUILD, f"programs-{library}.txt")
         os.makedirs(os.path.join(REPO, BUILD), exist_ok=True)
         with open(os.path.join(REPO, listing), "w") as f:
-            f.write("\n".join(ptes) + "\n")
+            f.write("".join(p + "\n" for p in ptes))
         scons("programs=@" + listing, *how, "build_dir=" + BUILD)
         runner = runner_path(ptes, library)
         assert os.path.exists(runner), f"the build made no {runner}"

@@ -20,11 +20,7 @@ from tests.ops.cases import CASES
 
 # Bugs the cases found that are not fixed yet: each test must fail (strict xfail) until
 # the fix, which removes its entry here.
-KNOWN_FAILURES: dict[str, str] = {
-    "xnnpack/hardtanh.default-min_above_max/Float":
-        "the partitioner claims a clamp with min > max, which XNNPACK refuses to create "
-        "(torch gives max); it should leave it to the kernels",
-}
+KNOWN_FAILURES: dict[str, str] = {}
 
 
 def _param(library, case, dtype):

@@ -6,6 +6,11 @@
 // one per distinct set of sizes (kMaxRuntimes, least recently used replaced). A call
 // with new sizes (a new sequence length) builds a runtime, which repacks the weights:
 // a few milliseconds, after which that length runs at full speed.
+//
+// Layouts: the program's tensors are NCHW, XNNPACK's convolutions and pooling NHWC. A
+// channels-last delegate input is transposed into a staging buffer before the run, a
+// channels-last output written to one and transposed back after it (neither when its
+// channels or spatial dims are all 1: both orders are then the same memory).
 #include "backends/xnnpack/runtime/xnnpack_backend.h"
 
 #include <stdio.h>
@@ -30,6 +35,44 @@ struct CachedRuntime {
   uint64_t last_used = 0;
 };
 
+// dst[n][s][c] = src[n][c][s], in tiles so that both sides stay in cache.
+void to_channels_last(const float* src, float* dst, const ChannelsLastShape& x) {
+  constexpr size_t kTile = 32;
+  const size_t plane = x.channels * x.spatial;
+  for (size_t n = 0; n < x.batch; ++n) {
+    const float* in = src + n * plane;
+    float* out = dst + n * plane;
+    for (size_t c0 = 0; c0 < x.channels; c0 += kTile) {
+      const size_t c1 = c0 + kTile < x.channels ? c0 + kTile : x.channels;
+      for (size_t s0 = 0; s0 < x.spatial; s0 += kTile) {
+        const size_t s1 = s0 + kTile < x.spatial ? s0 + kTile : x.spatial;
+        for (size_t c = c0; c < c1; ++c) {
+          for (size_t i = s0; i < s1; ++i) out[i * x.channels + c] = in[c * x.spatial + i];
+        }
+      }
+    }
+  }
+}
+
+// dst[n][c][s] = src[n][s][c].
+void from_channels_last(const float* src, float* dst, const ChannelsLastShape& x) {
+  constexpr size_t kTile = 32;
+  const size_t plane = x.channels * x.spatial;
+  for (size_t n = 0; n < x.batch; ++n) {
+    const float* in = src + n * plane;
+    float* out = dst + n * plane;
+    for (size_t s0 = 0; s0 < x.spatial; s0 += kTile) {
+      const size_t s1 = s0 + kTile < x.spatial ? s0 + kTile : x.spatial;
+      for (size_t c0 = 0; c0 < x.channels; c0 += kTile) {
+        const size_t c1 = c0 + kTile < x.channels ? c0 + kTile : x.channels;
+        for (size_t i = s0; i < s1; ++i) {
+          for (size_t c = c0; c < c1; ++c) out[c * x.spatial + i] = in[i * x.channels + c];
+        }
+      }
+    }
+  }
+}
+
 // One thread pool for every delegate of the process: created by the first delegate that
 // asks for more than one thread, with its count; freed with the last such delegate.
 pthreadpool_t g_pool = nullptr;
@@ -43,6 +86,7 @@ struct tailor::DelegateHandle {
   std::vector<xnnpack::CachedRuntime> runtimes;
   std::vector<xnnpack::Dims> dims;               // scratch: this call's sizes
   std::vector<xnn_external_value> externals;     // scratch: this call's pointers
+  std::vector<std::vector<float>> staging;       // per external id: its NHWC copy, if any
   pthreadpool_t pool = nullptr;
   uint64_t calls = 0;
   char where[96];
@@ -128,15 +172,39 @@ Error execute(DelegateHandle* h, ArrayRef<EValue*> args) {
   if (err == Error::Ok) err = runtime_for(h, args, &runtime);
   if (err != Error::Ok) return err;
   const std::vector<uint32_t>& external = h->graph.external_args();
+  const std::vector<uint32_t>& value_of = h->graph.external_values();
   h->externals.resize(external.size());
+  h->staging.resize(external.size());
   for (uint32_t id = 0; id < external.size(); ++id) {
-    h->externals[id] = xnn_external_value{id, args[external[id]]->to_tensor().data()};
+    Tensor& t = args[external[id]]->to_tensor();
+    void* data = t.data();
+    ChannelsLastShape shape;
+    if (h->graph.channels_last(value_of[id], h->dims[value_of[id]], &shape) &&
+        !shape.trivial()) {
+      // XNNPACK may read XNN_EXTRA_BYTES past an input.
+      std::vector<float>& staged = h->staging[id];
+      staged.resize(shape.batch * shape.channels * shape.spatial +
+                    XNN_EXTRA_BYTES / sizeof(float));
+      if (!h->graph.is_output(value_of[id])) {
+        to_channels_last(static_cast<const float*>(data), staged.data(), shape);
+      }
+      data = staged.data();
+    }
+    h->externals[id] = xnn_external_value{id, data};
   }
   xnn_status s = xnn_setup_runtime(runtime, h->externals.size(), h->externals.data());
   if (s == xnn_status_success) s = xnn_invoke_runtime(runtime);
   TL_CHECK_OR_RETURN_ERROR(s == xnn_status_success, DelegateInvalidCompatibility,
                            "%s: XNNPACK failed to run a delegate (status %d)", h->where,
                            static_cast<int>(s));
+  for (uint32_t id = 0; id < external.size(); ++id) {
+    Tensor& t = args[external[id]]->to_tensor();
+    if (h->graph.is_output(value_of[id]) && h->externals[id].data != t.data()) {
+      ChannelsLastShape shape;
+      h->graph.channels_last(value_of[id], h->dims[value_of[id]], &shape);
+      from_channels_last(h->staging[id].data(), static_cast<float*>(t.data()), shape);
+    }
+  }
   return Error::Ok;
 }
 

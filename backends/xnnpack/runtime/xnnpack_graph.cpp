@@ -10,9 +10,31 @@ namespace {
   TL_CHECK_OR_RETURN_ERROR(cond, DelegateInvalidCompatibility, "%s: xnnpack payload: " fmt, \
                            where_, ##__VA_ARGS__)
 
+// Window sizes, strides, dilations and padding above this are refused, which keeps all
+// window arithmetic far from overflow.
+constexpr uint32_t kMaxWindow = 1u << 16;
+
+bool has_optional_bias(fb::NodeKind kind) {
+  return kind == fb::NodeKind_FullyConnected || kind == fb::NodeKind_Convolution2d ||
+         kind == fb::NodeKind_DepthwiseConvolution2d || kind == fb::NodeKind_Deconvolution2d;
+}
+
+bool is_window(fb::NodeKind kind) {
+  return kind == fb::NodeKind_Convolution2d || kind == fb::NodeKind_DepthwiseConvolution2d ||
+         kind == fb::NodeKind_Deconvolution2d || kind == fb::NodeKind_MaxPooling2d ||
+         kind == fb::NodeKind_AveragePooling2d;
+}
+
+bool is_pooling(fb::NodeKind kind) {
+  return kind == fb::NodeKind_MaxPooling2d || kind == fb::NodeKind_AveragePooling2d;
+}
+
 size_t num_inputs(fb::NodeKind kind) {
   switch (kind) {
     case fb::NodeKind_FullyConnected:
+    case fb::NodeKind_Convolution2d:
+    case fb::NodeKind_DepthwiseConvolution2d:
+    case fb::NodeKind_Deconvolution2d:
       return 3;  // the bias is optional: 2 or 3
     case fb::NodeKind_Add:
     case fb::NodeKind_Subtract:
@@ -43,6 +65,63 @@ float bound(float v) {
   if (v <= -FLT_MAX) return -INFINITY;
   if (v >= FLT_MAX) return INFINITY;
   return v;
+}
+
+// Window positions along one dim (torch's rule, ceil_mode included), or 0 when not even
+// one window fits. Operands are below kMaxWindow, so nothing overflows.
+size_t window_count(size_t in, size_t kernel, size_t stride, size_t dilation, size_t pad_begin,
+                    size_t pad_end, bool ceil_mode) {
+  const size_t span = dilation * (kernel - 1) + 1;
+  const size_t padded = in + pad_begin + pad_end;
+  if (padded < span) return 0;
+  size_t count = (padded - span + (ceil_mode ? stride - 1 : 0)) / stride + 1;
+  // The last window must start inside the input or its leading padding.
+  if (ceil_mode && (count - 1) * stride >= in + pad_begin) --count;
+  return count;
+}
+
+// Padding after the input that the last window needs: ceil_mode windows may reach past
+// the padding the payload gives, and XNNPACK takes that as more padding.
+uint32_t pad_to_fit(size_t in, size_t count, size_t kernel, size_t stride, size_t dilation,
+                    size_t pad_begin, size_t pad_end) {
+  const size_t reach = (count - 1) * stride + dilation * (kernel - 1) + 1;
+  const size_t have = in + pad_begin + pad_end;
+  return static_cast<uint32_t>(reach > have ? pad_end + (reach - have) : pad_end);
+}
+
+// Output cells of a deconvolution along one dim, or 0 when the padding crops them all.
+size_t deconvolution_count(size_t in, size_t kernel, size_t stride, size_t dilation,
+                           size_t pad_begin, size_t pad_end, size_t adjustment) {
+  if (in == 0) return 0;
+  const size_t full = (in - 1) * stride + adjustment + dilation * (kernel - 1) + 1;
+  return full > pad_begin + pad_end ? full - pad_begin - pad_end : 0;
+}
+
+// [N, C, spatial...] -> (H, W) of a window op: a 1-d signal has height 1.
+void spatial(const Dims& d, size_t* h, size_t* w) {
+  *h = d.rank == 4 ? d.size[2] : 1;
+  *w = d.size[d.rank - 1];
+}
+
+// Whether reshaping `a` to `b` moves no element when each is channels-last or not (the
+// partitioner's rule): both lie in logical order, or both are channels-last with the
+// same batch and channels and the same spatial sizes but for 1s.
+bool reshape_keeps_memory(const Dims& a, bool a_cl, const Dims& b, bool b_cl) {
+  auto logical_order = [](const Dims& d, bool cl) {
+    if (!cl) return true;
+    size_t spatial = 1;
+    for (size_t i = 2; i < d.rank; ++i) spatial *= d.size[i];
+    return d.size[1] <= 1 || spatial <= 1;
+  };
+  if (logical_order(a, a_cl) && logical_order(b, b_cl)) return true;
+  if (!a_cl || !b_cl || a.size[0] != b.size[0] || a.size[1] != b.size[1]) return false;
+  size_t i = 2, j = 2;
+  while (true) {
+    while (i < a.rank && a.size[i] == 1) ++i;
+    while (j < b.rank && b.size[j] == 1) ++j;
+    if (i == a.rank || j == b.rank) return i == a.rank && j == b.rank;
+    if (a.size[i++] != b.size[j++]) return false;
+  }
 }
 
 }  // namespace
@@ -82,6 +161,7 @@ Error XnnpackGraph::load(const void* data, size_t size, ArrayRef<EValue*> args,
   external_id_.assign(n, XNN_INVALID_VALUE_ID);
   scalar_slot_.assign(n, 0);
   external_args_.clear();
+  external_values_.clear();
   scalars_.clear();
   for (uint32_t i = 0; i < graph_->outputs()->size(); ++i) {
     const uint32_t v = graph_->outputs()->Get(i);
@@ -93,8 +173,11 @@ Error XnnpackGraph::load(const void* data, size_t size, ArrayRef<EValue*> args,
     const int32_t arg = v->arg();
     TL_XNN_CHECK(arg >= -1 && arg < static_cast<int32_t>(args.size()),
                  "value %u names argument %d of %zu", i, arg, args.size());
+    TL_XNN_CHECK(v->layout() >= fb::Layout_MIN && v->layout() <= fb::Layout_MAX,
+                 "value %u: layout %d", i, static_cast<int>(v->layout()));
     if (v->scalar()) {
-      TL_XNN_CHECK(arg == -1 && !is_output[i], "scalar value %u is an argument or output", i);
+      TL_XNN_CHECK(arg == -1 && !is_output[i] && v->layout() == fb::Layout_Plain,
+                   "scalar value %u is an argument, output or channels-last", i);
       scalar_slot_[i] = static_cast<uint32_t>(scalars_.size());
       scalars_.push_back(v->scalar_value());
       defined[i] = true;
@@ -116,6 +199,7 @@ Error XnnpackGraph::load(const void* data, size_t size, ArrayRef<EValue*> args,
     } else {
       external_id_[i] = static_cast<uint32_t>(external_args_.size());
       external_args_.push_back(static_cast<uint32_t>(arg));
+      external_values_.push_back(i);
     }
     defined[i] = !is_output[i];  // inputs and constants are there from the start
   }
@@ -130,7 +214,7 @@ Error XnnpackGraph::load(const void* data, size_t size, ArrayRef<EValue*> args,
                  k, static_cast<int>(kind));
     const size_t count = node->inputs() != nullptr ? node->inputs()->size() : 0;
     const size_t want = num_inputs(kind);
-    TL_XNN_CHECK(count == want || (kind == fb::NodeKind_FullyConnected && count == 2),
+    TL_XNN_CHECK(count == want || (has_optional_bias(kind) && count == 2),
                  "node %u (%s) has %zu inputs", k, fb::EnumNameNodeKind(kind), count);
     for (uint32_t j = 0; j < count; ++j) {
       const uint32_t v = node->inputs()->Get(j);
@@ -144,17 +228,75 @@ Error XnnpackGraph::load(const void* data, size_t size, ArrayRef<EValue*> args,
       TL_XNN_CHECK(is_output[out], "node %u writes delegate input %u", k, out);
     }
     defined[out] = true;
-    if (kind == fb::NodeKind_FullyConnected) {
-      // XNNPACK's fully_connected packs its weights at runtime creation: they are static.
-      for (uint32_t j = 1; j < count; ++j) {
-        const fb::Value* w = values.Get(node->inputs()->Get(j));
-        TL_XNN_CHECK(w->constant() && w->arg() >= 0 &&
-                         arg_tensor(args, w->arg())->dim() == (j == 1 ? 2 : 1),
-                     "node %u: the %s is not a constant %dD tensor", k,
-                     j == 1 ? "filter" : "bias", j == 1 ? 2 : 1);
-      }
+    Error err = check_node(k, args);
+    if (err != Error::Ok) return err;
+  }
+  is_output_ = is_output;
+  for (uint32_t i = 0; i < graph_->outputs()->size(); ++i) {
+    TL_XNN_CHECK(defined[graph_->outputs()->Get(i)] &&
+                     values.Get(graph_->outputs()->Get(i))->arg() >= 0,
+                 "output %u is never written or is no argument", i);
+  }
+  return Error::Ok;
+}
+
+// What one node needs of its values and attributes, beyond their indices (load()).
+Error XnnpackGraph::check_node(uint32_t k, ArrayRef<EValue*> args) const {
+  const auto& values = *graph_->values();
+  const fb::Node* node = graph_->nodes()->Get(k);
+  const fb::NodeKind kind = node->kind();
+  const uint32_t count = node->inputs()->size();
+  const uint32_t out = node->output();
+  auto layout = [&](uint32_t v) { return values.Get(v)->layout(); };
+  const char* name = fb::EnumNameNodeKind(kind);
+  if (has_optional_bias(kind)) {
+    // XNNPACK packs filters and biases when it creates the runtime: they are static.
+    const int filter_rank = kind == fb::NodeKind_FullyConnected ? 2 : 4;
+    for (uint32_t j = 1; j < count; ++j) {
+      const fb::Value* w = values.Get(node->inputs()->Get(j));
+      TL_XNN_CHECK(w->constant() && w->arg() >= 0 && w->layout() == fb::Layout_Plain &&
+                       arg_tensor(args, w->arg())->dim() == (j == 1 ? filter_rank : 1),
+                   "node %u: the %s is not a constant %dD tensor", k,
+                   j == 1 ? "filter" : "bias", j == 1 ? filter_rank : 1);
     }
-    if (kind == fb::NodeKind_Reshape) {
+  }
+  if (is_window(kind)) {
+    const fb::Window* w = node->window();
+    TL_XNN_CHECK(w != nullptr, "node %u (%s) has no window", k, name);
+    const uint32_t positive[] = {w->kernel_h(), w->kernel_w(), w->stride_h(), w->stride_w(),
+                                 w->dilation_h(), w->dilation_w()};
+    for (uint32_t x : positive) {
+      TL_XNN_CHECK(x >= 1 && x <= kMaxWindow, "node %u: window size %u", k, x);
+    }
+    const uint32_t pads[] = {w->pad_top(), w->pad_left(), w->pad_bottom(), w->pad_right()};
+    for (uint32_t x : pads) TL_XNN_CHECK(x <= kMaxWindow, "node %u: padding %u", k, x);
+    TL_XNN_CHECK((kind != fb::NodeKind_Convolution2d && kind != fb::NodeKind_Deconvolution2d) ||
+                     node->groups() >= 1,
+                 "node %u: %u groups", k, node->groups());
+    TL_XNN_CHECK(kind != fb::NodeKind_Deconvolution2d ||
+                     (node->adjustment_h() < w->stride_h() && node->adjustment_w() < w->stride_w()),
+                 "node %u: adjustment %ux%u not below the stride", k, node->adjustment_h(),
+                 node->adjustment_w());
+  }
+  switch (kind) {
+    case fb::NodeKind_Convolution2d:
+    case fb::NodeKind_DepthwiseConvolution2d:
+    case fb::NodeKind_Deconvolution2d:
+    case fb::NodeKind_MaxPooling2d:
+    case fb::NodeKind_AveragePooling2d:
+    case fb::NodeKind_GlobalAveragePooling2d:
+      TL_XNN_CHECK(layout(node->inputs()->Get(0)) == fb::Layout_ChannelsLast &&
+                       layout(out) == fb::Layout_ChannelsLast,
+                   "node %u (%s) reads or writes a tensor that is not channels-last", k, name);
+      break;
+    case fb::NodeKind_FullyConnected:
+    case fb::NodeKind_Softmax:
+      TL_XNN_CHECK(layout(node->inputs()->Get(0)) == fb::Layout_Plain &&
+                       layout(out) == fb::Layout_Plain,
+                   "node %u (%s) reads or writes a channels-last tensor", k, name);
+      break;
+    case fb::NodeKind_Reshape: {
+      // Layouts are checked against the sizes in infer_dims().
       const auto* shape = node->shape();
       TL_XNN_CHECK(shape != nullptr && shape->size() >= 1 && shape->size() <= XNN_MAX_TENSOR_DIMS,
                    "node %u: reshape to %u dims", k, shape != nullptr ? shape->size() : 0u);
@@ -164,12 +306,16 @@ Error XnnpackGraph::load(const void* data, size_t size, ArrayRef<EValue*> args,
                                    args[static_cast<size_t>(arg)]->is_int()),
                      "node %u: reshape dim %u names argument %d, not an Int", k, d, arg);
       }
+      break;
     }
-  }
-  for (uint32_t i = 0; i < graph_->outputs()->size(); ++i) {
-    TL_XNN_CHECK(defined[graph_->outputs()->Get(i)] &&
-                     values.Get(graph_->outputs()->Get(i))->arg() >= 0,
-                 "output %u is never written or is no argument", i);
+    default:
+      // Elementwise: every tensor operand lies like the result (scalars broadcast).
+      for (uint32_t j = 0; j < count; ++j) {
+        const fb::Value* v = values.Get(node->inputs()->Get(j));
+        TL_XNN_CHECK(v->scalar() || v->layout() == layout(out),
+                     "node %u (%s): operand %u and the result differ in layout", k, name, j);
+      }
+      break;
   }
   return Error::Ok;
 }
@@ -252,12 +398,117 @@ Error XnnpackGraph::infer_dims(ArrayRef<EValue*> args, std::vector<Dims>* dims) 
                            a.numel(), out.numel());
         break;
       }
+      case fb::NodeKind_Convolution2d:
+      case fb::NodeKind_DepthwiseConvolution2d:
+      case fb::NodeKind_Deconvolution2d:
+      case fb::NodeKind_MaxPooling2d:
+      case fb::NodeKind_AveragePooling2d: {
+        Error err = infer_window(k, *dims, &out);
+        if (err != Error::Ok) return err;
+        break;
+      }
+      case fb::NodeKind_GlobalAveragePooling2d:
+        TL_XNN_SHAPE_CHECK(a.rank == 3 || a.rank == 4, "global pooling of %zu dims", a.rank);
+        for (size_t d = 2; d < out.rank; ++d) out.size[d] = 1;
+        break;
       default:  // elementwise unary, clamp, softmax, copy: the input's sizes
         break;
     }
+    if (node->kind() == fb::NodeKind_Reshape) {
+      const bool from_cl = values.Get(node->inputs()->Get(0))->layout() == fb::Layout_ChannelsLast;
+      const bool to_cl = values.Get(node->output())->layout() == fb::Layout_ChannelsLast;
+      TL_XNN_SHAPE_CHECK((!from_cl || a.rank == 3 || a.rank == 4) &&
+                             (!to_cl || out.rank == 3 || out.rank == 4) &&
+                             reshape_keeps_memory(a, from_cl, out, to_cl),
+                         "a reshape that would move elements between layouts");
+    }
     (*dims)[node->output()] = out;
   }
+  // A channels-last tensor is [N, C, L] or [N, C, H, W].
+  for (uint32_t i = 0; i < values.size(); ++i) {
+    const size_t rank = (*dims)[i].rank;
+    TL_CHECK_OR_RETURN_ERROR(values.Get(i)->layout() == fb::Layout_Plain || rank == 3 ||
+                                 rank == 4,
+                             InvalidArgument, "%s: xnnpack value %u: channels-last with %zu dims",
+                             where_, i, rank);
+  }
   return Error::Ok;
+}
+
+// Output sizes of a convolution or pooling node, checking its input and filter.
+Error XnnpackGraph::infer_window(uint32_t k, const std::vector<Dims>& dims, Dims* out) const {
+  const fb::Node* node = graph_->nodes()->Get(k);
+  const fb::NodeKind kind = node->kind();
+  const fb::Window* w = node->window();
+  const Dims& in = dims[node->inputs()->Get(0)];
+  TL_XNN_SHAPE_CHECK(in.rank == 3 || in.rank == 4, "a window over %zu dims", in.rank);
+  TL_XNN_SHAPE_CHECK(in.rank == 4 || (w->kernel_h() == 1 && w->stride_h() == 1 &&
+                                      w->dilation_h() == 1 && w->pad_top() == 0 &&
+                                      w->pad_bottom() == 0),
+                     "a 1-d signal with a window of height %u", w->kernel_h());
+  const size_t channels = in.size[1];
+  size_t out_channels = channels;
+  if (kind == fb::NodeKind_Convolution2d || kind == fb::NodeKind_DepthwiseConvolution2d ||
+      kind == fb::NodeKind_Deconvolution2d) {
+    const Dims& f = dims[node->inputs()->Get(1)];
+    const bool depthwise = kind == fb::NodeKind_DepthwiseConvolution2d;
+    // Filters: [O, KH, KW, I/groups], depthwise [1, KH, KW, O] with O a multiple of I.
+    out_channels = depthwise ? f.size[3] : f.size[0];
+    const size_t groups = depthwise ? 1 : node->groups();
+    const bool fits = f.size[1] == w->kernel_h() && f.size[2] == w->kernel_w() &&
+                      (depthwise ? f.size[0] == 1 && channels > 0 &&
+                                       out_channels % channels == 0
+                                 : f.size[3] * groups == channels &&
+                                       out_channels % groups == 0);
+    TL_XNN_SHAPE_CHECK(fits && out_channels > 0,
+                       "a filter [%zu, %zu, %zu, %zu] for %zu input channels", f.size[0],
+                       f.size[1], f.size[2], f.size[3], channels);
+    TL_XNN_SHAPE_CHECK(node->inputs()->size() == 2 ||
+                           dims[node->inputs()->Get(2)].size[0] == out_channels,
+                       "the bias does not have %zu entries", out_channels);
+  }
+  const bool ceil_mode = is_pooling(kind) && node->ceil_mode();
+  size_t h = 0, width = 0;
+  spatial(in, &h, &width);
+  const bool deconvolution = kind == fb::NodeKind_Deconvolution2d;
+  const size_t oh = deconvolution
+                        ? deconvolution_count(h, w->kernel_h(), w->stride_h(), w->dilation_h(),
+                                              w->pad_top(), w->pad_bottom(), node->adjustment_h())
+                        : window_count(h, w->kernel_h(), w->stride_h(), w->dilation_h(),
+                                       w->pad_top(), w->pad_bottom(), ceil_mode);
+  const size_t ow = deconvolution
+                        ? deconvolution_count(width, w->kernel_w(), w->stride_w(),
+                                              w->dilation_w(), w->pad_left(), w->pad_right(),
+                                              node->adjustment_w())
+                        : window_count(width, w->kernel_w(), w->stride_w(), w->dilation_w(),
+                                       w->pad_left(), w->pad_right(), ceil_mode);
+  TL_XNN_SHAPE_CHECK(oh > 0 && ow > 0, "the window does not fit a %zux%zu input", h, width);
+  *out = in;
+  out->size[1] = out_channels;
+  if (in.rank == 4) out->size[2] = oh;
+  out->size[in.rank - 1] = ow;
+  return Error::Ok;
+}
+
+bool XnnpackGraph::channels_last(uint32_t v, const Dims& dims, ChannelsLastShape* shape) const {
+  if (graph_->values()->Get(v)->layout() != fb::Layout_ChannelsLast) return false;
+  shape->batch = dims.size[0];
+  shape->channels = dims.size[1];
+  shape->spatial = 1;
+  for (size_t d = 2; d < dims.rank; ++d) shape->spatial *= dims.size[d];
+  return true;
+}
+
+Dims XnnpackGraph::xnn_dims(uint32_t v, const Dims& dims) const {
+  if (graph_->values()->Get(v)->layout() != fb::Layout_ChannelsLast) return dims;
+  // [N, C, H, W] -> [N, H, W, C]; [N, C, L] -> [N, 1, L, C].
+  Dims x;
+  x.rank = 4;
+  x.size[0] = dims.size[0];
+  x.size[1] = dims.rank == 4 ? dims.size[2] : 1;
+  x.size[2] = dims.size[dims.rank - 1];
+  x.size[3] = dims.size[1];
+  return x;
 }
 
 Error XnnpackGraph::resize_outputs(ArrayRef<EValue*> args, const std::vector<Dims>& dims) const {
@@ -303,8 +554,9 @@ Error XnnpackGraph::define(ArrayRef<EValue*> args, const std::vector<Dims>& dims
     } else if (external_id_[i] != XNN_INVALID_VALUE_ID) {
       flags = output[i] ? XNN_VALUE_FLAG_EXTERNAL_OUTPUT : XNN_VALUE_FLAG_EXTERNAL_INPUT;
     }
-    TL_XNN_DEFINE(xnn_define_tensor_value(sg, xnn_datatype_fp32, dims[i].rank, dims[i].size,
-                                          data, external_id_[i], flags, &id[i]),
+    const Dims x = xnn_dims(i, dims[i]);
+    TL_XNN_DEFINE(xnn_define_tensor_value(sg, xnn_datatype_fp32, x.rank, x.size, data,
+                                          external_id_[i], flags, &id[i]),
                   "value %u", i);
   }
   for (uint32_t k = 0; k < graph_->nodes()->size(); ++k) {
@@ -335,11 +587,72 @@ Error XnnpackGraph::define(ArrayRef<EValue*> args, const std::vector<Dims>& dims
       case fb::NodeKind_Negate: s = xnn_define_negate(sg, a, out, 0); break;
       case fb::NodeKind_Abs: s = xnn_define_abs(sg, a, out, 0); break;
       case fb::NodeKind_SquareRoot: s = xnn_define_square_root(sg, a, out, 0); break;
+      case fb::NodeKind_LeakyRelu: s = xnn_define_leaky_relu(sg, node->alpha(), a, out, 0); break;
+      case fb::NodeKind_Elu: s = xnn_define_elu(sg, node->alpha(), a, out, 0); break;
+      case fb::NodeKind_GlobalAveragePooling2d:
+        s = xnn_define_global_average_pooling_2d(sg, lo, hi, a, out, 0);
+        break;
       case fb::NodeKind_Reshape:
       case fb::NodeKind_Copy: {
         // XNNPACK 2022 has no copy node; a reshape to the same sizes copies.
-        const Dims& d = dims[node->output()];
+        const Dims d = xnn_dims(node->output(), dims[node->output()]);
         s = xnn_define_static_reshape(sg, d.rank, d.size, a, out, 0);
+        break;
+      }
+      case fb::NodeKind_Deconvolution2d: {
+        const fb::Window* w = node->window();
+        const size_t groups = node->groups();
+        s = xnn_define_deconvolution_2d(
+            sg, w->pad_top(), w->pad_right(), w->pad_bottom(), w->pad_left(),
+            node->adjustment_h(), node->adjustment_w(), w->kernel_h(), w->kernel_w(),
+            w->stride_h(), w->stride_w(), w->dilation_h(), w->dilation_w(),
+            static_cast<uint32_t>(groups), dims[node->inputs()->Get(0)].size[1] / groups,
+            dims[node->output()].size[1] / groups, lo, hi, a, b,
+            node->inputs()->size() > 2 ? id[node->inputs()->Get(2)] : XNN_INVALID_VALUE_ID, out,
+            0);
+        break;
+      }
+      case fb::NodeKind_Convolution2d:
+      case fb::NodeKind_DepthwiseConvolution2d:
+      case fb::NodeKind_MaxPooling2d:
+      case fb::NodeKind_AveragePooling2d: {
+        const fb::Window* w = node->window();
+        const Dims& in = dims[node->inputs()->Get(0)];
+        const Dims& o = dims[node->output()];
+        size_t h = 0, width = 0, oh = 0, ow = 0;
+        spatial(in, &h, &width);
+        spatial(o, &oh, &ow);
+        const uint32_t bottom = pad_to_fit(h, oh, w->kernel_h(), w->stride_h(), w->dilation_h(),
+                                           w->pad_top(), w->pad_bottom());
+        const uint32_t right = pad_to_fit(width, ow, w->kernel_w(), w->stride_w(),
+                                          w->dilation_w(), w->pad_left(), w->pad_right());
+        const uint32_t bias = node->inputs()->size() > 2 ? id[node->inputs()->Get(2)]
+                                                          : XNN_INVALID_VALUE_ID;
+        const size_t channels = in.size[1];
+        const size_t out_channels = o.size[1];
+        if (node->kind() == fb::NodeKind_Convolution2d) {
+          const size_t groups = node->groups();
+          s = xnn_define_convolution_2d(
+              sg, w->pad_top(), right, bottom, w->pad_left(), w->kernel_h(), w->kernel_w(),
+              w->stride_h(), w->stride_w(), w->dilation_h(), w->dilation_w(),
+              static_cast<uint32_t>(groups), channels / groups, out_channels / groups, lo, hi, a,
+              b, bias, out, 0);
+        } else if (node->kind() == fb::NodeKind_DepthwiseConvolution2d) {
+          s = xnn_define_depthwise_convolution_2d(
+              sg, w->pad_top(), right, bottom, w->pad_left(), w->kernel_h(), w->kernel_w(),
+              w->stride_h(), w->stride_w(), w->dilation_h(), w->dilation_w(),
+              static_cast<uint32_t>(out_channels / channels), channels, lo, hi, a, b, bias, out,
+              0);
+        } else if (node->kind() == fb::NodeKind_MaxPooling2d) {
+          s = xnn_define_max_pooling_2d(sg, w->pad_top(), right, bottom, w->pad_left(),
+                                        w->kernel_h(), w->kernel_w(), w->stride_h(),
+                                        w->stride_w(), w->dilation_h(), w->dilation_w(), lo, hi,
+                                        a, out, 0);
+        } else {
+          s = xnn_define_average_pooling_2d(sg, w->pad_top(), right, bottom, w->pad_left(),
+                                            w->kernel_h(), w->kernel_w(), w->stride_h(),
+                                            w->stride_w(), lo, hi, a, out, 0);
+        }
         break;
       }
     }

@@ -25,6 +25,17 @@ struct Dims {
   size_t numel() const;
 };
 
+/// A channels-last tensor of logical sizes [N, C, spatial...] seen as [N, C, S]: the
+/// runtime transposes [N, C, S] <-> [N, S, C] where one enters or leaves a delegate.
+struct ChannelsLastShape {
+  size_t batch = 0;
+  size_t channels = 0;
+  size_t spatial = 0;
+
+  /// Both orders are the same memory: nothing to transpose.
+  bool trivial() const { return channels <= 1 || spatial <= 1; }
+};
+
 /// The payload as XNNPACK sees it. load() checks everything the payload can get wrong
 /// once (indices, kinds of the delegate arguments it names, that every value is
 /// written before it is read); the other calls then trust it. The payload bytes belong
@@ -51,10 +62,27 @@ class XnnpackGraph {
   /// Delegate argument of each external value, by external id.
   const std::vector<uint32_t>& external_args() const { return external_args_; }
 
+  /// Subgraph value of each external value, by external id.
+  const std::vector<uint32_t>& external_values() const { return external_values_; }
+
+  /// Whether subgraph value `v` is a delegate output.
+  bool is_output(uint32_t v) const { return v < is_output_.size() && is_output_[v]; }
+
+  /// Whether subgraph value `v` is channels-last (fb::Layout_ChannelsLast); then
+  /// `*shape` is its [N, C, S] view for its logical `dims`.
+  bool channels_last(uint32_t v, const Dims& dims, ChannelsLastShape* shape) const;
+
  private:
+  // The sizes XNNPACK sees for value `v` of logical sizes `dims` (its layout applied).
+  Dims xnn_dims(uint32_t v, const Dims& dims) const;
+  Error check_node(uint32_t k, ArrayRef<EValue*> args) const;
+  Error infer_window(uint32_t k, const std::vector<Dims>& dims, Dims* out) const;
+
   const fb::Graph* graph_ = nullptr;
   std::vector<uint32_t> external_id_;    // per value: external id or XNN_INVALID_VALUE_ID
   std::vector<uint32_t> external_args_;  // per external id: its delegate argument
+  std::vector<uint32_t> external_values_;  // per external id: its subgraph value
+  std::vector<bool> is_output_;            // per value
   std::vector<float> scalars_;           // static one-element tensors, padded for XNNPACK
   std::vector<uint32_t> scalar_slot_;    // per value: index into scalars_
   const char* where_ = "";

@@ -1,0 +1,106 @@
+"""Vision models on the XNNPACK delegate: the share of graph nodes it runs and forward
+latency against the portable kernels and torch eager.
+
+    .venv/bin/python bench/xnnpack_vision.py [--runs 30] [--write]
+
+The models are manifests/models/{resnet18,mobilenet_v2,kws_cnn}.yaml (random weights
+and batch-norm statistics, their example input, fp32, one thread everywhere). Each is
+built with scons for target=host and target=host-xnnpack (model=..., into
+build/bench-vision/); the delegated share is read from the xnnpack program's debug
+record (graph nodes inside DelegateCalls over all nodes), and each runner runs forward
+--repeat N times on the example input. Figures are medians after one warm-up run.
+--write puts the table into BENCHMARKS.md under "## XNNPACK vision models".
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+BUILD = "build/bench-vision"
+MODELS = ("resnet18", "mobilenet_v2", "kws_cnn")
+SECTION = "## XNNPACK vision models"
+
+
+def build(target: str) -> str:
+    """Builds every model for `target`; returns the build's directory."""
+    cmd = [os.path.join(os.path.dirname(sys.executable), "scons"), "-j2", "target=" + target,
+           "model=" + ",".join(MODELS), "build_dir=" + BUILD]
+    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit("error: %s failed:\n%s%s" % (" ".join(cmd), proc.stdout[-3000:], proc.stderr))
+    return os.path.join(REPO, BUILD, target, "+".join(MODELS))
+
+
+def delegated_share(out: str, model: str) -> tuple:
+    """(nodes inside delegates, all nodes) from the program's debug record."""
+    with open(os.path.join(out, model + ".debug.json")) as f:
+        instructions = json.load(f)["methods"][0]["instructions"]
+    inside = sum(len(i["nodes"]) for i in instructions if i["kind"] == "DelegateCall")
+    return inside, sum(len(i["nodes"]) for i in instructions)
+
+
+def runner_ms(out: str, model: str, runs: int) -> float:
+    proc = subprocess.run([os.path.join(out, "bin", "runner"), os.path.join(out, model + ".pte"),
+                           "--check", "--atol", "1e-4", "--rtol", "1e-4", "--threads", "1",
+                           "--repeat", str(runs + 1)], capture_output=True, text=True, check=True)
+    return float(re.search(r"median ([0-9.]+) ms", proc.stdout).group(1))
+
+
+def eager_ms(model: str, runs: int) -> float:
+    import torch
+
+    from exporter.manifest import load_manifest, load_model
+    torch.set_num_threads(1)
+    module, inputs = load_model(load_manifest(os.path.join(REPO, "manifests", "models",
+                                                           model + ".yaml")))
+    times = []
+    with torch.no_grad():
+        module(*inputs)
+        for _ in range(runs):
+            start = time.perf_counter()
+            module(*inputs)
+            times.append((time.perf_counter() - start) * 1e3)
+    return sorted(times)[len(times) // 2]
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--runs", type=int, default=30)
+    p.add_argument("--write", action="store_true", help="update BENCHMARKS.md")
+    args = p.parse_args(argv)
+    portable, xnnpack = build("host"), build("host-xnnpack")
+    rows = ["| model | nodes delegated | portable, ms | XNNPACK, ms | torch eager, ms | "
+            "portable / XNNPACK |", "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    for model in MODELS:
+        inside, total = delegated_share(xnnpack, model)
+        slow, fast = runner_ms(portable, model, args.runs), runner_ms(xnnpack, model, args.runs)
+        rows.append(f"| {model} | {inside}/{total} | {slow:.3f} | {fast:.3f} | "
+                    f"{eager_ms(model, args.runs):.3f} | {slow / fast:.1f}x |")
+    text = "\n".join(rows) + "\n"
+    print(text)
+    if args.write:
+        write_section(text)
+    return 0
+
+
+def write_section(table: str) -> None:
+    path = os.path.join(REPO, "BENCHMARKS.md")
+    body = open(path).read()
+    section = (SECTION + "\n\nShare of graph nodes the XNNPACK delegate runs and forward "
+               "latency (fp32, 1 thread, median) of the vision manifests on this machine. "
+               "Command:\n\n    .venv/bin/python bench/xnnpack_vision.py --write\n\n" + table)
+    pattern = re.compile("^" + re.escape(SECTION) + r"\n.*?(?=^## |\Z)", re.M | re.S)
+    body = pattern.sub(lambda _: section + "\n", body) if pattern.search(body) \
+        else body.rstrip("\n") + "\n\n" + section
+    with open(path, "w") as f:
+        f.write(body)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
