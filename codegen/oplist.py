@@ -303,11 +303,8 @@ def check_delegates(program: dict, path: str, target) -> None:
 
 
 def _parse_args(argv):
-    # @FILE reads more arguments from FILE, one a line (the build passes long program
-    # lists that way: Linux caps one shell argument at 128 KB).
     p = argparse.ArgumentParser(prog="python -m codegen.oplist", description=__doc__.split(
-        "\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter,
-        fromfile_prefix_chars="@")
+        "\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("programs", nargs="*", help="PROGRAM.pte (model name: the file's stem)")
     p.add_argument("--ops", action="append", default=[], help="aten::add.out,aten::mm.out")
     p.add_argument("--ops-yaml", action="append", default=[], help="a selected_ops.yaml")
