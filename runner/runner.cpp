@@ -15,6 +15,7 @@
 #include "runner/check.h"
 #include "runner/npy.h"
 #include "runtime/core/half.h"
+#include "runtime/kernel/cpu_level.h"
 #include "runtime/module/module.h"
 #include "runtime/platform/platform.h"
 
@@ -44,7 +45,10 @@ const char kUsage[] =
     "                   from <dir>/<stem>_io/input_<i>.npy unless --input is given)\n"
     "  --atol X --rtol X  float tolerance: |a - e| <= atol + rtol * |e| (default 1e-05)\n"
     "  --threads N      threads each delegate (backend) may use (default 1)\n"
-    "  --repeat N       run the method N times and print the min and median time\n";
+    "  --repeat N       run the method N times and print the min and median time\n"
+    "  --verbose        log what happens (and the CPU level the kernels use)\n"
+    "environment: TL_CPU_LEVEL=baseline|avx2|avx512 caps the instruction set the optimized\n"
+    "  kernels use (default: the best this CPU has)\n";
 
 struct Options {
   std::string program;
@@ -281,6 +285,11 @@ int run(const Options& o) {
     return kExitFailure;
   }
   Method& method = module.method();
+  if (g_verbose) {
+    fprintf(stderr, "%s: CPU level %s (this CPU: %s)\n", o.program.c_str(),
+            tailor::cpu_level_name(tailor::cpu_level()),
+            tailor::cpu_level_name(tailor::cpu_level_detected()));
+  }
 
   // Inputs: given files, the check directory, or the planned (zeroed) memory as is.
   std::vector<std::string> inputs = o.inputs;
