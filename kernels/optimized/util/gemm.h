@@ -1,0 +1,177 @@
+// The optimized single-precision GEMM behind mm, addmm and bmm (kernels/optimized/):
+//
+//   c[m, n] = beta * bias + alpha * (a[m, k] @ b[k, n])      (row-major, strided rows)
+//
+// Blocked as in BLIS/GotoBLAS, cut to what a stack buffer allows (no heap in kernels):
+// for each block of columns (nc) and of depth (kc <= 256), b's block is packed into a
+// 64 KB stack buffer as strips of NR contiguous columns; then each tile of MR rows of c
+// runs across the strips with a register-tiled micro-kernel. The MR x kc rows of a stay
+// in L1 while the packed block streams from L2; a is read in place (its rows are already
+// contiguous along k). With few rows (m < 2 MR) b is not packed at all: each element of b
+// is used once or twice, and copying it would cost as much as the products.
+//
+// The micro-kernels (util/gemm_ukernel.h) exist per instruction-set level: AVX-512 and
+// AVX2+FMA on x86-64 (compiled with function target attributes), NEON on aarch64, GNU
+// vector C++ elsewhere and as the x86-64 baseline. gemm_micro_kernels() picks the best
+// one cpu_level() allows, so one binary runs everywhere and never executes an
+// instruction its CPU lacks.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/optimized/util/gemm_generic.h"
+#include "kernels/optimized/util/gemm_neon.h"
+#include "kernels/optimized/util/gemm_ukernel.h"
+#include "kernels/optimized/util/gemm_x86.h"
+#include "runtime/kernel/cpu_level.h"
+
+namespace tailor::optimized {
+
+// Depth of a block: kc rows of b per packed strip, MR x kc floats of a kept in L1.
+inline constexpr int64_t kGemmDepth = 256;
+// The packing buffer, on the stack: 64 KB (kc = 256 by nc = 64 columns, or more columns
+// when the depth is smaller).
+inline constexpr int64_t kGemmPackFloats = 16 * 1024;
+static_assert(kGemmPackFloats >= kGemmDepth * kGemmMaxNr, "a strip must fit the buffer");
+
+struct GemmArgs {
+  int64_t m = 0;
+  int64_t n = 0;
+  int64_t k = 0;
+  const float* a = nullptr;  // m rows of k, row stride lda
+  int64_t lda = 0;
+  const float* b = nullptr;  // k rows of n, row stride ldb
+  int64_t ldb = 0;
+  float* c = nullptr;  // m rows of n, row stride ldc; overlaps neither a nor b
+  int64_t ldc = 0;
+  float alpha = 1.0f;
+  float beta = 1.0f;
+  // Added as beta * bias[i * bias_row_stride + j * bias_col_stride] (stride 0 broadcasts);
+  // nullptr: none, and beta is not used.
+  const float* bias = nullptr;
+  int64_t bias_row_stride = 0;
+  int64_t bias_col_stride = 0;
+};
+
+/// The micro-kernels of `level`, or of the best level below it compiled for this
+/// architecture (on aarch64 every level gives NEON's).
+inline const GemmMicroKernels& gemm_micro_kernels(CpuLevel level) {
+#if defined(__x86_64__)
+  if (level >= CpuLevel::Avx512) return kGemmAvx512;
+  if (level >= CpuLevel::Avx2) return kGemmAvx2;
+  return kGemmGeneric;
+#elif defined(__aarch64__)
+  (void)level;
+  return kGemmNeon;
+#else
+  (void)level;
+  return kGemmGeneric;
+#endif
+}
+
+inline int64_t gemm_min(int64_t x, int64_t y) { return x < y ? x : y; }
+
+// Copies b[0 .. kc, 0 .. nc) (row stride ldb) into `packed` as strips of nr columns,
+// each kc x nr and contiguous; the last strip's missing columns are zeros.
+inline void gemm_pack_b(const float* b, int64_t ldb, int64_t kc, int64_t nc, int64_t nr,
+                        float* packed) {
+  for (int64_t j0 = 0; j0 < nc; j0 += nr) {
+    const int64_t cols = gemm_min(nc - j0, nr);
+    const float* src = b + j0;
+    for (int64_t k = 0; k < kc; ++k, src += ldb, packed += nr) {
+      if (cols == nr) {
+        __builtin_memcpy(packed, src, static_cast<size_t>(nr) * sizeof(float));
+      } else {
+        for (int64_t j = 0; j < nr; ++j) packed[j] = j < cols ? src[j] : 0.0f;
+      }
+    }
+  }
+}
+
+// One rows x cols tile of c (cols <= NR) over one depth block. In the first block
+// (`first`) c starts from beta * bias, or from zero without a bias.
+inline void gemm_tile(const GemmMicroKernels& uk, const GemmArgs& g, int64_t i0, int64_t j0,
+                      int64_t rows, int64_t cols, int64_t pc, int64_t kc, const float* b,
+                      int64_t ldb, bool first) {
+  float* c = g.c + i0 * g.ldc + j0;
+  if (first && g.bias != nullptr) {
+    for (int64_t r = 0; r < rows; ++r) {
+      const float* bias = g.bias + (i0 + r) * g.bias_row_stride + j0 * g.bias_col_stride;
+      for (int64_t j = 0; j < cols; ++j) {
+        c[r * g.ldc + j] = g.beta * bias[j * g.bias_col_stride];
+      }
+    }
+  }
+  const bool load = !first || g.bias != nullptr;
+  const GemmMicroKernel kernel = uk.rows[rows - 1];
+  const float* a = g.a + i0 * g.lda + pc;
+  if (cols == uk.nr) {
+    kernel(kc, a, g.lda, b, ldb, c, g.ldc, g.alpha, load);
+    return;
+  }
+  // A ragged right edge goes through a full-width tile; its extra columns are zeros.
+  alignas(64) float tile[kGemmMaxMr * kGemmMaxNr] = {};
+  if (load) {
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t j = 0; j < cols; ++j) tile[r * uk.nr + j] = c[r * g.ldc + j];
+    }
+  }
+  kernel(kc, a, g.lda, b, ldb, tile, uk.nr, g.alpha, load);
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t j = 0; j < cols; ++j) c[r * g.ldc + j] = tile[r * uk.nr + j];
+  }
+}
+
+/// Computes columns [j_begin, j_end) of c (see GemmArgs) with `uk`'s micro-kernels.
+/// Threads may run disjoint column ranges of one GemmArgs at once.
+inline void gemm_columns(const GemmMicroKernels& uk, const GemmArgs& g, int64_t j_begin,
+                         int64_t j_end) {
+  if (g.m <= 0 || j_end <= j_begin) return;
+  if (g.k <= 0) {  // no products: c = beta * bias, or zeros
+    for (int64_t i = 0; i < g.m; ++i) {
+      for (int64_t j = j_begin; j < j_end; ++j) {
+        g.c[i * g.ldc + j] = g.bias == nullptr ? 0.0f
+                             : g.beta * g.bias[i * g.bias_row_stride + j * g.bias_col_stride];
+      }
+    }
+    return;
+  }
+  const int64_t mr = uk.mr;
+  const int64_t nr = uk.nr;
+  const bool pack = g.m >= 2 * mr;
+  const int64_t kc_max = gemm_min(g.k, kGemmDepth);
+  // Packed, a column block is as wide as the buffer allows; unpacked, one block.
+  const int64_t nc_max = pack ? kGemmPackFloats / kc_max / nr * nr : j_end - j_begin;
+  alignas(64) float buffer[kGemmPackFloats];
+  for (int64_t jc = j_begin; jc < j_end; jc += nc_max) {
+    const int64_t nc = gemm_min(j_end - jc, nc_max);
+    for (int64_t pc = 0; pc < g.k; pc += kc_max) {
+      const int64_t kc = gemm_min(g.k - pc, kc_max);
+      const float* b_block = g.b + pc * g.ldb + jc;
+      const int64_t full = nc / nr * nr;  // columns in full strips
+      if (pack) {
+        gemm_pack_b(b_block, g.ldb, kc, nc, nr, buffer);
+      } else if (full < nc) {  // only the ragged strip needs a copy, zero-padded
+        gemm_pack_b(b_block + full, g.ldb, kc, nc - full, nr, buffer);
+      }
+      for (int64_t i0 = 0; i0 < g.m; i0 += mr) {
+        const int64_t rows = gemm_min(g.m - i0, mr);
+        for (int64_t j0 = 0; j0 < nc; j0 += nr) {
+          const int64_t cols = gemm_min(nc - j0, nr);
+          const float* b = pack ? buffer + j0 * kc : (j0 < full ? b_block + j0 : buffer);
+          const int64_t ldb = pack || j0 >= full ? nr : g.ldb;
+          gemm_tile(uk, g, i0, jc + j0, rows, cols, pc, kc, b, ldb, pc == 0);
+        }
+      }
+    }
+  }
+}
+
+/// c = beta * bias + alpha * (a @ b) on one thread, with `uk`'s micro-kernels.
+inline void gemm(const GemmMicroKernels& uk, const GemmArgs& g) { gemm_columns(uk, g, 0, g.n); }
+
+/// The same with the micro-kernels cpu_level() allows.
+inline void gemm(const GemmArgs& g) { gemm(gemm_micro_kernels(cpu_level()), g); }
+
+}  // namespace tailor::optimized
