@@ -28,6 +28,7 @@ from codegen.dtypes import SCALAR_VALUE_DTYPES, is_dtype
 from codegen.errors import ManifestError, run_cli, suggest
 from codegen.schema import (OptionalType, Schema, is_scalar, is_tensor, is_tensor_list,
                             load_aten_schemas)
+from codegen.target import load_target
 from codegen.yaml_io import dump_yaml, load_yaml, write_text
 from exporter.debug_record import instruction_sources, read_debug_record
 from exporter.debug_record import where as debug_where
@@ -284,6 +285,23 @@ def oplist_to_yaml(oplist: OpList) -> str:
     return dump_yaml({"operators": operators}, _HEADER)
 
 
+def check_delegates(program: dict, path: str, target) -> None:
+    """A program exported for a backend needs a target with that backend: stop now, not
+    when the runtime loads it, naming the targets that have it."""
+    needed = sorted({d.get("backend", "") for m in program.get("methods") or []
+                     for d in m.get("delegates") or []} - set(target.backends))
+    if not needed:
+        return
+    folder = os.path.dirname(target.path)
+    having = sorted(name[:-5] for name in os.listdir(folder) if name.endswith(".yaml")
+                    and set(needed) <= set(load_target(os.path.join(folder, name)).backends))
+    raise ManifestError(
+        f"{path}: the program delegates to {', '.join(needed)}, which target {target.name} "
+        f"does not have; build it for "
+        f"{' or '.join('target=' + t for t in having) or 'a target with that backend'}, or "
+        f"export it for this target (export(..., target=\"{target.name}\"))")
+
+
 def _parse_args(argv):
     p = argparse.ArgumentParser(prog="python -m codegen.oplist", description=__doc__.split(
         "\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -295,6 +313,10 @@ def _parse_args(argv):
                    help="kernel library manifests: the schemas of their custom ops")
     p.add_argument("--all", action="store_true",
                    help="also select every op of --libraries, with every dtype")
+    p.add_argument("--program-list", action="append", default=[],
+                   help="a file listing PROGRAM.pte paths, one per line")
+    p.add_argument("--target", help="the target manifest: a program delegated to a backend "
+                                    "it does not have stops here")
     p.add_argument("--out", help="selected_ops.yaml to write (default: print)")
     return p.parse_args(argv)
 
@@ -307,10 +329,15 @@ def main(argv: list[str] | None = None) -> int:
     models = [tuple(m.split("=", 1)) for m in args.model]
     if any(len(m) != 2 or not m[0] for m in models):
         raise ManifestError("--model takes NAME=PROGRAM.pte, e.g. --model mlp=build/mlp.pte")
-    models += [(os.path.splitext(os.path.basename(p))[0], p) for p in args.programs]
+    listed = []
+    for path in args.program_list:
+        with open(path) as f:
+            listed += [line.strip() for line in f if line.strip()]
+    models += [(os.path.splitext(os.path.basename(p))[0], p) for p in args.programs + listed]
     if not (models or args.ops or args.ops_yaml or args.all):
         raise ManifestError("no op source: give PROGRAM.pte, --model, --ops, --ops-yaml "
                             "or --all")
+    target = load_target(args.target) if args.target else None
     schemas = dict(load_aten_schemas())
     libraries = [load_library(path, load_aten_schemas()) for path in args.libraries]
     for library in libraries:
@@ -328,6 +355,8 @@ def main(argv: list[str] | None = None) -> int:
                 program, _ = deserialize(f.read())
         except (OSError, ProgramFormatError) as e:
             raise ManifestError(f"{path}: cannot read the program: {e}") from None
+        if target is not None:
+            check_delegates(program, path, target)
         lists.append(ops_from_program(program, name, schemas, path, read_debug_record(path)))
     text = oplist_to_yaml(merge_oplists(lists))
     if args.out:

@@ -124,10 +124,21 @@ def _factory_sources(repo: str, manifest_dir: str, module: str) -> tuple:
     return ()
 
 
+def _program_paths(repo: str, option: str) -> tuple:
+    """programs=a.pte,b.pte, or programs=@list.txt: a file with one path per line."""
+    if option.startswith("@"):
+        path = os.path.join(repo, option[1:])
+        if not os.path.exists(path):
+            raise ManifestError("programs=%s: no such file" % option)
+        with open(path) as f:
+            return tuple(line.strip() for line in f if line.strip())
+    return tuple(p.strip() for p in option.split(",") if p.strip())
+
+
 def plan_build(env, repo: str):
     """The BuildPlan for the command line, or None when there is nothing to build."""
     models = tuple(_read_model(repo, m.strip()) for m in env["model"].split(",") if m.strip())
-    programs = tuple(p.strip() for p in env["programs"].split(",") if p.strip())
+    programs = _program_paths(repo, env["programs"])
     for path in programs:
         if not os.path.exists(os.path.join(repo, path)):  # (an absolute path joins as itself)
             raise ManifestError("programs=%s: no such file" % path)
@@ -146,29 +157,6 @@ def plan_build(env, repo: str):
     return BuildPlan(env["target"], models, programs, libraries, env["ops"], env["select"],
                      env["run"], env["sanitize"], env["verbose"], env["build_dir"],
                      profile, env["log"], env["size"], env["generate"])
-
-
-def _check_delegates(repo: str, path: str, target_name: str, backends) -> None:
-    """A program exported for a backend needs a target with that backend: stop now,
-    not when the runtime loads it, naming the targets that have it."""
-    from exporter.serialize import ProgramFormatError, deserialize
-    try:
-        with open(path, "rb") as f:
-            program, _ = deserialize(f.read())
-    except (OSError, ProgramFormatError) as e:
-        raise ManifestError("programs=%s: cannot read the program: %s" % (path, e))
-    needed = sorted({d.get("backend", "") for m in program.get("methods") or []
-                     for d in m.get("delegates") or []} - set(backends))
-    if needed:
-        having = sorted(os.path.basename(p)[:-5] for p in glob.glob(
-            os.path.join(repo, "manifests", "targets", "*.yaml"))
-            if set(needed) <= set(load_target(p).backends))
-        raise ManifestError(
-            "programs=%s: the program delegates to %s, which target %s does not have; build "
-            "it for %s, or export it for this target (export(..., target=\"%s\"))"
-            % (os.path.relpath(path, repo), ", ".join(needed), target_name,
-               " or ".join("target=" + t for t in having) or "a target with that backend",
-               target_name))
 
 
 def _py(module: str) -> str:
@@ -200,6 +188,13 @@ def write_kernel_shards(target, source, env):
         lines += ['#include "%s"' % path for path in mine]
         with open(str(node), "w") as f:
             f.write("\n".join(lines) + "\n")
+    return 0
+
+
+def write_value(target, source, env):
+    """Writes the Value node's text to the target file."""
+    with open(str(target[0]), "w") as f:
+        f.write(source[0].read() + "\n")
     return 0
 
 
@@ -270,9 +265,12 @@ def wire(env, plan: BuildPlan):
     op_args = " ".join("--model %s=%s" % (m.name, p.path) for m, p in programs)
     extra_programs = [tenv.File(path if os.path.isabs(path) else "#" + path)
                       for path in plan.programs]
-    for node in extra_programs:
-        _check_delegates(repo, node.abspath, plan.target_name, target.backends)
-    op_args += "".join(" " + node.path for node in extra_programs)
+    if extra_programs:  # listed in a file: thousands of paths overflow a command line
+        program_list = tenv.Command(
+            "%s/programs.txt" % out, tenv.Value("\n".join(n.path for n in extra_programs)),
+            Action(write_value, None))
+        op_args += " --program-list %s" % program_list[0].path
+        extra_programs.append(program_list[0])
     if plan.ops:
         flag = "--ops-yaml" if plan.ops.endswith((".yaml", ".yml")) else "--ops"
         op_args += " %s %s" % (flag, plan.ops)
@@ -281,8 +279,9 @@ def wire(env, plan: BuildPlan):
     oplist = tenv.Command(
         "%s/selected_ops.yaml" % out,
         [p for _, p in programs] + extra_programs + libraries,
-        Action(_py("codegen.oplist") + " %s %s --out $TARGET"
-                    % (op_args, " ".join("--libraries " + lib for lib in libraries)),
+        Action(_py("codegen.oplist") + " %s %s --target %s --out $TARGET"
+                    % (op_args, " ".join("--libraries " + lib for lib in libraries),
+                       "manifests/targets/%s.yaml" % plan.target_name),
                     _label(plan, "listing operators -> $TARGET")))
     tenv.Depends(oplist, codegen_sources)
 

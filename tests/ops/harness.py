@@ -575,7 +575,11 @@ def build_library(library: str, selection: Selection) -> LibraryBuild:
     if ptes:
         how = ([f"target={XNNPACK_TARGET}"] if base == XNNPACK
                else ["libraries=" + ",".join((base, *fallbacks(base)))])
-        scons("programs=" + ",".join(ptes), *how, "build_dir=" + BUILD)
+        listing = os.path.join(BUILD, f"programs-{base}.txt")  # too many for a command line
+        os.makedirs(os.path.join(REPO, BUILD), exist_ok=True)
+        with open(os.path.join(REPO, listing), "w") as f:
+            f.write("\n".join(ptes) + "\n")
+        scons("programs=@" + listing, *how, "build_dir=" + BUILD)
         runner = runner_path(ptes, base)
         assert os.path.exists(runner), f"the build made no {runner}"
     return LibraryBuild(library, runner, selection, level)

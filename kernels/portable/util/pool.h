@@ -3,6 +3,7 @@
 // output size rule and its adaptive window bounds.
 #pragma once
 
+#include "kernels/portable/util/minmax.h"
 #include "runtime/kernel/kernel_includes.h"
 
 namespace tailor::native {
@@ -151,18 +152,6 @@ inline const char* read_adaptive_size(IntArrayRef output_size, int64_t* out_h,
     return "output_size must be in [0, 2^31)";
   }
   return nullptr;
-}
-
-// The lowest value of T: the start of a running maximum (-inf for floating types).
-template <typename T>
-constexpr T lowest_value() {
-  if constexpr (is_floating_point_v<T>) {
-    return -static_cast<T>(__builtin_huge_val());
-  } else if constexpr (static_cast<T>(-1) < static_cast<T>(0)) {
-    return static_cast<T>(-static_cast<T>(~0ull >> (65 - 8 * sizeof(T))) - 1);
-  } else {
-    return T(0);
-  }
 }
 
 }  // namespace tailor::native
