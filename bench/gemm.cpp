@@ -149,11 +149,11 @@ void check_one(const GemmMicroKernels& uk, int64_t m, int64_t n, int64_t k, int6
 
 int check(bool quick) {
   // Around every level's tile (1..8 rows, 8..32 columns), the unpacked/packed switch
-  // (m < 2 MR), the 64-column block and the 256 depth block.
+  // (packed from m = 16 MR: 64, 96, 128), the 64-column block and the 256 depth block.
   const int64_t full_mn[] = {0, 1, 2, 3, 5, 6, 7, 8, 9, 12, 15, 16, 17, 24, 31, 32, 33,
                              47, 63, 64, 65, 100, 129, 257};
   const int64_t full_k[] = {0, 1, 2, 3, 4, 5, 7, 8, 16, 31, 64, 255, 256, 257, 300, 513};
-  const int64_t quick_mn[] = {0, 1, 3, 7, 8, 9, 16, 17, 33, 65};
+  const int64_t quick_mn[] = {0, 1, 3, 7, 8, 9, 16, 17, 33, 65, 129};
   const int64_t quick_k[] = {0, 1, 5, 8, 64, 257};
   const int64_t* mn = quick ? quick_mn : full_mn;
   const int64_t* ks = quick ? quick_k : full_k;
@@ -309,6 +309,7 @@ int time_all(int reps) {
 
   const Shape shapes[] = {
       {"256x256x256", 256, 256, 256},      {"512x512x512", 512, 512, 512},
+      {"1024x1024x1024", 1024, 1024, 1024},
       {"GPT qkv 64x384x128", 64, 384, 128}, {"GPT fc 64x512x128", 64, 512, 128},
       {"GPT proj 64x128x512", 64, 128, 512}, {"GPT attn 64x128x128", 64, 128, 128},
       {"GPT scores 64x64x32", 64, 64, 32},  {"GPT values 64x32x64", 64, 32, 64},

@@ -3,12 +3,14 @@
 //   c[m, n] = beta * bias + alpha * (a[m, k] @ b[k, n])      (row-major, strided rows)
 //
 // Blocked as in BLIS/GotoBLAS, cut to what a stack buffer allows (no heap in kernels):
-// for each block of columns (nc) and of depth (kc <= 256), b's block is packed into a
-// 64 KB stack buffer as strips of NR contiguous columns; then each tile of MR rows of c
-// runs across the strips with a register-tiled micro-kernel. The MR x kc rows of a stay
-// in L1 while the packed block streams from L2; a is read in place (its rows are already
-// contiguous along k). With few rows (m < 2 MR) b is not packed at all: each element of b
-// is used once or twice, and copying it would cost as much as the products.
+// for each block of columns (nc) and of depth (kc <= 256) of b, small enough to stay in
+// L2 (kc x nc <= 64 KB), each tile of MR rows of c runs across the block's strips of NR
+// columns with a register-tiled micro-kernel; the MR x kc floats of a stay in L1 and are
+// read in place (a's rows are already contiguous along k). With many rows (m >= 16 MR)
+// the block of b is first packed into a 64 KB stack buffer, strip after strip, so the
+// micro-kernel reads it contiguously however wide b is; with fewer rows the copy would
+// cost more than it saves (each element of b is used by only a few tiles), and b is read
+// in place, only a ragged last strip copied.
 //
 // The micro-kernels (util/gemm_ukernel.h) exist per instruction-set level: AVX-512 and
 // AVX2+FMA on x86-64 (compiled with function target attributes), NEON on aarch64, GNU
@@ -72,42 +74,60 @@ inline const GemmMicroKernels& gemm_micro_kernels(CpuLevel level) {
 
 inline int64_t gemm_min(int64_t x, int64_t y) { return x < y ? x : y; }
 
-// Copies b[0 .. kc, 0 .. nc) (row stride ldb) into `packed` as strips of nr columns,
-// each kc x nr and contiguous; the last strip's missing columns are zeros.
-inline void gemm_pack_b(const float* b, int64_t ldb, int64_t kc, int64_t nc, int64_t nr,
-                        float* packed) {
-  for (int64_t j0 = 0; j0 < nc; j0 += nr) {
-    const int64_t cols = gemm_min(nc - j0, nr);
+// Columns per block at most: bounds the bias row below (4 KB) when the depth is small.
+inline constexpr int64_t kGemmMaxCols = 1024;
+
+// Copies b[0 .. kc, 0 .. nc) (row stride ldb) into `packed` as strips of NR columns,
+// each kc x NR and contiguous; the last strip's missing columns are zeros. NR is a
+// constant so that each row's copy is a few vector moves, not a memcpy call.
+template <int64_t NR>
+void gemm_pack_b(const float* b, int64_t ldb, int64_t kc, int64_t nc, float* packed) {
+  for (int64_t j0 = 0; j0 < nc; j0 += NR) {
+    const int64_t cols = gemm_min(nc - j0, NR);
     const float* src = b + j0;
-    for (int64_t k = 0; k < kc; ++k, src += ldb, packed += nr) {
-      if (cols == nr) {
-        __builtin_memcpy(packed, src, static_cast<size_t>(nr) * sizeof(float));
+    for (int64_t k = 0; k < kc; ++k, src += ldb, packed += NR) {
+      if (cols == NR) {
+        __builtin_memcpy(packed, src, NR * sizeof(float));
       } else {
-        for (int64_t j = 0; j < nr; ++j) packed[j] = j < cols ? src[j] : 0.0f;
+        for (int64_t j = 0; j < NR; ++j) packed[j] = j < cols ? src[j] : 0.0f;
       }
     }
   }
 }
 
-// One rows x cols tile of c (cols <= NR) over one depth block. In the first block
-// (`first`) c starts from beta * bias, or from zero without a bias.
+inline void gemm_pack_b(const float* b, int64_t ldb, int64_t kc, int64_t nc, int64_t nr,
+                        float* packed) {
+  switch (nr) {
+    case 8:
+      return gemm_pack_b<8>(b, ldb, kc, nc, packed);
+    case 16:
+      return gemm_pack_b<16>(b, ldb, kc, nc, packed);
+    default:
+      return gemm_pack_b<32>(b, ldb, kc, nc, packed);
+  }
+}
+
+// One rows x cols tile of c (cols <= NR) over one depth block: `first` is the first
+// block, where c starts from zero, from `add` (beta times a bias row shared by all rows),
+// or, for any other bias, from beta * bias written into c here.
 inline void gemm_tile(const GemmMicroKernels& uk, const GemmArgs& g, int64_t i0, int64_t j0,
                       int64_t rows, int64_t cols, int64_t pc, int64_t kc, const float* b,
-                      int64_t ldb, bool first) {
+                      int64_t ldb, bool first, const float* add) {
   float* c = g.c + i0 * g.ldc + j0;
-  if (first && g.bias != nullptr) {
+  bool load = !first;
+  if (first && g.bias != nullptr && add == nullptr) {
     for (int64_t r = 0; r < rows; ++r) {
       const float* bias = g.bias + (i0 + r) * g.bias_row_stride + j0 * g.bias_col_stride;
       for (int64_t j = 0; j < cols; ++j) {
         c[r * g.ldc + j] = g.beta * bias[j * g.bias_col_stride];
       }
     }
+    load = true;
   }
-  const bool load = !first || g.bias != nullptr;
   const GemmMicroKernel kernel = uk.rows[rows - 1];
   const float* a = g.a + i0 * g.lda + pc;
   if (cols == uk.nr) {
-    kernel(kc, a, g.lda, b, ldb, c, g.ldc, g.alpha, load);
+    kernel(kc, a, g.lda, b, ldb, c, g.ldc, g.alpha, load, add);
     return;
   }
   // A ragged right edge goes through a full-width tile; its extra columns are zeros.
@@ -117,7 +137,7 @@ inline void gemm_tile(const GemmMicroKernels& uk, const GemmArgs& g, int64_t i0,
       for (int64_t j = 0; j < cols; ++j) tile[r * uk.nr + j] = c[r * g.ldc + j];
     }
   }
-  kernel(kc, a, g.lda, b, ldb, tile, uk.nr, g.alpha, load);
+  kernel(kc, a, g.lda, b, ldb, tile, uk.nr, g.alpha, load, add);
   for (int64_t r = 0; r < rows; ++r) {
     for (int64_t j = 0; j < cols; ++j) c[r * g.ldc + j] = tile[r * uk.nr + j];
   }
@@ -139,13 +159,23 @@ inline void gemm_columns(const GemmMicroKernels& uk, const GemmArgs& g, int64_t 
   }
   const int64_t mr = uk.mr;
   const int64_t nr = uk.nr;
-  const bool pack = g.m >= 2 * mr;
+  const bool pack = g.m >= 16 * mr;
   const int64_t kc_max = gemm_min(g.k, kGemmDepth);
-  // Packed, a column block is as wide as the buffer allows; unpacked, one block.
-  const int64_t nc_max = pack ? kGemmPackFloats / kc_max / nr * nr : j_end - j_begin;
+  // A column block of b (kc x nc: as large as the buffer, packed or not) stays in L2
+  // while every row tile runs across it. Packing pays off once a strip serves 16 tiles
+  // (bench/gemm.py: unpacked is as fast up to m = 64 and much faster for m < 16).
+  const int64_t nc_max = gemm_min(kGemmPackFloats / kc_max / nr * nr, kGemmMaxCols);
+  // A bias the same for every row (a linear layer's) is added by the micro-kernel from
+  // one row, beta * bias, padded with zeros to whole strips.
+  const bool bias_row = g.bias != nullptr && g.bias_row_stride == 0;
+  alignas(64) float add[kGemmMaxCols + kGemmMaxNr];
   alignas(64) float buffer[kGemmPackFloats];
   for (int64_t jc = j_begin; jc < j_end; jc += nc_max) {
     const int64_t nc = gemm_min(j_end - jc, nc_max);
+    if (bias_row) {
+      for (int64_t j = 0; j < nc; ++j) add[j] = g.beta * g.bias[(jc + j) * g.bias_col_stride];
+      for (int64_t j = nc; j < nc + nr; ++j) add[j] = 0.0f;
+    }
     for (int64_t pc = 0; pc < g.k; pc += kc_max) {
       const int64_t kc = gemm_min(g.k - pc, kc_max);
       const float* b_block = g.b + pc * g.ldb + jc;
@@ -161,7 +191,8 @@ inline void gemm_columns(const GemmMicroKernels& uk, const GemmArgs& g, int64_t 
           const int64_t cols = gemm_min(nc - j0, nr);
           const float* b = pack ? buffer + j0 * kc : (j0 < full ? b_block + j0 : buffer);
           const int64_t ldb = pack || j0 >= full ? nr : g.ldb;
-          gemm_tile(uk, g, i0, jc + j0, rows, cols, pc, kc, b, ldb, pc == 0);
+          gemm_tile(uk, g, i0, jc + j0, rows, cols, pc, kc, b, ldb, pc == 0,
+                    bias_row && pc == 0 ? add + j0 : nullptr);
         }
       }
     }

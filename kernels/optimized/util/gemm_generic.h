@@ -20,7 +20,8 @@ inline void gemm_store4(float* p, GemmVec4 v) { __builtin_memcpy(p, &v, sizeof(v
 
 template <int MR>
 void gemm_ukernel_generic(int64_t kc, const float* a, int64_t lda, const float* b,
-                          int64_t ldb, float* c, int64_t ldc, float alpha, bool load) {
+                          int64_t ldb, float* c, int64_t ldc, float alpha, bool load,
+                          const float* add) {
   GemmVec4 acc0[MR];
   GemmVec4 acc1[MR];
   TL_GEMM_UNROLL
@@ -45,6 +46,10 @@ void gemm_ukernel_generic(int64_t kc, const float* a, int64_t lda, const float* 
     if (load) {
       c0 += gemm_load4(c + r * ldc);
       c1 += gemm_load4(c + r * ldc + 4);
+    }
+    if (add != nullptr) {
+      c0 += gemm_load4(add);
+      c1 += gemm_load4(add + 4);
     }
     gemm_store4(c + r * ldc, c0);
     gemm_store4(c + r * ldc + 4, c1);

@@ -15,7 +15,7 @@ namespace tailor::optimized {
 
 template <int MR>
 void gemm_ukernel_neon(int64_t kc, const float* a, int64_t lda, const float* b, int64_t ldb,
-                       float* c, int64_t ldc, float alpha, bool load) {
+                       float* c, int64_t ldc, float alpha, bool load, const float* add) {
   float32x4_t acc0[MR];
   float32x4_t acc1[MR];
   TL_GEMM_UNROLL
@@ -65,6 +65,10 @@ void gemm_ukernel_neon(int64_t kc, const float* a, int64_t lda, const float* b, 
     if (load) {
       c0 = vaddq_f32(c0, vld1q_f32(row));
       c1 = vaddq_f32(c1, vld1q_f32(row + 4));
+    }
+    if (add != nullptr) {
+      c0 = vaddq_f32(c0, vld1q_f32(add));
+      c1 = vaddq_f32(c1, vld1q_f32(add + 4));
     }
     vst1q_f32(row, c0);
     vst1q_f32(row + 4, c1);

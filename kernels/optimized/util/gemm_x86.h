@@ -18,7 +18,8 @@ template <int MR>
 __attribute__((target("avx2,fma"))) void gemm_ukernel_avx2(int64_t kc, const float* a,
                                                          int64_t lda, const float* b,
                                                          int64_t ldb, float* c, int64_t ldc,
-                                                         float alpha, bool load) {
+                                                         float alpha, bool load,
+                                                         const float* add) {
   __m256 acc0[MR];
   __m256 acc1[MR];
   TL_GEMM_UNROLL
@@ -37,16 +38,15 @@ __attribute__((target("avx2,fma"))) void gemm_ukernel_avx2(int64_t kc, const flo
     }
   }
   const __m256 va = _mm256_set1_ps(alpha);
+  const __m256 add0 = add != nullptr ? _mm256_loadu_ps(add) : _mm256_setzero_ps();
+  const __m256 add1 = add != nullptr ? _mm256_loadu_ps(add + 8) : _mm256_setzero_ps();
   TL_GEMM_UNROLL
   for (int r = 0; r < MR; ++r) {
     float* row = c + r * ldc;
-    if (load) {
-      _mm256_storeu_ps(row, _mm256_fmadd_ps(va, acc0[r], _mm256_loadu_ps(row)));
-      _mm256_storeu_ps(row + 8, _mm256_fmadd_ps(va, acc1[r], _mm256_loadu_ps(row + 8)));
-    } else {
-      _mm256_storeu_ps(row, _mm256_mul_ps(va, acc0[r]));
-      _mm256_storeu_ps(row + 8, _mm256_mul_ps(va, acc1[r]));
-    }
+    const __m256 c0 = load ? _mm256_add_ps(_mm256_loadu_ps(row), add0) : add0;
+    const __m256 c1 = load ? _mm256_add_ps(_mm256_loadu_ps(row + 8), add1) : add1;
+    _mm256_storeu_ps(row, _mm256_fmadd_ps(va, acc0[r], c0));
+    _mm256_storeu_ps(row + 8, _mm256_fmadd_ps(va, acc1[r], c1));
   }
 }
 
@@ -56,7 +56,8 @@ template <int MR>
 __attribute__((target("avx512f"))) void gemm_ukernel_avx512(int64_t kc, const float* a,
                                                           int64_t lda, const float* b,
                                                           int64_t ldb, float* c, int64_t ldc,
-                                                          float alpha, bool load) {
+                                                          float alpha, bool load,
+                                                         const float* add) {
   __m512 acc0[MR];
   __m512 acc1[MR];
   TL_GEMM_UNROLL
@@ -75,16 +76,15 @@ __attribute__((target("avx512f"))) void gemm_ukernel_avx512(int64_t kc, const fl
     }
   }
   const __m512 va = _mm512_set1_ps(alpha);
+  const __m512 add0 = add != nullptr ? _mm512_loadu_ps(add) : _mm512_setzero_ps();
+  const __m512 add1 = add != nullptr ? _mm512_loadu_ps(add + 16) : _mm512_setzero_ps();
   TL_GEMM_UNROLL
   for (int r = 0; r < MR; ++r) {
     float* row = c + r * ldc;
-    if (load) {
-      _mm512_storeu_ps(row, _mm512_fmadd_ps(va, acc0[r], _mm512_loadu_ps(row)));
-      _mm512_storeu_ps(row + 16, _mm512_fmadd_ps(va, acc1[r], _mm512_loadu_ps(row + 16)));
-    } else {
-      _mm512_storeu_ps(row, _mm512_mul_ps(va, acc0[r]));
-      _mm512_storeu_ps(row + 16, _mm512_mul_ps(va, acc1[r]));
-    }
+    const __m512 c0 = load ? _mm512_add_ps(_mm512_loadu_ps(row), add0) : add0;
+    const __m512 c1 = load ? _mm512_add_ps(_mm512_loadu_ps(row + 16), add1) : add1;
+    _mm512_storeu_ps(row, _mm512_fmadd_ps(va, acc0[r], c0));
+    _mm512_storeu_ps(row + 16, _mm512_fmadd_ps(va, acc1[r], c1));
   }
 }
 
