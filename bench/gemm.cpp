@@ -16,6 +16,7 @@
 
 #include "kernels/optimized/util/gemm.h"
 #include "kernels/portable/util/matmul.h"
+#include "runtime/kernel/thread_pool.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -69,18 +70,20 @@ const BiasKind kBiases[] = {
 int g_checked = 0;
 int g_failed = 0;
 
+// With `ctx`, `batch` products (a, b, c each advanced by one matrix) through gemm_batch()
+// on ctx's threads; else one through gemm().
 void check_one(const GemmMicroKernels& uk, int64_t m, int64_t n, int64_t k, int64_t pad,
-               const BiasKind& kind) {
+               const BiasKind& kind, KernelContext* ctx = nullptr, int64_t batch = 1) {
   const int64_t lda = k + pad;
   const int64_t ldb = n + pad;
   const int64_t ldc = n + pad;
-  float* a = static_cast<float*>(malloc(sizeof(float) * (m * lda + 1)));
-  float* b = static_cast<float*>(malloc(sizeof(float) * (k * ldb + 1)));
-  float* c = static_cast<float*>(malloc(sizeof(float) * (m * ldc + 1)));
+  float* a_all = static_cast<float*>(malloc(sizeof(float) * (batch * m * lda + 1)));
+  float* b_all = static_cast<float*>(malloc(sizeof(float) * (batch * k * ldb + 1)));
+  float* c_all = static_cast<float*>(malloc(sizeof(float) * (batch * m * ldc + 1)));
   float* bias = static_cast<float*>(malloc(sizeof(float) * (m * n + 1)));
-  for (int64_t i = 0; i < m * lda; ++i) a[i] = random_float();
-  for (int64_t i = 0; i < k * ldb; ++i) b[i] = random_float();
-  for (int64_t i = 0; i < m * ldc; ++i) c[i] = 77.0f;  // padding must keep it
+  for (int64_t i = 0; i < batch * m * lda; ++i) a_all[i] = random_float();
+  for (int64_t i = 0; i < batch * k * ldb; ++i) b_all[i] = random_float();
+  for (int64_t i = 0; i < batch * m * ldc; ++i) c_all[i] = 77.0f;  // padding must keep it
   for (int64_t i = 0; i < m * n; ++i) bias[i] = random_float();
   if (kind.beta == 0.0f) bias[0] = NAN;  // beta 0: bias is not read
 
@@ -88,11 +91,11 @@ void check_one(const GemmMicroKernels& uk, int64_t m, int64_t n, int64_t k, int6
   g.m = m;
   g.n = n;
   g.k = k;
-  g.a = a;
+  g.a = a_all;
   g.lda = lda;
-  g.b = b;
+  g.b = b_all;
   g.ldb = ldb;
-  g.c = c;
+  g.c = c_all;
   g.ldc = ldc;
   g.alpha = kind.alpha;
   g.beta = kind.beta;
@@ -103,10 +106,19 @@ void check_one(const GemmMicroKernels& uk, int64_t m, int64_t n, int64_t k, int6
     g.bias_row_stride = bias_rows == m && m > 1 ? bias_cols : 0;
     g.bias_col_stride = bias_cols == n && n > 1 ? 1 : 0;
   }
-  gemm(uk, g);
+  if (ctx != nullptr) {
+    gemm_batch(*ctx, uk, g, batch, m * lda, k * ldb, m * ldc);
+  } else {
+    gemm(uk, g);
+  }
 
   bool ok = true;
-  for (int64_t i = 0; i < m && ok; ++i) {
+  for (int64_t row = 0; row < batch * m && ok; ++row) {  // every row of every product
+    const int64_t t = row / m;
+    const int64_t i = row % m;
+    const float* a = a_all + t * m * lda;
+    const float* b = b_all + t * k * ldb;
+    const float* c = c_all + t * m * ldc;
     for (int64_t j = 0; j < ldc && ok; ++j) {
       const float got = c[i * ldc + j];
       if (j >= n) {
@@ -131,19 +143,20 @@ void check_one(const GemmMicroKernels& uk, int64_t m, int64_t n, int64_t k, int6
       // exceeds it by orders of magnitude.
       ok = fabs(got - want) <= (k + 3) * 6e-8 * mag + 1e-30;
       if (!ok) {
-        printf("FAILED %s m=%lld n=%lld k=%lld pad=%lld bias %s: c[%lld, %lld] = %.8g, want "
-               "%.8g\n",
+        printf("FAILED %s m=%lld n=%lld k=%lld pad=%lld bias %s threads %d: c[%lld][%lld, "
+               "%lld] = %.8g, want %.8g\n",
                uk.name, static_cast<long long>(m), static_cast<long long>(n),
                static_cast<long long>(k), static_cast<long long>(pad), kind.name,
+               ctx != nullptr ? ctx->threads() : 1, static_cast<long long>(t),
                static_cast<long long>(i), static_cast<long long>(j), got, want);
       }
     }
   }
   ++g_checked;
   g_failed += ok ? 0 : 1;
-  free(a);
-  free(b);
-  free(c);
+  free(a_all);
+  free(b_all);
+  free(c_all);
   free(bias);
 }
 
@@ -170,6 +183,20 @@ int check(bool quick) {
         for (int z = 0; z < count_k; ++z, ++turn) {
           const BiasKind& kind = kBiases[turn % (sizeof(kBiases) / sizeof(kBiases[0]))];
           check_one(uk, mn[x], mn[y], ks[z], turn % 3 == 0 ? 3 : 0, kind);
+        }
+      }
+    }
+    // Split over threads (gemm_batch): by column strips, by row tiles when c is narrow,
+    // whole products of a batch; each above the size that goes parallel.
+    const int64_t parallel[][4] = {{257, 65, 33, 1}, {7, 257, 300, 1}, {129, 7, 600, 1},
+                                   {65, 129, 64, 3}, {64, 32, 64, 5}, {1, 1000, 300, 2}};
+    for (int threads = 2; threads <= 3; ++threads) {
+      ThreadPool pool(threads);
+      KernelContext ctx;
+      ctx.set_parallel(pool.parallel());
+      for (const auto& s : parallel) {
+        for (int b = 0; b < 4; ++b) {
+          check_one(uk, s[0], s[1], s[2], b == 1 ? 3 : 0, kBiases[b * 2 + 1], &ctx, s[3]);
         }
       }
     }
@@ -258,7 +285,9 @@ struct Shape {
   int64_t m, n, k;
 };
 
-double time_gemm(const GemmMicroKernels* uk, const Shape& s, int reps) {
+// GFLOP/s of `uk` (nullptr: the portable matmul), on ctx's threads when given.
+double time_gemm(const GemmMicroKernels* uk, const Shape& s, int reps,
+                 KernelContext* ctx = nullptr) {
   float* a = static_cast<float*>(malloc(sizeof(float) * s.m * s.k));
   float* b = static_cast<float*>(malloc(sizeof(float) * s.k * s.n));
   float* c = static_cast<float*>(malloc(sizeof(float) * s.m * s.n));
@@ -281,7 +310,9 @@ double time_gemm(const GemmMicroKernels* uk, const Shape& s, int reps) {
   for (int rep = 0; rep < reps; ++rep) {
     const double start = now();
     for (int i = 0; i < inner; ++i) {
-      if (uk != nullptr) {
+      if (ctx != nullptr) {
+        gemm_batch(*ctx, *uk, g, 1, 0, 0, 0);
+      } else if (uk != nullptr) {
         gemm(*uk, g);
       } else {
         native::matmul(a, b, c, s.m, s.k, s.n);
@@ -317,9 +348,12 @@ int time_all(int reps) {
   };
   printf("| shape (m x n x k) | portable |");
   for (int l = 0; l < count; ++l) printf(" %s |", gemm_micro_kernels(list[l]).name);
-  printf(" best / peak |\n|---|---:|");
+  printf(" best / peak | %s, 2 threads |\n|---|---:|", gemm_micro_kernels(list[count - 1]).name);
   for (int l = 0; l < count; ++l) printf("---:|");
-  printf("---:|\n");
+  printf("---:|---:|\n");
+  ThreadPool pool(2);
+  KernelContext ctx;
+  ctx.set_parallel(pool.parallel());
   for (const Shape& s : shapes) {
     printf("| %s | %.1f |", s.name, time_gemm(nullptr, s, reps));
     double best = 0;
@@ -328,7 +362,8 @@ int time_all(int reps) {
       best = fmax(best, r);
       printf(" %.1f |", r);
     }
-    printf(" %.0f%% |\n", 100.0 * best / peak);
+    printf(" %.0f%% |", 100.0 * best / peak);
+    printf(" %.1f |\n", time_gemm(&gemm_micro_kernels(list[count - 1]), s, reps, &ctx));
     fflush(stdout);
   }
   return 0;

@@ -25,10 +25,11 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 from bench import benchmarks_md  # noqa: E402
 
-# The runtime pieces the GEMM's dispatch needs: the CPU level, and the log and platform
-# layer it reports a bad TL_CPU_LEVEL through.
-RUNTIME_SOURCES = ["runtime/kernel/cpu_level.cpp", "runtime/platform/log.cpp",
-                   "runtime/platform/format.cpp", "runtime/platform/default/posix.cpp"]
+# The runtime pieces the GEMM needs: the CPU level, the thread pool, and the log and
+# platform layer a bad TL_CPU_LEVEL is reported through.
+RUNTIME_SOURCES = ["runtime/kernel/cpu_level.cpp", "runtime/kernel/thread_pool.cpp",
+                   "runtime/platform/log.cpp", "runtime/platform/format.cpp",
+                   "runtime/platform/default/posix.cpp"]
 
 
 def load_target(name: str) -> dict:

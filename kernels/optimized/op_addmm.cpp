@@ -52,7 +52,7 @@ Tensor& addmm_out(KernelContext& ctx, const Tensor& self, const Tensor& mat1,
     g.bias_row_stride = (self_rows == n && n > 1) ? self_cols : 0;
     g.bias_col_stride = (self_cols == p && p > 1) ? 1 : 0;
   }
-  gemm(g);
+  gemm(ctx, g);
   return out;
 }
 

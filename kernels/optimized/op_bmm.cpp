@@ -27,21 +27,18 @@ Tensor& bmm_out(KernelContext& ctx, const Tensor& self, const Tensor& mat2, Tens
   TL_KERNEL_CHECK(ctx, resize_tensor(out, IntArrayRef(out_sizes, 3)) == Error::Ok,
                   InvalidArgument, out);
 
-  // Compute: one GEMM per batch, with the micro-kernels chosen once.
-  const GemmMicroKernels& uk = gemm_micro_kernels(cpu_level());
+  // Compute: one GEMM per batch, the batch split over the threads first.
   GemmArgs g;
   g.m = n;
   g.n = p;
   g.k = m;
+  g.a = self.const_data<float>();
   g.lda = m;
+  g.b = mat2.const_data<float>();
   g.ldb = p;
+  g.c = out.mutable_data<float>();
   g.ldc = p;
-  for (int64_t i = 0; i < batch; ++i) {
-    g.a = self.const_data<float>() + i * n * m;
-    g.b = mat2.const_data<float>() + i * m * p;
-    g.c = out.mutable_data<float>() + i * n * p;
-    gemm(uk, g);
-  }
+  gemm_batch(ctx, gemm_micro_kernels(cpu_level()), g, batch, n * m, m * p, n * p);
   return out;
 }
 

@@ -35,7 +35,7 @@ Tensor& mm_out(KernelContext& ctx, const Tensor& self, const Tensor& mat2, Tenso
   g.ldb = p;
   g.c = out.mutable_data<float>();
   g.ldc = p;
-  gemm(g);
+  gemm(ctx, g);
   return out;
 }
 

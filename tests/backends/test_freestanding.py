@@ -38,6 +38,9 @@ HOSTED = {
     "runtime/loader/mmap_data_loader.cpp": "POSIX mmap",
     # The convenience API owns its loader and memory with std::unique_ptr and malloc.
     "runtime/module/module.cpp": "heap",
+    # The kernels' thread pool runs on POSIX threads; kernels see only
+    # runtime/kernel/parallel.h, and a port without threads leaves the pool out.
+    "runtime/kernel/thread_pool.cpp": "POSIX threads",
     # The default platform layer for POSIX hosts (stderr, clock_gettime, abort); a port
     # replaces these weak definitions.
     "runtime/platform/default/posix.cpp": "POSIX",

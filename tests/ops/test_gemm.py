@@ -1,9 +1,10 @@
 """The optimized GEMM (kernels/optimized/util/gemm.h) and its CPU-level dispatch.
 
 The op harness runs the mm/addmm/bmm/linear cases on the optimized library at every level
-this machine has (test_ops.py, optimized and optimized@<level>). Here: each level's
-micro-kernels against a double-precision triple loop (bench/gemm.py's check, NEON under
-qemu), and that TL_CPU_LEVEL really reaches the runtime's choice.
+this machine has (test_ops.py, optimized and optimized@<level>), on one thread. Here: each
+level's micro-kernels against a double-precision triple loop, on one thread and split over
+a thread pool (bench/gemm.py's check, NEON under qemu); that TL_CPU_LEVEL really reaches
+the runtime's choice; and products large enough to be split, run with --threads 2 and 3.
 """
 
 import os
@@ -73,3 +74,36 @@ def test_a_bad_level_cap_is_reported_and_ignored(mm_runner):
     assert proc.returncode == 0, proc.stderr
     assert "CPU level cap 'sse9' is not baseline, avx2 or avx512; ignored" in proc.stderr
     assert f"CPU level {harness.cpu_levels()[-1]} (" in proc.stderr
+
+
+# Products above the size the GEMM splits over threads (kernels/optimized/util/gemm.h,
+# kGemmParallelMin): by column strips, by row tiles (narrow c), by batch.
+THREADED = [OpCase("mm.default", ("Float",), [((129, 300), (300, 65)), ((200, 600), (600, 7))],
+                   domain="small", name="threads"),
+            OpCase("addmm.default", ("Float",), [((257,), (33, 129), (129, 257))],
+                   kwargs={"beta": 0.5, "alpha": 2.0}, domain="small", name="threads"),
+            OpCase("bmm.default", ("Float",), [((4, 64, 32), (4, 32, 64)), ((1, 65, 300), (1, 300, 129))],
+                   domain="small", name="threads")]
+
+
+@pytest.fixture(scope="module")
+def threaded_build():
+    fingerprint = harness._exporter_fingerprint()
+    exported = {(c.id, "Float"): harness.export_case(c, "Float", fingerprint) for c in THREADED}
+    return harness.build_library("optimized", harness.Selection(exported, {})), exported
+
+
+@pytest.mark.parametrize("threads", ["1", "2", "3"])
+def test_threads_give_the_same_products(threaded_build, threads, tmp_path):
+    build, exported = threaded_build
+    for e in exported.values():
+        outs = [str(tmp_path / f"out_{i}.npy") for i in range(len(e.expected))]
+        command = [build.runner, os.path.join(REPO, e.pte), "--threads", threads]
+        for path in e.inputs:
+            command += ["--input", path]
+        for path in outs:
+            command += ["--output", path]
+        proc = subprocess.run(command, capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        for got, want in zip(outs, e.expected):  # integer-valued: exact in any order
+            np.testing.assert_array_equal(np.load(got), np.load(want), err_msg=e.case.id)

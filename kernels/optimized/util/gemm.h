@@ -27,6 +27,7 @@
 #include "kernels/optimized/util/gemm_ukernel.h"
 #include "kernels/optimized/util/gemm_x86.h"
 #include "runtime/kernel/cpu_level.h"
+#include "runtime/kernel/kernel_context.h"
 
 namespace tailor::optimized {
 
@@ -204,5 +205,74 @@ inline void gemm(const GemmMicroKernels& uk, const GemmArgs& g) { gemm_columns(u
 
 /// The same with the micro-kernels cpu_level() allows.
 inline void gemm(const GemmArgs& g) { gemm(gemm_micro_kernels(cpu_level()), g); }
+
+// Below this many multiply-adds a call stays on one thread: handing work to another
+// thread costs about a microsecond, some 100k multiply-adds.
+inline constexpr int64_t kGemmParallelMin = 256 * 1024;
+
+// `count` GEMMs of one shape whose a, b, c (and a full bias) advance by a fixed step
+// (bmm's batch), cut into count * splits tasks: each part of one GEMM is a range of whole
+// column strips (by_rows false) or of whole row tiles, `step` columns or rows long.
+struct GemmJob {
+  const GemmMicroKernels* uk;
+  GemmArgs g;
+  int64_t a_step, b_step, c_step;
+  int64_t splits;
+  bool by_rows;
+  int64_t step;
+};
+
+inline void gemm_job_task(void* context, int64_t task) {
+  const GemmJob& job = *static_cast<const GemmJob*>(context);
+  const int64_t batch = task / job.splits;
+  const int64_t part = task % job.splits;
+  GemmArgs g = job.g;
+  g.a += batch * job.a_step;
+  g.b += batch * job.b_step;
+  g.c += batch * job.c_step;
+  if (!job.by_rows) {
+    const int64_t j0 = part * job.step;
+    gemm_columns(*job.uk, g, j0, gemm_min(g.n, j0 + job.step));
+    return;
+  }
+  const int64_t i0 = part * job.step;
+  g.m = gemm_min(g.m, i0 + job.step) - i0;
+  g.a += i0 * g.lda;
+  g.c += i0 * g.ldc;
+  if (g.bias != nullptr) g.bias += i0 * g.bias_row_stride;
+  gemm_columns(*job.uk, g, 0, g.n);
+}
+
+/// `count` GEMMs: the i-th is `g` with a, b and c advanced by i times a_step, b_step,
+/// c_step; split over ctx's threads (KernelContext::parallel_for) when there is work
+/// enough: whole GEMMs when there are as many as threads, else ranges of column strips
+/// (or of row tiles, for a narrow c) of each.
+inline void gemm_batch(KernelContext& ctx, const GemmMicroKernels& uk, const GemmArgs& g,
+                       int64_t count, int64_t a_step, int64_t b_step, int64_t c_step) {
+  GemmJob job{&uk, g, a_step, b_step, c_step, 1, false, g.n};
+  const int64_t threads = ctx.threads();
+  if (threads > 1 && count < threads && g.m * g.n * g.k * count >= kGemmParallelMin) {
+    const int64_t strips = (g.n + uk.nr - 1) / uk.nr;
+    const int64_t tiles = (g.m + uk.mr - 1) / uk.mr;
+    job.by_rows = strips < threads && tiles > strips;
+    const int64_t units = job.by_rows ? tiles : strips;
+    // Column parts cost nothing extra (each packs its own columns of b), so there are
+    // several per thread: a thread the system delays leaves its share to the others.
+    const int64_t parts = gemm_min(units, job.by_rows ? threads : 4 * threads);
+    job.step = (units + parts - 1) / parts * (job.by_rows ? uk.mr : uk.nr);
+    job.splits = ((job.by_rows ? g.m : g.n) + job.step - 1) / job.step;
+  }
+  const int64_t tasks = count * job.splits;
+  if (threads > 1 && g.m * g.n * g.k * count >= kGemmParallelMin) {
+    ctx.parallel_for(tasks, &gemm_job_task, &job);
+  } else {
+    for (int64_t i = 0; i < tasks; ++i) gemm_job_task(&job, i);
+  }
+}
+
+/// One GEMM with the micro-kernels cpu_level() allows, over ctx's threads.
+inline void gemm(KernelContext& ctx, const GemmArgs& g) {
+  gemm_batch(ctx, gemm_micro_kernels(cpu_level()), g, 1, 0, 0, 0);
+}
 
 }  // namespace tailor::optimized
