@@ -87,8 +87,12 @@ def main(argv: list[str] | None = None) -> int:
             f"on this machine ({cpu_name()}, {os.cpu_count()} cores shared with other "
             f"jobs; measured {datetime.date.today()}), in GFLOP/s, best of "
             f"{args.reps} runs; each level's micro-kernels called directly (the runtime "
-            "picks the best at run time). The peak is the fastest of the levels' "
-            "multiply-add loops (12 independent FMA chains). Command:\n\n"
+            "picks the best at run time; 'generic' is the x86-64 baseline, SSE2 without "
+            "FMA). The peak is the fastest of the levels' multiply-add loops (12 "
+            "independent FMA chains); 'best / peak' compares one thread with it. The last "
+            "column splits each product over a pool of 2 threads (products under 256k "
+            "multiply-adds stay on one), best of 5 times as many runs: on this shared "
+            "machine the second core is often busy. Command:\n\n"
             "    .venv/bin/python bench/gemm.py --write\n\n") + table)
     return 0
 
