@@ -90,7 +90,8 @@ void gemm_pack_b(const float* b, int64_t ldb, int64_t kc, int64_t nc, float* pac
       if (cols == NR) {
         __builtin_memcpy(packed, src, NR * sizeof(float));
       } else {
-        for (int64_t j = 0; j < NR; ++j) packed[j] = j < cols ? src[j] : 0.0f;
+        __builtin_memset(packed, 0, NR * sizeof(float));
+        for (int64_t j = 0; j < cols; ++j) packed[j] = src[j];
       }
     }
   }
