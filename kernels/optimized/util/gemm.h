@@ -10,7 +10,8 @@
 // the block of b is first packed into a 64 KB stack buffer, strip after strip, so the
 // micro-kernel reads it contiguously however wide b is; with fewer rows the copy would
 // cost more than it saves (each element of b is used by only a few tiles), and b is read
-// in place, only a ragged last strip copied.
+// in place, only a ragged last strip copied. A call takes about 70 KB of stack (the
+// buffer, a 4 KB bias row, a 1 KB edge tile), on each thread that runs part of it.
 //
 // The micro-kernels (util/gemm_ukernel.h) exist per instruction-set level: AVX-512 and
 // AVX2+FMA on x86-64 (compiled with function target attributes), NEON on aarch64, GNU
