@@ -2,11 +2,14 @@
 
     .venv/bin/python bench/nanogpt_latency.py [--repeat 20] [--tokens 128] [--markdown]
 
-Builds `scons model=nanogpt` (build/host/nanogpt/), then measures, in one run:
-forward latency at T = 1, 16, 64 (median of --repeat runs after warm-up) and tokens/s
-of greedy generation of --tokens tokens from the same prompt (sliding window, as the
-app does), for the runtime (single-threaded, `nanogpt --bench` and `nanogpt --greedy`)
-and for torch eager with 1 thread and with torch's default thread count.
+Builds `scons model=nanogpt` (build/host/nanogpt/: the host target's kernels, optimized
+ahead of portable) and the same with `libraries=portable,prim` (the portable kernels
+alone: the runtime before kernels/optimized/), then measures, in one run: forward
+latency at T = 1, 16, 64 (median and min of --repeat runs after warm-up) and tokens/s of
+greedy generation of --tokens tokens from the same prompt (sliding window, as the app
+does), for each runtime (`nanogpt --bench` and `nanogpt --greedy`; the optimized one also
+with `--threads 2`) and for torch eager with 1 thread and with torch's default thread
+count; then each runtime's time as a multiple of eager's (1 thread).
 """
 
 import argparse
@@ -30,22 +33,28 @@ PROMPT = "And God said"
 OUT = os.path.join(REPO, "build", "host", "nanogpt")
 
 
-def build() -> tuple[str, str]:
+def build(libraries: str = "") -> tuple[str, str]:
+    """The nanogpt app and program of `scons model=nanogpt [libraries=...]`."""
     scons = os.path.join(os.path.dirname(sys.executable), "scons")
-    subprocess.run([scons, "-j2", "model=nanogpt"], cwd=REPO, check=True,
-                   stdout=subprocess.DEVNULL)
-    return os.path.join(OUT, "bin", "nanogpt"), os.path.join(OUT, "nanogpt.pte")
+    subprocess.run([scons, "-j2", "model=nanogpt"] + ([f"libraries={libraries}"] if libraries
+                                                      else []),
+                   cwd=REPO, check=True, stdout=subprocess.DEVNULL)
+    out = OUT + ("@" + libraries.replace(",", "+") if libraries else "")
+    return os.path.join(out, "bin", "nanogpt"), os.path.join(OUT, "nanogpt.pte")
 
 
-def runtime_forward(app: str, pte: str, repeat: int) -> dict[int, float]:
+def runtime_forward(app: str, pte: str, repeat: int, threads: int = 1) -> dict[int, tuple]:
+    """T -> (median, min) ms."""
     out = subprocess.run([app, pte, "--bench", ",".join(map(str, LENGTHS)), "--repeat",
-                          str(repeat)], check=True, capture_output=True, text=True).stdout
-    return {int(t): float(ms) for t, ms in re.findall(r"T=(\d+): median ([\d.]+) ms", out)}
+                          str(repeat), "--threads", str(threads)],
+                         check=True, capture_output=True, text=True).stdout
+    return {int(t): (float(median), float(low)) for t, median, low in
+            re.findall(r"T=(\d+): median ([\d.]+) ms, min ([\d.]+) ms", out)}
 
 
-def runtime_generate(app: str, pte: str, tokens: int) -> float:
+def runtime_generate(app: str, pte: str, tokens: int, threads: int = 1) -> float:
     proc = subprocess.run([app, pte, "--vocab", VOCAB, "--merges", MERGES, "--prompt", PROMPT,
-                           "--greedy", "--max-tokens", str(tokens)],
+                           "--greedy", "--max-tokens", str(tokens), "--threads", str(threads)],
                           check=True, capture_output=True, text=True)
     generated, rate = re.search(r"generated (\d+) tokens in [\d.]+ s: ([\d.]+) tokens/s",
                                 proc.stderr).groups()
@@ -55,7 +64,7 @@ def runtime_generate(app: str, pte: str, tokens: int) -> float:
 
 
 @torch.no_grad()
-def torch_forward(model, repeat: int) -> dict[int, float]:
+def torch_forward(model, repeat: int) -> dict[int, tuple]:
     result = {}
     for t in LENGTHS:
         idx = (torch.arange(t) % model.config.vocab_size).unsqueeze(0)
@@ -65,7 +74,7 @@ def torch_forward(model, repeat: int) -> dict[int, float]:
             model(idx)
             if i >= 2:
                 times.append((time.perf_counter() - start) * 1e3)
-        result[t] = statistics.median(times)
+        result[t] = (statistics.median(times), min(times))
     return result
 
 
@@ -87,20 +96,34 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     app, pte = build()
+    portable_app, _ = build("portable,prim")
     model = load_trained()
     prompt = Tokenizer(VOCAB, MERGES).encode(PROMPT)
     default_threads = torch.get_num_threads()
-    rows = [("Tailor runtime (1 thread)", runtime_forward(app, pte, args.repeat),
-             runtime_generate(app, pte, args.tokens))]
+    rows = [("Tailor, portable kernels (1 thread)", runtime_forward(portable_app, pte, args.repeat),
+             runtime_generate(portable_app, pte, args.tokens)),
+            ("Tailor, optimized kernels (1 thread)", runtime_forward(app, pte, args.repeat),
+             runtime_generate(app, pte, args.tokens)),
+            ("Tailor, optimized kernels (2 threads)", runtime_forward(app, pte, args.repeat, 2),
+             runtime_generate(app, pte, args.tokens, 2))]
     for threads in (1, default_threads):
         torch.set_num_threads(threads)
         rows.append((f"torch eager ({threads} thread{'s' if threads > 1 else ''})",
                      torch_forward(model, args.repeat), torch_generate(model, prompt, args.tokens)))
     torch.set_num_threads(default_threads)
+    eager = rows[3]
+    # Each runtime's time against eager's on 1 thread: medians, and minimums (on a busy
+    # machine the minimums are the steadier pair).
+    ratios = [(f"{name}: time / eager's", {t: (f[t][0] / eager[1][t][0], f[t][1] / eager[1][t][1])
+                                            for t in LENGTHS}, eager[2] / rate)
+              for name, f, rate in rows[:3]]
 
-    header = ["", *(f"forward T={t} (ms)" for t in LENGTHS), f"greedy, {args.tokens} tokens (tokens/s)"]
-    table = [header] + [[name, *(f"{f[t]:.3f}" for t in LENGTHS), f"{rate:.1f}"]
-                        for name, f, rate in rows]
+    header = ["", *(f"forward T={t}, ms (median / min)" for t in LENGTHS),
+              f"greedy, {args.tokens} tokens (tokens/s)"]
+    table = [header] + [[name, *(" / ".join(f"{v:.3f}" for v in f[t]) for t in LENGTHS),
+                         f"{rate:.1f}"] for name, f, rate in rows]
+    table += [[name, *(" / ".join(f"{v:.2f}x" for v in f[t]) for t in LENGTHS), f"{rate:.2f}x"]
+              for name, f, rate in ratios]
     if args.markdown:
         print("| " + " | ".join(header) + " |")
         print("|" + "---|" * len(header))

@@ -1,4 +1,5 @@
-"""GPT forward latency: portable kernels, the XNNPACK delegate and torch eager, in one run;
+"""GPT forward latency: portable kernels, optimized kernels, the XNNPACK delegate and torch
+eager, in one run;
 and the runtime's size with XNNPACK (our binary and XNNPACK's shared libraries apart).
 
     .venv/bin/python bench/xnnpack_latency.py [--runs 50] [--write]
@@ -7,6 +8,7 @@ The GPT is examples/nanogpt/model.py with n_layer=4, n_head=4, n_embd=128, vocab
 block_size=64, seeded random weights, one sequence of T=64 tokens, fp32, one thread
 everywhere (torch.set_num_threads(1), runner --threads 1). It is exported twice (without
 and with XnnpackPartitioner) into build/bench-xnnpack/, built with scons for target=host
+(with libraries=portable,prim, and with the target's own: optimized ahead of portable)
 and target=host-xnnpack (programs=), and each runner runs forward --repeat N times on
 the same input (inputs re-set before each run, outside the timing). Each figure is the
 median over N runs after one warm-up run. --write puts the table into BENCHMARKS.md
@@ -30,7 +32,7 @@ BUILD = "build/bench-xnnpack"
 CONFIG = dict(n_layer=4, n_head=4, n_embd=128, vocab_size=512, block_size=64)
 T = 64
 XNNPACK_LIBS = ("libXNNPACK.so.0", "libpthreadpool.so.0", "libcpuinfo.so.0")
-ANCHORS = {"portable": "50.6", "xnnpack": "1.47", "eager": "2.13"}
+ANCHORS = {"portable": "50.6", "optimized": "—", "xnnpack": "1.47", "eager": "2.13"}
 
 
 def export_programs(out: str):
@@ -66,13 +68,15 @@ def eager_ms(model, idx, runs: int) -> float:
     return sorted(times)[len(times) // 2]
 
 
-def build(target: str, program: str) -> str:
-    cmd = [os.path.join(REPO, ".venv", "bin", "scons"), "-j2", "target=" + target,
+def build(target: str, program: str, libraries: str = "") -> str:
+    cmd = [os.path.join(os.path.dirname(sys.executable), "scons"), "-j2", "target=" + target,
            "programs=" + program, "build_dir=" + BUILD]
+    cmd += ["libraries=" + libraries] if libraries else []
     proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit("error: %s failed:\n%s%s" % (" ".join(cmd), proc.stdout[-3000:], proc.stderr))
     stem = os.path.splitext(os.path.basename(program))[0]
+    stem += "@" + libraries.replace(",", "+") if libraries else ""
     return os.path.join(REPO, BUILD, target, stem, "bin", "runner")
 
 
@@ -106,22 +110,28 @@ def main(argv=None) -> int:
     out = os.path.join(REPO, BUILD, "programs")
     model, idx = export_programs(out)
     rel = os.path.relpath(out, REPO)
-    portable = build("host", rel + "/gpt_portable.pte")
+    portable = build("host", rel + "/gpt_portable.pte", "portable,prim")
+    optimized = build("host", rel + "/gpt_portable.pte")
     xnnpack = build("host-xnnpack", rel + "/gpt_xnnpack.pte")
     idx_path = os.path.join(out, "idx.npy")
     ms = {"portable": runner_ms(portable, os.path.join(out, "gpt_portable.pte"), idx_path,
                                 max(5, args.runs // 10)),
+          "optimized": runner_ms(optimized, os.path.join(out, "gpt_portable.pte"), idx_path,
+                                 args.runs),
           "xnnpack": runner_ms(xnnpack, os.path.join(out, "gpt_xnnpack.pte"), idx_path, args.runs),
           "eager": eager_ms(model, idx, args.runs)}
     libs = library_sizes(xnnpack)
 
-    rows = ["| engine | forward, ms (median) | ExecuTorch anchor, ms |", "| --- | ---: | ---: |"]
-    labels = {"portable": "Tailor, portable kernels", "xnnpack": "Tailor, XNNPACK delegate",
-              "eager": "torch eager (1 thread)"}
-    for key in ("portable", "xnnpack", "eager"):
-        rows.append(f"| {labels[key]} | {ms[key]:.2f} | {ANCHORS[key]} |")
+    rows = ["| engine | forward, ms (median) | time / eager's | ExecuTorch anchor, ms |",
+            "| --- | ---: | ---: | ---: |"]
+    labels = {"portable": "Tailor, portable kernels", "optimized": "Tailor, optimized kernels",
+              "xnnpack": "Tailor, XNNPACK delegate", "eager": "torch eager (1 thread)"}
+    for key in ("portable", "optimized", "xnnpack", "eager"):
+        rows.append(f"| {labels[key]} | {ms[key]:.2f} | {ms[key] / ms['eager']:.2f}x | "
+                    f"{ANCHORS[key]} |")
     size_rows = ["| binary | bytes (stripped) |", "| --- | ---: |",
-                 f"| runner, portable (host) | {stripped_size(portable):,} |",
+                 f"| runner, portable (host, libraries=portable,prim) | {stripped_size(portable):,} |",
+                 f"| runner, optimized (host) | {stripped_size(optimized):,} |",
                  f"| runner, XNNPACK delegate (host-xnnpack) | {stripped_size(xnnpack):,} |"]
     size_rows += [f"| {name} (shared, loaded at run time) | {size:,} |" for name, size in libs]
     size_rows.append(f"| XNNPACK libraries together | {sum(s for _, s in libs):,} |")

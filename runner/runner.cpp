@@ -15,6 +15,8 @@
 #include "runner/check.h"
 #include "runner/npy.h"
 #include "runtime/core/half.h"
+#include "runtime/kernel/cpu_level.h"
+#include "runtime/kernel/thread_pool.h"
 #include "runtime/module/module.h"
 #include "runtime/platform/platform.h"
 
@@ -43,8 +45,12 @@ const char kUsage[] =
     "  --check          compare outputs with <dir>/<stem>_io/expected_<i>.npy (inputs\n"
     "                   from <dir>/<stem>_io/input_<i>.npy unless --input is given)\n"
     "  --atol X --rtol X  float tolerance: |a - e| <= atol + rtol * |e| (default 1e-05)\n"
-    "  --threads N      threads each delegate (backend) may use (default 1)\n"
-    "  --repeat N       run the method N times and print the min and median time\n";
+    "  --threads N      threads the kernels and each delegate (backend) may use (default 1:\n"
+    "                   the runtime creates no thread)\n"
+    "  --repeat N       run the method N times and print the min and median time\n"
+    "  --verbose        log what happens (and the CPU level the kernels use)\n"
+    "environment: TL_CPU_LEVEL=baseline|avx2|avx512 caps the instruction set the optimized\n"
+    "  kernels use (default: the best this CPU has)\n";
 
 struct Options {
   std::string program;
@@ -99,8 +105,10 @@ int parse_args(int argc, char** argv, Options* o) {
       const char* value = argv[++i];
       char* end = nullptr;
       const unsigned long n = strtoul(value, &end, 10);
-      if (end == value || *end != '\0' || n < 1 || n > 100000) {
-        return usage_error(arg + ": '" + value + "' is not a count from 1 to 100000");
+      if (end == value || *end != '\0' || n < 1 || n > 100000 ||
+          (arg == "--threads" && n > tailor::ThreadPool::kMaxThreads)) {
+        return usage_error(arg + ": '" + value + "' is not a count from 1 to " +
+                           (arg == "--threads" ? "64" : "100000"));
       }
       (arg == "--threads" ? o->threads : o->repeat) = static_cast<uint32_t>(n);
       continue;
@@ -281,6 +289,14 @@ int run(const Options& o) {
     return kExitFailure;
   }
   Method& method = module.method();
+  // The kernels' threads: none created for 1.
+  tailor::ThreadPool pool(static_cast<int>(o.threads));
+  method.set_parallel(pool.parallel());
+  if (g_verbose) {
+    fprintf(stderr, "%s: CPU level %s (this CPU: %s)\n", o.program.c_str(),
+            tailor::cpu_level_name(tailor::cpu_level()),
+            tailor::cpu_level_name(tailor::cpu_level_detected()));
+  }
 
   // Inputs: given files, the check directory, or the planned (zeroed) memory as is.
   std::vector<std::string> inputs = o.inputs;

@@ -2,7 +2,8 @@
 
 A profile says how to build (for size, say), a target what to build for. Its flags are
 appended after the target's (the last -O wins), its link_sources are linked into every
-program as objects. A target names its default profile with `profile: <name>`;
+program as objects, and its kernel_libraries (if any) replace the target's (the size
+profile keeps to the portable kernels: the optimized ones trade bytes for speed). A target names its default profile with `profile: <name>`;
 `scons profile=<name>` overrides it and `profile=none` builds with the target's flags only.
 
 CLI: python site_scons/profiles.py PROFILE.yaml   (validates it and prints it)
@@ -19,7 +20,7 @@ from codegen.errors import ManifestError, run_cli, suggest
 from codegen.yaml_io import load_yaml
 
 NONE = "none"  # the profile name that means "the target's flags only"
-_LISTS = ("cxxflags", "linkflags", "link_sources")
+_LISTS = ("cxxflags", "linkflags", "link_sources", "kernel_libraries")
 _KEYS = ("description",) + _LISTS
 
 
@@ -30,6 +31,7 @@ class Profile:
     cxxflags: tuple[str, ...] = ()
     linkflags: tuple[str, ...] = ()
     link_sources: tuple[str, ...] = ()   # relative to the repository
+    kernel_libraries: tuple[str, ...] = ()  # instead of the target's; () keeps the target's
 
 
 def profiles_dir(repo: str) -> str:
@@ -61,6 +63,10 @@ def parse_profile(text: str, path: str, repo: str) -> Profile:
         if not os.path.isfile(os.path.join(repo, source)):
             raise ManifestError(f"{path}: link_sources names {source}, which does not exist "
                                 "(paths are relative to the repository)")
+    for library in data.get("kernel_libraries", []):
+        if not os.path.isfile(os.path.join(repo, "manifests", "kernels", library + ".yaml")):
+            raise ManifestError(f"{path}: kernel_libraries names {library}, but there is no "
+                                f"manifests/kernels/{library}.yaml")
     name = os.path.splitext(os.path.basename(path))[0]
     return Profile(name=name, **{k: (tuple(v) if k in _LISTS else v) for k, v in data.items()})
 

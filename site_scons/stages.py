@@ -234,7 +234,9 @@ def wire(env, plan: BuildPlan):
     tenv, target = targets.configure(env, repo, plan.target_name, plan.sanitize, plan.verbose,
                                      plan.profile, plan.log, plan.build_dir)
     out = "#%s/%s/%s" % (plan.build_dir, plan.target_dir, plan.variant)
-    library_names = plan.libraries or target.kernel_libraries
+    # libraries= wins, then the profile's (size: portable only), then the target's.
+    chosen_libraries = tuple(plan.libraries or tenv["TL_KERNEL_LIBRARIES"])
+    library_names = chosen_libraries or target.kernel_libraries
     libraries = ["manifests/kernels/%s.yaml" % lib for lib in library_names]
     codegen_sources = _sources(repo, "codegen/*.py") + ["schema/aten_ops.yaml"]
 
@@ -291,7 +293,8 @@ def wire(env, plan: BuildPlan):
         [oplist[0], "manifests/targets/%s.yaml" % plan.target_name] + libraries,
         Action(_py("codegen.resolve") + " --oplist ${SOURCES[0]} --target ${SOURCES[1]}"
                     " --out ${TARGETS[0]}" + (" --select all" if plan.select == "all" else "")
-                    + (" --libraries " + ",".join(plan.libraries) if plan.libraries else ""),
+                    + (" --libraries " + ",".join(chosen_libraries) if chosen_libraries
+                       else ""),
                     _label(plan, "resolving kernels -> ${TARGETS[0]}")))
     tenv.Depends(plan_yaml, codegen_sources)
 

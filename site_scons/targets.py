@@ -105,7 +105,7 @@ def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
     (manifests/profiles/, "" for the target's flags only); returns (env, target).
 
     The environment's TL_LINK_SOURCES are the profile's sources that every program links
-    as objects; TL_EMULATOR is the command prefix that runs its programs here ([] for
+    as objects; TL_KERNEL_LIBRARIES the profile's kernel libraries ([]: the target's); TL_EMULATOR is the command prefix that runs its programs here ([] for
     none). Each program also writes its link map to <program>.map.
     """
     key = (id(env), target_name, sanitize, verbose, profile, log, build_dir)
@@ -121,6 +121,7 @@ def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
     if chosen is not None:
         tenv.Append(CXXFLAGS=list(chosen.cxxflags), LINKFLAGS=list(chosen.linkflags))
     tenv["TL_LINK_SOURCES"] = list(chosen.link_sources) if chosen else []
+    tenv["TL_KERNEL_LIBRARIES"] = list(chosen.kernel_libraries) if chosen else []
     tenv["TL_EMULATOR"] = list(target.emulator)
     tenv.Append(CPPPATH=list(target.cpppath), LIBPATH=list(target.libpath),
                 LIBS=list(target.libs))

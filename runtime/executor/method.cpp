@@ -46,6 +46,7 @@ Method& Method::operator=(Method&& other) {
   num_outputs_ = other.num_outputs_;
   loaded_ = other.loaded_;
   has_delegates_ = other.has_delegates_;
+  parallel_ = other.parallel_;
   // The moved-from method keeps nothing to destroy.
   other.steps_ = nullptr;
   other.num_steps_ = 0;
@@ -135,6 +136,7 @@ Error Method::set_input(size_t index, const EValue& value) {
 Error Method::execute() {
   TL_CHECK_OR_RETURN_ERROR(loaded_, InvalidState, "method is not loaded");
   KernelContext ctx;
+  ctx.set_parallel(parallel_);
   size_t pc = 0;
   // Load checked every index and kind; this loop only dispatches.
   while (pc < num_steps_) {

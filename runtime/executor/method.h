@@ -11,6 +11,7 @@
 #include "runtime/core/scalar_type.h"
 #include "runtime/executor/memory_manager.h"
 #include "runtime/executor/program.h"
+#include "runtime/kernel/parallel.h"
 
 namespace tailor {
 
@@ -54,6 +55,11 @@ class Method final {
   /// Sets an Int, Double or Bool input; InvalidArgument when the kinds differ.
   Error set_input(size_t index, const EValue& value);
 
+  /// Lets kernels split their work over `parallel`'s threads (runtime/kernel/parallel.h;
+  /// nullptr, the default: the calling thread only). Not owned: it must outlive every
+  /// execute() that uses it.
+  void set_parallel(const Parallel* parallel) { parallel_ = parallel; }
+
   /// Runs every instruction once. Returns Ok, InvalidState when the method is not loaded,
   /// or the Error a kernel reported (logged with the instruction and operator).
   Error execute();
@@ -80,6 +86,7 @@ class Method final {
   // Only then does the destructor read the steps (in memory the application may have
   // freed already when the method has no backend state to destroy).
   bool has_delegates_ = false;
+  const Parallel* parallel_ = nullptr;
 };
 
 }  // namespace tailor

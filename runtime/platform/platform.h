@@ -33,6 +33,11 @@ uint64_t tl_pal_current_ticks(void);
 /// Converts a tick count from tl_pal_current_ticks() to nanoseconds.
 uint64_t tl_pal_ticks_to_ns(uint64_t ticks);
 
+/// The highest CPU instruction-set level optimized kernels may use, by name
+/// ("baseline", "avx2", "avx512"; see runtime/kernel/cpu_level.h), or NULL for the best
+/// the CPU has. The default returns the TL_CPU_LEVEL environment variable.
+const char* tl_pal_cpu_level_cap(void);
+
 /// Stops the program after an unrecoverable error. Never returns.
 [[noreturn]] void tl_pal_abort(void);
 

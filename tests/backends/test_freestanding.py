@@ -1,5 +1,5 @@
 """The Android freestanding compile check: the executor, the kernel table, the platform
-layer and every portable and prim kernel compile with
+layer and every kernel (portable, optimized, prim) compile with
 `clang++ --target=aarch64-linux-android24 -ffreestanding`, with no C or C++ library on the
 include path at all (-nostdinc; only clang's own <stddef.h>, <stdint.h>, <stdarg.h>...).
 
@@ -22,7 +22,8 @@ from tests.backends.conftest import require
 from tests.conftest import REPO
 
 INSTALL = "apt-get install -y clang lld"
-LIBRARIES = ("manifests/kernels/portable.yaml", "manifests/kernels/prim.yaml")
+LIBRARIES = ("manifests/kernels/optimized.yaml", "manifests/kernels/portable.yaml",
+             "manifests/kernels/prim.yaml")
 
 # Runtime sources that need a hosted C++ library, and why.
 HOSTED = {
@@ -37,6 +38,9 @@ HOSTED = {
     "runtime/loader/mmap_data_loader.cpp": "POSIX mmap",
     # The convenience API owns its loader and memory with std::unique_ptr and malloc.
     "runtime/module/module.cpp": "heap",
+    # The kernels' thread pool runs on POSIX threads; kernels see only
+    # runtime/kernel/parallel.h, and a port without threads leaves the pool out.
+    "runtime/kernel/thread_pool.cpp": "POSIX threads",
     # The default platform layer for POSIX hosts (stderr, clock_gettime, abort); a port
     # replaces these weak definitions.
     "runtime/platform/default/posix.cpp": "POSIX",
@@ -44,17 +48,18 @@ HOSTED = {
 }
 
 
-def _freestanding_flags() -> list[str]:
+def _freestanding_flags(target: str = "aarch64-linux-android24") -> list[str]:
     resource = subprocess.run(["clang++", "-print-resource-dir"], capture_output=True,
                               text=True, check=True).stdout.strip()
-    return ["--target=aarch64-linux-android24", "-std=c++17", "-ffreestanding", "-nostdinc",
+    return [f"--target={target}", "-std=c++17", "-ffreestanding", "-nostdinc",
             "-isystem", os.path.join(resource, "include"), "-fno-exceptions", "-fno-rtti",
             "-Wall", "-Wextra", "-Werror", "-Wno-unused-parameter", "-I" + REPO,
             "-fsyntax-only"]
 
 
-def _check(sources: list[str], include_dirs: tuple[str, ...] = ()) -> None:
-    proc = subprocess.run(["clang++", *_freestanding_flags(),
+def _check(sources: list[str], include_dirs: tuple[str, ...] = (),
+           target: str = "aarch64-linux-android24") -> None:
+    proc = subprocess.run(["clang++", *_freestanding_flags(target),
                            *("-I" + d for d in include_dirs), *sources],
                           capture_output=True, text=True, cwd=REPO)
     assert proc.returncode == 0, proc.stderr[-6000:]
@@ -96,6 +101,16 @@ def test_kernels_and_generated_table_compile_freestanding(select_all_gen):
     assert len(kernels) > 50
     _check(kernels + [os.path.join(select_all_gen, "register_kernels.cpp")],
            (select_all_gen,))
+
+
+def test_x86_kernels_compile_freestanding(select_all_gen):
+    """The x86-64 micro-kernels (AVX2, AVX-512: kernels/optimized/util/gemm_x86.h) are
+    #if'd out on aarch64: compile the kernels for an x86-64 Android too."""
+    require("clang++", INSTALL)
+    kernels = sorted(glob.glob("kernels/optimized/op_*.cpp", root_dir=REPO))
+    assert kernels
+    _check(kernels + ["runtime/kernel/cpu_level.cpp"], (select_all_gen,),
+           "x86_64-linux-android24")
 
 
 def test_check_rejects_a_hosted_header(tmp_path):

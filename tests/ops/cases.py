@@ -114,6 +114,14 @@ XNNPACK_BINARY = [((2, 3), (2, 3)), ((2, 3, 4), (3, 1)), ((4, 1), (1, 5)), ((3, 
 XNNPACK_UNARY = [((2, 3),), ((7,),), ((2, 1, 3, 1, 2, 2),), (In((3, 2), perm=(1, 0)),)]
 
 
+# (M, N, K) of matrix products: each of 1, 7, 65, 129, 257 twice in each place, and a
+# depth of 600 (three 256-deep blocks) with 13 rows (unpacked with 8-row tiles, packed
+# with 6-row ones).
+GEMM_ODD = [(1, 7, 65), (7, 65, 129), (65, 129, 257), (129, 257, 1), (257, 1, 7),
+            (1, 257, 129), (7, 1, 257), (65, 7, 1), (129, 65, 7), (257, 129, 65),
+            (13, 33, 600)]
+
+
 def others(*tested: str) -> tuple:
     """ALL but `tested`: the remaining dtypes of an op whose main case runs a few."""
     return tuple(d for d in ALL if d not in tested)
@@ -272,6 +280,30 @@ CASES = [
                                          ((), (3, 9), (9, 2))], name="wide"),
     OpCase("addmm.default", ("Float",), [((2, 3), (2, 4), (4, 3))], kwargs={"beta": 0},
            name="beta0"),
+    # The optimized GEMM (kernels/optimized/util/gemm.h; tiles up to 8 rows by 32 columns,
+    # b read unpacked below 2 tile heights of rows, 256-deep blocks): each of 1, 7, 65, 129,
+    # 257 in each of M, N and K (GEMM_ODD), depths of 2 and 3 blocks, permuted inputs and
+    # every bias broadcast. Integer-valued inputs make every sum exact in any order.
+    OpCase("mm.default", ("Float",), [((m, k), (k, n)) for m, n, k in GEMM_ODD]
+           + [(In((129, 7), perm=(1, 0)), In((65, 129), perm=(1, 0)))],
+           domain="small", name="odd_sizes"),
+    OpCase("bmm.default", ("Float",), [((2, 7, 65), (2, 65, 129)), ((3, 65, 257), (3, 257, 1)),
+                                       ((1, 129, 7), (1, 7, 65)), ((2, 1, 600), (2, 600, 33)),
+                                       ((2, 257, 13), (2, 13, 7)),
+                                       (In((2, 65, 7), perm=(0, 2, 1)),
+                                        In((2, 33, 65), perm=(0, 2, 1)))],
+           domain="small", name="odd_sizes"),
+    OpCase("addmm.default", ("Float",), [((65,), (7, 129), (129, 65)), ((257, 1), (257, 7), (7, 1)),
+                                         ((129, 65), (129, 257), (257, 65)),
+                                         ((), (13, 600), (600, 33)), ((1, 7), (65, 1), (1, 7)),
+                                         ((33,), In((600, 17), perm=(1, 0)), (600, 33))],
+           kwargs={"beta": 0.5, "alpha": -1.5}, domain="small", name="odd_sizes"),
+    OpCase("addmm.default", ("Float",), [((65,), (7, 257), (257, 65)), ((1, 129), (129, 1), (1, 129))],
+           kwargs={"beta": 0}, domain="small", name="odd_sizes_beta0"),
+    OpCase("linear.default", ("Float",), [((7, 129), Constant((65, 129)), Constant((65,))),
+                                          ((2, 13, 257), Constant((129, 257))),
+                                          ((1, 600), Constant((7, 600)), Constant((7,)))],
+           domain="small", name="odd_sizes"),
 
     # Reductions and normalization.
     OpCase("layer_norm.default", FLOAT, [((2, 3, 5),), ((4, 5),), ((0, 5),)], args=([5],)),

@@ -22,6 +22,7 @@ import glob
 import hashlib
 import json
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -58,12 +59,60 @@ TOLERANCE = {"Float": (1e-5, 1e-5), "Double": (1e-10, 1e-10), "Half": (1e-3, 2e-
 _NUMPY_FLOATS = {np.float16: "Half", np.float32: "Float", np.float64: "Double"}
 
 
+# Libraries with micro-kernels per CPU instruction-set level (runtime/kernel/cpu_level.h):
+# besides the default run (the best level), their cases run once more per lower level
+# this machine has, as "<library>@<level>", with TL_CPU_LEVEL capping the runner.
+LEVELED = ("optimized",)
+HOST_TARGET = "host"
+
+
+def cpu_levels() -> list[str]:
+    """The instruction-set levels this machine runs, lowest first (x86-64: baseline, avx2,
+    avx512 as /proc/cpuinfo lists AVX2+FMA and AVX-512F; elsewhere baseline only)."""
+    levels = ["baseline"]
+    if platform.machine() not in ("x86_64", "AMD64"):
+        return levels
+    flags: set = set()
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("flags"):
+                flags = set(line.partition(":")[2].split())
+                break
+    if {"avx2", "fma"} <= flags:
+        levels.append("avx2")
+        if "avx512f" in flags:
+            levels.append("avx512")
+    return levels
+
+
 def libraries() -> list[str]:
-    """Every library the cases run against: manifests/kernels/*.yaml but prim, then
-    XNNPACK."""
-    return sorted(os.path.splitext(os.path.basename(p))[0]
-                  for p in glob.glob(os.path.join(KERNELS_DIR, "*.yaml"))
-                  if not p.endswith("prim.yaml")) + [XNNPACK]
+    """Every library the cases run against: manifests/kernels/*.yaml but prim (a LEVELED
+    one also capped at each lower CPU level), then XNNPACK."""
+    names = []
+    for name in sorted(os.path.splitext(os.path.basename(p))[0]
+                       for p in glob.glob(os.path.join(KERNELS_DIR, "*.yaml"))
+                       if not p.endswith("prim.yaml")):
+        names.append(name)
+        if name in LEVELED:
+            names += [f"{name}@{level}" for level in cpu_levels()[:-1]]
+    return names + [XNNPACK]
+
+
+def split_library(library: str) -> tuple[str, str]:
+    """"optimized@avx2" -> ("optimized", "avx2"); "portable" -> ("portable", "")."""
+    base, _, level = library.partition("@")
+    return base, level
+
+
+@functools.cache
+def fallbacks(library: str) -> tuple[str, ...]:
+    """The libraries after `library` in the host target's kernel_libraries, which take
+    the calls it has no kernel for (optimized -> portable, prim); prim for a library the
+    target does not list."""
+    order = load_target(os.path.join(REPO, "manifests", "targets",
+                                     f"{HOST_TARGET}.yaml")).kernel_libraries
+    rest = tuple(order[order.index(library) + 1:]) if library in order else ()
+    return rest or ("prim",)
 
 
 def case_params() -> list[tuple[OpCase, str]]:
@@ -314,21 +363,30 @@ def _export_to(case: OpCase, dtype: str, final: str, key: str, backend: str) -> 
 
 
 def load_libraries(library: str) -> list:
-    """`library` and prim, as the resolver takes them (precedence order)."""
-    return [load_library(os.path.join(KERNELS_DIR, f"{name}.yaml")) for name in (library, "prim")]
+    """`library` and its fallbacks (portable: prim; optimized: portable, prim), as the
+    resolver takes them (precedence order)."""
+    return [load_library(os.path.join(KERNELS_DIR, f"{name}.yaml"))
+            for name in (library, *fallbacks(library))]
 
 
-def unsupported_reason(exported: Exported, library: str, libs: list) -> str | None:
-    """Why `library` (with prim: `libs`) cannot run the program, from the resolver; None
-    if it can."""
+def unsupported_reason(exported: Exported, library: str, libs: list,
+                       own_call: bool = False) -> str | None:
+    """Why `library` (with its fallbacks: `libs`) cannot run the program, from the
+    resolver; None if it can. With `own_call`, the first of `libs` must run at least one
+    of the calls itself: a library that falls back to another kernel library (optimized to
+    portable) would otherwise only test the fallback again."""
     with open(exported.oplist_path) as f:
         oplist = parse_oplist(f.read(), exported.oplist_path)
     try:
-        resolve_kernels(oplist, libs)
+        plan = resolve_kernels(oplist, libs)
     except ManifestError as error:
         uses = [line.strip().split(", model")[0] for line in str(error).splitlines()[1:]
                 if line.startswith("  ")]
         return f"unsupported: {library} has no kernel for {'; '.join(uses)}"
+    if own_call and not any(k.library == libs[0].name for k in plan.kernels):
+        uses = [f"{u.op} ({', '.join(u.dtypes)})" for u in oplist.ops]
+        return (f"unsupported: {library} has no kernel for {'; '.join(uses)} (its fallback "
+                f"{', '.join(lib.name for lib in libs[1:])} would run them all)")
     return None
 
 
@@ -345,6 +403,7 @@ class LibraryBuild:
     library: str
     runner: str                      # absolute path of bin/runner
     selection: Selection
+    cpu_level: str = ""              # TL_CPU_LEVEL for the runs ("": the best level)
 
 
 def select_programs(library: str, exported: list[Exported]) -> Selection:
@@ -353,9 +412,11 @@ def select_programs(library: str, exported: list[Exported]) -> Selection:
     if library == XNNPACK:
         return select_for_xnnpack(exported)
     programs, skipped = {}, {}
+    library = split_library(library)[0]
     libs = load_libraries(library)
+    own_call = set(fallbacks(library)) != {"prim"}
     for e in exported:
-        reason = unsupported_reason(e, library, libs)
+        reason = unsupported_reason(e, library, libs, own_call)
         if reason:
             skipped[(e.case.id, e.dtype)] = reason
         else:
@@ -495,8 +556,9 @@ def runner_path(ptes: list[str], library: str, select: str = "used",
         sys.path.insert(0, site_scons)
     import stages
     # XNNPACK's runtime: host-xnnpack with the target's own kernel libraries.
+    library = split_library(library)[0]
     target, libraries = ((XNNPACK_TARGET, ()) if library == XNNPACK
-                         else ("host", (library, "prim")))
+                         else (HOST_TARGET, (library, *fallbacks(library))))
     plan = stages.BuildPlan(target_name=target, models=(), programs=tuple(ptes),
                             libraries=libraries, ops="", select=select, run=False,
                             sanitize="none", verbose=False, build_dir=build_dir)
@@ -512,21 +574,22 @@ def scons(*args: str) -> None:
 
 
 def build_library(library: str, selection: Selection) -> LibraryBuild:
-    """One runtime with every program of `selection` (one scons run)."""
+    """One runtime with every program of `selection` (one scons run); a "<library>@<level>"
+    runs the library's runtime with TL_CPU_LEVEL=<level>."""
+    base, level = split_library(library)
     ptes = [e.pte for e in selection.programs.values()]
     runner = ""
     if ptes:
-        how = ([f"target={XNNPACK_TARGET}"] if library == XNNPACK
-               else [f"libraries={library},prim"])
-        # A list file: the paths of every case outgrow one command-line argument.
-        listing = os.path.join(BUILD, f"programs-{library}.txt")
+        how = ([f"target={XNNPACK_TARGET}"] if base == XNNPACK
+               else ["libraries=" + ",".join((base, *fallbacks(base)))])
+        listing = os.path.join(BUILD, f"programs-{base}.txt")  # too many for a command line
         os.makedirs(os.path.join(REPO, BUILD), exist_ok=True)
         with open(os.path.join(REPO, listing), "w") as f:
             f.write("".join(p + "\n" for p in ptes))
         scons("programs=@" + listing, *how, "build_dir=" + BUILD)
-        runner = runner_path(ptes, library)
+        runner = runner_path(ptes, base)
         assert os.path.exists(runner), f"the build made no {runner}"
-    return LibraryBuild(library, runner, selection)
+    return LibraryBuild(library, runner, selection, level)
 
 
 def run_and_compare(build: LibraryBuild, exported: Exported, tmp_dir: str) -> None:
@@ -537,8 +600,10 @@ def run_and_compare(build: LibraryBuild, exported: Exported, tmp_dir: str) -> No
         command += ["--input", path]
     for path in outputs:
         command += ["--output", path]
-    proc = subprocess.run(command, capture_output=True, text=True)
-    assert proc.returncode == 0, (f"{' '.join(command)} exited {proc.returncode}:\n"
+    env = dict(os.environ, TL_CPU_LEVEL=build.cpu_level) if build.cpu_level else None
+    proc = subprocess.run(command, capture_output=True, text=True, env=env)
+    where = f"TL_CPU_LEVEL={build.cpu_level} " if build.cpu_level else ""
+    assert proc.returncode == 0, (f"{where}{' '.join(command)} exited {proc.returncode}:\n"
                                   f"{proc.stdout}{proc.stderr}")
     for i, (got_path, want_path) in enumerate(zip(outputs, exported.expected)):
         got, want = np.load(got_path), np.load(want_path)

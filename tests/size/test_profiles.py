@@ -18,6 +18,7 @@ def test_the_size_profile_loads():
     size = profiles.load_profile(REPO, "size", "profile=size")
     assert "-Os" in size.cxxflags and "-flto" in size.linkflags
     assert size.link_sources == ("runtime/platform/default/terminate.cpp",)
+    assert size.kernel_libraries == ("portable", "prim")  # not the optimized kernels
     assert profiles.load_profile(REPO, "none", "profile=none") is None
 
 
@@ -35,6 +36,8 @@ def test_unknown_profile_names_the_choices():
     ("link_sources: [runtime/nowhere.cpp]", "link_sources names runtime/nowhere.cpp, which "
                                             "does not exist"),
     ("- a list", "a profile is a YAML mapping"),
+    ("kernel_libraries: [fast]", "kernel_libraries names fast, but there is no "
+                                 "manifests/kernels/fast.yaml"),
 ])
 def test_validation(text, message):
     with pytest.raises(ManifestError) as e:

@@ -24,6 +24,8 @@ class Model final {
 
   /// The longest window the program was planned for (its input's upper bound of T).
   size_t block_size() const { return block_size_; }
+  /// The threads the kernels may use from now on (after load(); see Method::set_parallel).
+  void set_parallel(const tailor::Parallel* parallel) { module_.method().set_parallel(parallel); }
   size_t vocab_size() const { return vocab_size_; }
 
   /// Runs the program on `count` tokens (1..block_size) and points `logits` at the last

@@ -17,6 +17,7 @@
 #include "examples/nanogpt/runner/generator.h"
 #include "examples/nanogpt/runner/sampler.h"
 #include "examples/nanogpt/runner/tokenizer.h"
+#include "runtime/kernel/thread_pool.h"
 
 namespace {
 
@@ -45,7 +46,8 @@ const char kUsage[] =
     "  --encode              print the token ids of --prompt or stdin\n"
     "  --decode              write the text of the token ids read from stdin\n"
     "  --bench T[,T...]      time forward passes on T tokens: median and min over --repeat N\n"
-    "                        runs (default 20) after 2 warm-up runs\n";
+    "                        runs (default 20) after 2 warm-up runs\n"
+    "  --threads N           threads the kernels may use (default 1: no thread is created)\n";
 
 struct Options {
   std::string program, vocab, merges, prompt;
@@ -57,6 +59,7 @@ struct Options {
   bool decode = false;
   std::vector<size_t> bench;  // window lengths to time
   size_t repeat = 20;
+  size_t threads = 1;
 };
 
 int usage_error(const std::string& message) {
@@ -120,9 +123,16 @@ int parse_args(int argc, char** argv, Options* o) {
           p = *end == ',' ? end + 1 : end;
         }
       } else if (arg == "--max-tokens" || arg == "--top-k" || arg == "--seed" ||
-                 arg == "--repeat") {
+                 arg == "--repeat" || arg == "--threads") {
         if (!parse_count(value, &count)) {
           return usage_error(arg + ": '" + value + "' is not a non-negative integer");
+        }
+        if (arg == "--threads") {
+          if (count < 1 || count > static_cast<uint64_t>(tailor::ThreadPool::kMaxThreads)) {
+            return usage_error("--threads: '" + std::string(value) + "' is not from 1 to " +
+                               std::to_string(tailor::ThreadPool::kMaxThreads));
+          }
+          o->threads = count;
         }
         if (arg == "--repeat") o->repeat = count;
         if (arg == "--max-tokens") o->max_tokens = count;
@@ -210,6 +220,8 @@ int run_bench(const Options& o) {
     fprintf(stderr, "nanogpt: %s\n", error.c_str());
     return kExitFailure;
   }
+  tailor::ThreadPool pool(static_cast<int>(o.threads));
+  model.set_parallel(pool.parallel());
   for (size_t count : o.bench) {
     if (count > model.block_size()) {
       fprintf(stderr, "nanogpt: --bench %zu: %s takes at most %zu tokens\n", count,
@@ -235,6 +247,8 @@ int run_generate(const Options& o, const nanogpt::Tokenizer& tokenizer, std::str
     fprintf(stderr, "nanogpt: %s\n", error.c_str());
     return kExitFailure;
   }
+  tailor::ThreadPool pool(static_cast<int>(o.threads));
+  model.set_parallel(pool.parallel());
   std::vector<int64_t> tokens = tokenizer.encode(prompt);
   if (tokens.empty()) {
     if (tokenizer.end_of_text() < 0) {

@@ -1,4 +1,5 @@
-// Default platform layer for POSIX hosts: stderr logging, CLOCK_MONOTONIC, abort().
+// Default platform layer for POSIX hosts: stderr logging, CLOCK_MONOTONIC, abort(), the
+// CPU level cap from the environment.
 // Every definition is weak so an application or port can replace any of them.
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,8 @@ __attribute__((weak)) uint64_t tl_pal_current_ticks(void) {
 
 // Ticks are nanoseconds here.
 __attribute__((weak)) uint64_t tl_pal_ticks_to_ns(uint64_t ticks) { return ticks; }
+
+__attribute__((weak)) const char* tl_pal_cpu_level_cap(void) { return getenv("TL_CPU_LEVEL"); }
 
 __attribute__((weak)) void tl_pal_abort(void) { abort(); }
 

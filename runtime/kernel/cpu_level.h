@@ -1,0 +1,37 @@
+// CpuLevel: which instruction-set level optimized kernels may use on this CPU.
+//
+// A runtime is compiled for its architecture's baseline (x86-64: SSE2; aarch64: NEON),
+// so it starts on any CPU of that architecture. Kernels with faster variants compile
+// them per function (`__attribute__((target("avx2,fma")))`) and pick one at run time
+// with cpu_level(): a CPU without AVX2 never executes an AVX2 instruction.
+#pragma once
+
+namespace tailor {
+
+/// Instruction-set levels, in increasing order: a level implies the ones below it.
+enum class CpuLevel : int {
+  Baseline = 0,  ///< what the binary is compiled for (x86-64 SSE2, aarch64 NEON, ...)
+  Avx2 = 1,      ///< x86-64 AVX2 and FMA3, ymm state saved by the OS
+  Avx512 = 2,    ///< x86-64 AVX-512F, zmm and mask state saved by the OS
+};
+
+/// The highest level this CPU runs, from CPUID and XGETBV (always Baseline off x86-64).
+CpuLevel cpu_level_detected();
+
+/// The level kernels use: cpu_level_detected() lowered to the cap, which is
+/// set_cpu_level_cap()'s if one was set, else tl_pal_cpu_level_cap()'s (the default
+/// platform reads the TL_CPU_LEVEL environment variable: baseline, avx2 or avx512).
+/// Decided on the first call; later calls are a load.
+CpuLevel cpu_level();
+
+/// Caps cpu_level() at `cap` from now on (a level the CPU lacks is never used anyway).
+/// For tests and benchmarks; not meant to race with running kernels.
+void set_cpu_level_cap(CpuLevel cap);
+
+/// "baseline", "avx2" or "avx512".
+const char* cpu_level_name(CpuLevel level);
+
+/// Parses a cpu_level_name(); false (and `*level` unchanged) for anything else.
+bool parse_cpu_level(const char* name, CpuLevel* level);
+
+}  // namespace tailor
