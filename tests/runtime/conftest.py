@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 
 import pytest
 
@@ -90,8 +91,9 @@ def sanitized_bins(tmp_path_factory) -> dict[str, str]:
     os.makedirs(obj_dir)
     subprocess.run([flatc, "--cpp", "-o", gen_dir, os.path.join(REPO, "schema", "program.fbs")],
                    check=True, capture_output=True)
-    includes = ["-I" + REPO, "-I" + gen_dir, "-I" + os.path.join(REPO, ".venv", "include"),
-                "-I" + FIXTURES]
+    # flatbuffers' headers come with the Python environment (site_scons/targets.py).
+    includes = ["-I" + REPO, "-I" + gen_dir,
+                "-I" + os.path.join(sysconfig.get_paths()["data"], "include"), "-I" + FIXTURES]
 
     def compile_all(sources):
         objects = []

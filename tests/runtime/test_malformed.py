@@ -228,7 +228,7 @@ def test_call_with_too_few_arguments(tmp_path, run):
     m = P.add_const_method()
     m["instructions"] = [P.kernel_call(0, [0, 1, 3])]
     expect_load_error(run, tmp_path, P.program(m, segments=[(0, 24)]),
-                      "instruction 0: aten::add.out takes 4 arguments (signature TTST), the "
+                      "instruction 0: aten::add.out takes 4 arguments (signature TTS!T), the "
                       "call passes 3", segment=c.tobytes())
 
 
@@ -239,6 +239,57 @@ def test_call_with_argument_of_wrong_kind(tmp_path, run):
     expect_load_error(run, tmp_path, P.program(m, segments=[(0, 24)]),
                       "instruction 0: aten::add.out argument 1 is a Int value, the kernel "
                       "expects 'T'", segment=c.tobytes())
+
+
+def const_weight_program(tmp_path, out=1, move=None):
+    """add.out(x, W, 2, out=<out>) with W a constant; optionally a Move first."""
+    c = np.arange(6, dtype=np.float32)
+    m = P.add_const_method()
+    m["instructions"] = [P.kernel_call(0, [0, 1, 2, out])]
+    if move is not None:
+        m["instructions"].insert(0, {"instr_type": "Move", "instr": {"from": move[0],
+                                                                     "to": move[1]}})
+    return P.program(m, segments=[(0, 24)]), c.tobytes()
+
+
+@pytest.mark.parametrize("loader", ["mmap", "buffer"])
+def test_kernel_cannot_write_a_constant(tmp_path, run, run_tool, loader):
+    """add.out(x, W, out=W) would double the weight on every run through the mmap
+    loader and fault on read-only memory: load refuses it with either loader."""
+    prog, segment = const_weight_program(tmp_path, out=1)
+    pte, _ = relu_bytes(tmp_path, prog, segment)
+    message = ("instruction 0: aten::add.out argument 3 is written by the kernel, but value "
+               "1 is a constant tensor; out arguments must be planned memory")
+    if loader == "mmap":
+        expect_error(run, pte, message, "cannot load method 'forward': InvalidProgram")
+    else:
+        r = run_tool("loaders", pte)
+        assert "buffer: methods 1, allocator" in r.stdout and "InvalidProgram" in r.stdout, r
+        assert message in r.stderr, r
+
+
+def test_constant_in_an_out_list_is_refused(tmp_path, run):
+    c = np.arange(6, dtype=np.float32)
+    m = P.method(values=[P.tensor((2, 3), offset=0), P.scalar("Int", 0),
+                         P.tensor((3,), offset=64), P.tensor((3,), constant=(0, 0)),
+                         {"val_type": "TensorList", "val": {"items": [2, 3]}}],
+                 instructions=[P.kernel_call(0, [0, 1, 4])],
+                 operators=[("aten::unbind_copy", "int_out")],
+                 inputs=[0], outputs=[2], arena_sizes=[128])
+    expect_load_error(run, tmp_path, P.program(m, segments=[(0, 24)]),
+                      "aten::unbind_copy.int_out argument 2 is written by the kernel, but "
+                      "value 3 is a constant tensor", segment=c.tobytes())
+    # The same call with planned outputs loads and runs.
+    m["values"][3] = P.tensor((3,), offset=0)
+    pte, _ = relu_bytes(tmp_path, P.program(m, segments=[(0, 24)]), c.tobytes())
+    assert run(pte).returncode == 0
+
+
+def test_constant_cannot_move(tmp_path, run):
+    """A Move would put the constant's tensor where a kernel writes (here the out slot)."""
+    prog, segment = const_weight_program(tmp_path, out=3, move=(1, 3))
+    expect_load_error(run, tmp_path, prog, "instruction 0: move 1 -> 3 moves value 1, a "
+                      "constant tensor; only planned tensors may move", segment=segment)
 
 
 def test_unselected_dtype_fails_at_run_time(tmp_path, run):
