@@ -47,8 +47,9 @@ class Program final {
   /// Reads the header and checks the file identifier ("TL01"), the extended header
   /// ("TLH1") and every size in it against the file; runs the flatbuffers Verifier over
   /// the program bytes; loads the constant segment and checks every segment is inside
-  /// it. Returns InvalidProgram (with a log saying what is wrong) for a malformed or
-  /// truncated file, or the loader's error.
+  /// it; checks method names are unique (at most 1024 methods). Returns InvalidProgram
+  /// (with a log saying what is wrong) for a malformed or truncated file, or the
+  /// loader's error.
   static Result<Program> load(DataLoader& loader);
 
   size_t num_methods() const;

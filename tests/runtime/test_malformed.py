@@ -86,6 +86,16 @@ def test_segment_outside_segment_data(tmp_path, run):
     expect_error(run, pte, "segment 0 [0, +4096) is outside the 24 bytes of segment data")
 
 
+def test_duplicate_method_names(tmp_path, run):
+    """Methods are found by name: a second 'forward' would never run."""
+    pte, _ = relu_bytes(tmp_path, P.program(P.relu_method(), dict(P.relu_method(), name="other"),
+                                            P.relu_method()))
+    expect_error(run, pte, "methods 0 and 2 are both named 'forward'; method names must be "
+                 "unique", f"{pte}: cannot load program: InvalidProgram")
+    pte, _ = relu_bytes(tmp_path, P.program(P.relu_method(), dict(P.relu_method(), name="other")))
+    assert run(pte).returncode == 0
+
+
 # --- method contents ------------------------------------------------------------------
 
 def expect_load_error(run, tmp_path, prog, *messages, error="InvalidProgram", segment=b""):
