@@ -254,8 +254,10 @@ def wire(env, plan: BuildPlan):
                                    ", ".join(target.backends), model.backend))
         # The target's backend (if any) takes what it can run, unless the model opts out.
         backend = " --backend %s" % target.backends[0] if target.backends else ""
+        # The check files are an output too: deleting <model>_io/ re-exports.
         pte = tenv.Command(
-            ["%s/%s.pte" % (out, model.name), "%s/%s.debug.json" % (out, model.name)],
+            ["%s/%s.pte" % (out, model.name), "%s/%s.debug.json" % (out, model.name),
+             tenv.Dir("%s/%s_io" % (out, model.name))],
             [model.manifest],
             Action(_py("exporter") + " --manifest $SOURCE --out ${TARGETS[0]}" + backend,
                         _label(plan, "exporting %s" % model.name)))
@@ -263,7 +265,7 @@ def wire(env, plan: BuildPlan):
             src for b in target.backends
             for src in _sources(repo, "backends/%s/*.py" % b)
             + _sources(repo, "backends/%s/schema/*.fbs" % b)])
-        tenv.Clean(pte, "%s/%s_io" % (out, model.name))
+        tenv.Clean(pte, "%s/%s_io" % (out, model.name))  # a directory: removed whole
         programs.append((model, pte[0]))
 
     # Op info: every operator, dtype and dim order the models use (plus ops=).
