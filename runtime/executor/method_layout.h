@@ -31,6 +31,7 @@ struct LoadContext {
 /// the allocations they count so the two cannot drift apart.
 size_t values_allocator_bytes(const fb::Method& method);
 size_t steps_allocator_bytes(const fb::Method& method);
+size_t io_allocator_bytes(const fb::Method& method);
 
 /// Builds ctx.values[0, num_values) from the program, checking every value.
 Error parse_values(LoadContext& ctx);

@@ -233,7 +233,7 @@ size_t MethodMeta::arena_size(size_t index) const {
 
 size_t MethodMeta::method_allocator_bytes() const {
   return MemoryAllocator::kAlignment + internal::values_allocator_bytes(*method_) +
-         internal::steps_allocator_bytes(*method_);
+         internal::steps_allocator_bytes(*method_) + internal::io_allocator_bytes(*method_);
 }
 
 }  // namespace tailor

@@ -71,6 +71,14 @@ def test_runner_matches_torch_at_any_batch(first_build, tmp_path, batch):
     np.testing.assert_allclose(got, want, atol=1e-5, rtol=1e-5)
 
 
+def test_batch_below_the_exported_minimum_is_rejected(first_build, tmp_path):
+    np.save(tmp_path / "x.npy", np.zeros((0, 16), dtype=np.float32))
+    proc = subprocess.run([os.path.join(OUT, "bin", "runner"), os.path.join(OUT, "mlp.pte"),
+                           "--input", str(tmp_path / "x.npy")], capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert "input 0: shape [0, 16] is below the exported minimum [1, 16]" in proc.stderr
+
+
 def test_batch_beyond_the_planned_bound_is_rejected(first_build, tmp_path):
     np.save(tmp_path / "x.npy", np.zeros((9, 16), dtype=np.float32))
     proc = subprocess.run([os.path.join(OUT, "bin", "runner"), os.path.join(OUT, "mlp.pte"),
