@@ -64,7 +64,7 @@ class Method final {
   friend class Program;
 
   Error init(const Program& program, const fb::Method* method, MemoryManager& memory,
-             const BackendOptions& backend_options);
+             const BackendOptions& backend_options, const LoadLimits& limits);
   Error parse_io(MemoryManager& memory);
   Error input_tensor(size_t index, Tensor** tensor) const;
 

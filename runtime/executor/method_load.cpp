@@ -8,9 +8,12 @@
 namespace tailor {
 
 Error Method::init(const Program& program, const fb::Method* method, MemoryManager& memory,
-                   const BackendOptions& backend_options) {
+                   const BackendOptions& backend_options, const LoadLimits& limits) {
   method_ = method;
   name_ = method->name() != nullptr ? method->name()->c_str() : "";
+  // Limits first: nothing is built for a method that asks for too much.
+  const Error limit_err = internal::check_limits(*method, limits);
+  if (limit_err != Error::Ok) return limit_err;
   TL_CHECK_OR_RETURN_ERROR(memory.method_allocator() != nullptr, InvalidArgument,
                            "method '%s': the memory manager has no method allocator", name());
 
@@ -49,6 +52,24 @@ Error Method::init(const Program& program, const fb::Method* method, MemoryManag
 }
 
 namespace internal {
+
+Error check_limits(const fb::Method& method, const LoadLimits& limits) {
+  const char* name = method.name() != nullptr ? method.name()->c_str() : "";
+  const uint64_t planned = planned_bytes(method);
+  TL_CHECK_OR_RETURN_ERROR(planned <= limits.max_memory_bytes, LimitExceeded,
+                           "method '%s' plans %" PRIu64 " bytes of memory (arenas and method "
+                           "allocator), over the limit of %" PRIu64 "; raise "
+                           "LoadLimits::max_memory_bytes (runner --max-memory) if the model "
+                           "needs it",
+                           name, planned, limits.max_memory_bytes);
+  const uint64_t elements = elements_per_execute(method);
+  TL_CHECK_OR_RETURN_ERROR(elements <= limits.max_elements_per_execute, LimitExceeded,
+                           "method '%s' touches %" PRIu64 " tensor elements per run, over the "
+                           "limit of %" PRIu64 "; raise LoadLimits::max_elements_per_execute "
+                           "(runner --max-elements) if the model needs it",
+                           name, elements, limits.max_elements_per_execute);
+  return Error::Ok;
+}
 
 size_t io_allocator_bytes(const fb::Method& method) {
   const size_t n = method.inputs() != nullptr ? method.inputs()->size() : 0;

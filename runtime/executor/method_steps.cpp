@@ -330,6 +330,53 @@ bool format_operator_name(const fb::Operator& op, char* out, size_t out_size) {
   return n >= 0 && static_cast<size_t>(n) < out_size;
 }
 
+namespace {
+
+uint64_t add_saturated(uint64_t a, uint64_t b) { return b > UINT64_MAX - a ? UINT64_MAX : a + b; }
+
+// Elements of value `id` at its planned sizes: a tensor's, or the sum of a list's items.
+uint64_t value_elements(const fb::Method& method, int32_t id, int depth = 0) {
+  const auto* values = method.values();
+  if (values == nullptr || id < 0 || static_cast<uint32_t>(id) >= values->size()) return 0;
+  const fb::Value* v = values->Get(static_cast<uint32_t>(id));
+  if (const fb::Tensor* t = v->val_as_Tensor()) {
+    uint64_t numel = 1;
+    for (uint32_t d = 0; t->sizes() != nullptr && d < t->sizes()->size(); ++d) {
+      const int32_t s = t->sizes()->Get(d);
+      const uint64_t size = s > 0 ? static_cast<uint64_t>(s) : 0;
+      if (size == 0) return 0;
+      numel = numel > UINT64_MAX / size ? UINT64_MAX : numel * size;
+    }
+    return numel;
+  }
+  const flatbuffers::Vector<int32_t>* items = nullptr;
+  if (const fb::TensorList* l = v->val_as_TensorList()) items = l->items();
+  if (const fb::OptionalTensorList* l = v->val_as_OptionalTensorList()) items = l->items();
+  uint64_t total = 0;
+  for (size_t i = 0; depth == 0 && i < vector_size(items); ++i) {
+    total = add_saturated(total,
+                          value_elements(method, items->Get(static_cast<uint32_t>(i)), 1));
+  }
+  return total;
+}
+
+}  // namespace
+
+uint64_t elements_per_execute(const fb::Method& method) {
+  uint64_t total = 0;
+  for (size_t pc = 0; pc < vector_size(method.instructions()); ++pc) {
+    const fb::Instruction* instr = method.instructions()->Get(static_cast<uint32_t>(pc));
+    const flatbuffers::Vector<int32_t>* args = nullptr;
+    if (const fb::KernelCall* call = instr->instr_as_KernelCall()) args = call->args();
+    if (const fb::DelegateCall* call = instr->instr_as_DelegateCall()) args = call->args();
+    for (size_t i = 0; i < vector_size(args); ++i) {
+      total = add_saturated(total,
+                            value_elements(method, args->Get(static_cast<uint32_t>(i))));
+    }
+  }
+  return total;
+}
+
 size_t steps_allocator_bytes(const fb::Method& method) {
   const size_t n = vector_size(method.instructions());
   size_t total = MemoryAllocator::round_up(n * sizeof(Step));

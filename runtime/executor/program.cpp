@@ -187,12 +187,13 @@ Result<MethodMeta> Program::method_meta(const char* name) const {
 }
 
 Result<Method> Program::load_method(const char* name, MemoryManager& memory,
-                                    const BackendOptions& backend_options) const {
+                                    const BackendOptions& backend_options,
+                                    const LoadLimits& limits) const {
   TL_CHECK_OR_RETURN_ERROR(program_ != nullptr, InvalidState, "program is not loaded");
   const fb::Method* m = find_method(name);
   TL_CHECK_OR_RETURN_ERROR(m != nullptr, NotFound, "no method '%s' in the program", name);
   Method method;
-  const Error err = method.init(*this, m, memory, backend_options);
+  const Error err = method.init(*this, m, memory, backend_options, limits);
   if (err != Error::Ok) return err;
   return method;
 }
@@ -230,6 +231,30 @@ size_t MethodMeta::arena_size(size_t index) const {
   const uint64_t size = method_->arena_sizes()->Get(static_cast<uint32_t>(index));
   return size > SIZE_MAX ? SIZE_MAX : static_cast<size_t>(size);
 }
+
+uint64_t MethodMeta::planned_bytes() const { return internal::planned_bytes(*method_); }
+
+uint64_t MethodMeta::elements_per_execute() const {
+  return internal::elements_per_execute(*method_);
+}
+
+Error MethodMeta::check_limits(const LoadLimits& limits) const {
+  return internal::check_limits(*method_, limits);
+}
+
+namespace internal {
+
+uint64_t planned_bytes(const fb::Method& method) {
+  uint64_t total = MethodMeta(&method).method_allocator_bytes();
+  const auto* arenas = method.arena_sizes();
+  for (uint32_t i = 0; arenas != nullptr && i < arenas->size(); ++i) {
+    const uint64_t size = arenas->Get(i);
+    total = size > UINT64_MAX - total ? UINT64_MAX : total + size;
+  }
+  return total;
+}
+
+}  // namespace internal
 
 size_t MethodMeta::method_allocator_bytes() const {
   return MemoryAllocator::kAlignment + internal::values_allocator_bytes(*method_) +

@@ -1,6 +1,7 @@
 """Malformed programs: each gives a clear error and exit code 1, never a crash or a
 sanitizer report (the `run` fixture fails the test on any ASan/UBSan output)."""
 
+import re
 import struct
 
 import numpy as np
@@ -327,6 +328,45 @@ def test_wrong_number_of_inputs(tmp_path, run):
     np.save(tmp_path / "x.npy", np.zeros((4, 4), np.float32))
     expect_error(run, pte, "method 'forward' takes 1 inputs, got 2 input files",
                  args=("--input", tmp_path / "x.npy", tmp_path / "x.npy"))
+
+
+# --- resource limits ------------------------------------------------------------------
+
+def test_huge_arena_is_refused_before_allocating(tmp_path, run):
+    """A 2 GiB (or 1 PiB) arena in a tiny file fails at load with the figure; under the
+    sanitizer, too, where the allocation itself would abort."""
+    for arena in (2 << 30, 1 << 50):
+        m = P.relu_method()
+        m["arena_sizes"] = [arena]
+        pte, _ = relu_bytes(tmp_path, P.program(m))
+        r = expect_error(run, pte, "cannot load method 'forward': LimitExceeded")
+        # The arena plus the method allocator's few hundred bytes.
+        planned = int(re.search(r"method 'forward' plans (\d+) bytes of memory", r.stderr)[1])
+        assert arena < planned < arena + 1024, r
+        assert "over the limit of 1073741824; raise LoadLimits::max_memory_bytes (runner " \
+            "--max-memory)" in r.stderr, r
+
+
+def test_memory_limit_can_be_raised_and_lowered(tmp_path, run):
+    m = P.relu_method()
+    m["arena_sizes"] = [3 << 20]
+    pte, _ = relu_bytes(tmp_path, P.program(m))
+    assert run(pte).returncode == 0
+    expect_error(run, pte, "over the limit of 2097152", args=("--max-memory", "2M"))
+    assert run(pte, "--max-memory", "4M").returncode == 0
+    r = run(pte, "--max-memory", "lots")
+    assert r.returncode == 2 and "'lots' is not a count" in r.stderr, r
+
+
+def test_work_per_run_is_bounded(tmp_path, run):
+    """Many calls over one planned tensor: little memory, but each run touches them all."""
+    m = P.relu_method()
+    m["instructions"] = [P.kernel_call(0, [0, 1])] * 1000
+    pte, _ = relu_bytes(tmp_path, P.program(m))
+    assert run(pte).returncode == 0
+    r = expect_error(run, pte, "method 'forward' touches 32000 tensor elements per run, over "
+                     "the limit of 10000", "cannot load method 'forward': LimitExceeded",
+                     args=("--max-elements", "10000"))
 
 
 # --- fuzz -----------------------------------------------------------------------------
