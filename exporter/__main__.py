@@ -52,19 +52,34 @@ def run(args: argparse.Namespace) -> int:
                                if args.out else manifest.name)
     print(f"exporting {name} ({manifest.factory})", flush=True)
 
+    import logging
+
     import torch
     from torch.utils._pytree import tree_leaves
+
+    # A model torch.export cannot trace makes torch log warnings and graph dumps before
+    # it raises; the one message below says what and where.
+    torch._logging.set_logs(all=logging.ERROR)
 
     from exporter.export import export
     from exporter.io_files import io_dir_for, write_io
 
+    from exporter.node_source import describe_exception
+
     module, inputs = load_model(manifest)
     module.eval()
-    with torch.no_grad():
-        expected = tree_leaves(module(*inputs))
+    try:
+        with torch.no_grad():
+            expected = tree_leaves(module(*inputs))
+    except Exception as e:  # the user's model fails on its own example inputs
+        raise ExportError(f"{manifest.path}: factory '{manifest.factory}': the model raised "
+                          f"{describe_exception(e)} on its example inputs") from None
     backend = "none" if manifest.backend == "none" else (manifest.backend or args.backend)
-    program = export(module, inputs, dynamic_shapes(manifest, inputs),
-                     partitioner=make_partitioner(backend))
+    try:
+        program = export(module, inputs, dynamic_shapes(manifest, inputs),
+                         partitioner=make_partitioner(backend))
+    except ExportError as e:
+        raise ExportError(f"{manifest.path}: model {name}: {e}") from None
     plan = program.plan
     print(f"  torch.export: {program.node_count} nodes; {program.simplified.summary()}")
     report = program.delegation
