@@ -33,7 +33,7 @@ SHARD_COUNT = 4  # kernel translation units per runtime: lets `-j` compile kerne
 class ModelInfo:
     name: str
     manifest: str        # manifests/models/<name>.yaml, relative to the repo
-    sources: tuple       # the Python files its factory lives in, so edits re-export
+    sources: tuple       # the data files its factory reads (manifest `data:`), so edits re-export
     atol: float
     rtol: float
     app_name: str        # a program linked against the runtime (manifest `app:`), or ""
@@ -110,11 +110,10 @@ def _read_model(repo: str, name: str) -> ModelInfo:
         raise ManifestError(yaml_error_message(e, rel)) from None
     if not isinstance(data, dict):
         raise ManifestError("%s: expected a mapping of keys (factory, ...)" % rel)
-    # The exporter validates the manifest fully; here only what the build needs.
-    module = str(data.get("factory", "")).split(":")[0]
-    sources = _factory_sources(repo, os.path.dirname(path), module) if module else ()
-    sources += tuple(path for pattern in _patterns(rel, "data", data.get("data"))
-                     for path in _matching(repo, rel, "data", pattern))
+    # The exporter validates the manifest fully; here only what the build needs. The
+    # Python files the factory imports are found by the export itself (<model>.deps).
+    sources = tuple(path for pattern in _patterns(rel, "data", data.get("data"))
+                    for path in _matching(repo, rel, "data", pattern))
     tolerance = data.get("tolerance") or {}
     app = data.get("app") or {}
     app_sources = tuple(path for pattern in _patterns(rel, "app.sources", app.get("sources"))
@@ -141,21 +140,6 @@ def _matching(repo: str, rel: str, key: str, pattern: str) -> list:
         raise ManifestError("%s: %s: '%s' matches no file (patterns are relative to the "
                             "repository); fix the pattern or remove it" % (rel, key, pattern))
     return found
-
-
-def _factory_sources(repo: str, manifest_dir: str, module: str) -> tuple:
-    """The .py files of the factory's package, found where the exporter imports it from:
-    the repository, the manifest's directory, then PYTHONPATH (exporter/manifest.py)."""
-    roots = [repo, manifest_dir] + [p for p in os.environ.get("PYTHONPATH", "").split(
-        os.pathsep) if p]
-    parts = module.split(".")
-    for root in roots:
-        if os.path.exists(os.path.join(root, *parts) + ".py") \
-                or os.path.exists(os.path.join(root, *parts, "__init__.py")):
-            package_dir = os.path.join(root, *parts[:-1])
-            return tuple(sorted(os.path.relpath(p, repo)
-                                for p in glob.glob(os.path.join(package_dir, "*.py"))))
-    return ()
 
 
 def plan_build(env, repo: str):
@@ -211,6 +195,24 @@ def _check_delegates(repo: str, path: str, target_name: str, backends) -> None:
             % (os.path.relpath(path, repo), ", ".join(needed), target_name,
                " or ".join("target=" + t for t in having) or "a target with that backend",
                target_name))
+
+
+def _stale_imports_changed(node, target, prev_ni, repo_node=None) -> bool:
+    """Decider of the export's stale-imports Value: what matters is whether any file
+    changed since the last export (the deps file holds their digests then), not whether
+    the list differs from the one recorded before that export."""
+    return node.read() != ""
+
+
+def _stale_imports(env, deps: str):
+    """A Value listing the Python files the model's last export imported that changed
+    since (exporter/deps.py); the export depends on it. Before the first export there is
+    no list, and the export's outputs are missing anyway."""
+    from exporter.deps import stale_sources
+    node = env.Value("\n".join(stale_sources(env.File(deps).abspath)),
+                     name="tl-stale-imports:" + env.File(deps).abspath)
+    node.Decider(_stale_imports_changed)
+    return node
 
 
 def _py(module: str) -> str:
@@ -296,14 +298,17 @@ def wire(env, plan: BuildPlan):
                                    ", ".join(target.backends), model.backend))
         # The target's backend (if any) takes what it can run, unless the model opts out.
         backend = " --backend %s" % target.backends[0] if target.backends else ""
-        # The check files are an output too: deleting <model>_io/ re-exports.
+        # The check files are an output too: deleting <model>_io/ re-exports. So is the
+        # list of the Python files the export imported, which the next build depends on.
+        deps = "%s/%s.deps" % (out, model.name)
         pte = tenv.Command(
             ["%s/%s.pte" % (out, model.name), "%s/%s.debug.json" % (out, model.name),
-             tenv.Dir("%s/%s_io" % (out, model.name))],
+             tenv.Dir("%s/%s_io" % (out, model.name)), deps],
             [model.manifest],
-            Action(_py("exporter") + " --manifest $SOURCE --out ${TARGETS[0]}" + backend,
-                        _label(plan, "exporting %s" % model.name)))
-        tenv.Depends(pte, exporter_sources + list(model.sources) + [
+            Action(_py("exporter") + " --manifest $SOURCE --out ${TARGETS[0]}"
+                   " --deps-out ${TARGETS[3]}" + backend,
+                   _label(plan, "exporting %s" % model.name)))
+        tenv.Depends(pte, exporter_sources + list(model.sources) + [_stale_imports(tenv, deps)] + [
             src for b in target.backends
             for src in _sources(repo, "backends/%s/*.py" % b)
             + _sources(repo, "backends/%s/schema/*.fbs" % b)])
