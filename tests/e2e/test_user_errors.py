@@ -120,3 +120,26 @@ def test_an_absolute_build_dir_is_honoured(tmp_path):
     proc = run_scons("model=mlp", "build_dir=" + str(out), "-n")
     assert f"linking {out}/host/mlp/bin/runner" in proc.stdout, proc.stdout
     assert not os.path.exists(os.path.join(REPO, str(out).lstrip("/")))
+
+
+def test_a_second_build_in_one_build_dir_waits_for_the_first(tmp_path):
+    """While another build holds the build directory, scons says so and waits."""
+    import fcntl
+    import subprocess
+    import time
+    from tests.conftest import REPO, SCONS
+    out = tmp_path / "locked"
+    out.mkdir()
+    with open(out / ".lock", "a+") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        held.write("4242\n")
+        held.flush()
+        proc = subprocess.Popen([SCONS, "model=mlp", "build_dir=" + str(out), "-n"], cwd=REPO,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        first = proc.stdout.readline() + proc.stdout.readline()
+        assert f"another build is using {out} (pid 4242); waiting for it to finish" in first
+        time.sleep(0.5)
+        assert proc.poll() is None  # still waiting
+    rest, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 0, first + rest
+    assert "linking" in rest
