@@ -188,6 +188,12 @@ def run(runner_bin):
 
 
 @pytest.fixture
+def run_hostile(sanitized_bins):
+    """run_hostile() -> RunResult of hostile/hostile_values.cpp."""
+    return lambda: run_sanitized(sanitized_bins["hostile_values"])
+
+
+@pytest.fixture
 def run_tool(sanitized_bins):
     """run_tool(*args) -> RunResult of fixtures/runtime_tool.cpp."""
 

@@ -6,11 +6,10 @@ undefined behaviour."""
 import numpy as np
 
 import programs as P
-from conftest import run_sanitized
 
 
-def test_hostile_values_are_defined(sanitized_bins):
-    r = run_sanitized(sanitized_bins["hostile_values"])
+def test_hostile_values_are_defined(run_hostile):
+    r = run_hostile()
     assert r.returncode == 0, r
     lines = r.stdout.splitlines()
     assert len(lines) == 7 and all(line.endswith(": ok") for line in lines), r
