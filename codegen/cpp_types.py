@@ -11,7 +11,8 @@ import sys
 
 from codegen.errors import ManifestError, run_cli
 from codegen.schema import (Argument, BaseType, ListType, OptionalType, Schema, Type,
-                            is_tensor, load_aten_schemas, lookup)
+                            is_mutable, is_tensor, is_tensor_list, load_aten_schemas,
+                            lookup)
 
 
 class UnsupportedType(ValueError):
@@ -127,15 +128,22 @@ _LIST_TOKENS = {"Tensor": "L", "Tensor?": "O", "int": "I", "SymInt": "I", "float
 
 
 def _kind_token(t: Type) -> str:
+    if is_tensor(t) or is_tensor_list(t):
+        # Method load refuses a constant tensor in a slot the kernel writes.
+        return ("!" if is_mutable(t) else "") + _value_token(t)
+    return _value_token(t)
+
+
+def _value_token(t: Type) -> str:
     if isinstance(t, OptionalType):
-        return "?" + _kind_token(t.elem)
+        return "?" + _value_token(t.elem)
     if isinstance(t, ListType):
         return _LIST_TOKENS[_list_kind(t)]
     return "T" if is_tensor(t) else _KIND_TOKENS[t.name]
 
 
 def kind_signature(schema: Schema) -> str:
-    """One token per argument slot (call args, then each value-return slot): "TTST"."""
+    """One token per argument slot (call args, then each value-return slot): "TTS!T"."""
     tokens = [_kind_token(a.type) for a in schema.call_args]
     return "".join(tokens + [_kind_token(r.type) for r in schema.value_returns])
 

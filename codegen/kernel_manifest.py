@@ -258,8 +258,10 @@ def parse_library(text: str, path: str, aten: dict[str, Schema]) -> KernelLibrar
     """Manifest text -> KernelLibrary; `path` names the library (its stem) and messages."""
     name = os.path.splitext(os.path.basename(path))[0]
     data = load_yaml(text, path)
-    if data is None:
-        data = []
+    if data is None or data == []:
+        _fail(path, "the kernel library has no entries; add one (- op: add.out, kernels: "
+                    "[{arg_meta: null, kernel_name: tailor::add_out}]) or remove the file "
+                    "and its name from kernel_libraries")
     if not isinstance(data, list):
         _fail(path, "a kernel library is a YAML list of entries (- op: add.out ...)")
     lines = entry_lines(text)

@@ -22,6 +22,7 @@ CLI: python -m codegen.resolve --oplist selected_ops.yaml --target TARGET.yaml
 """
 
 import argparse
+import re
 import os
 import sys
 from dataclasses import dataclass
@@ -30,7 +31,7 @@ from codegen.dtypes import ALL_DTYPES, dtype_mask
 from codegen.errors import ManifestError, run_cli
 from codegen.kernel_manifest import KernelLibrary, LibraryKernel, load_library, manifest_op_name
 from codegen.oplist import OpList, OpUse, merge_oplists, parse_oplist
-from codegen.schema import load_aten_schemas
+from codegen.schema import REPO, load_aten_schemas
 from codegen.target import load_target
 from codegen.yaml_io import dump_yaml, load_yaml, write_text
 
@@ -246,6 +247,28 @@ def resolve_kernels(selection: OpList, libraries: list[KernelLibrary], select_al
     return KernelPlan(select_all, tuple(lib.name for lib in libraries), tuple(kernels), selected)
 
 
+def check_kernel_sources(plan: KernelPlan, libraries: list[KernelLibrary], repo: str) -> None:
+    """Each chosen kernel's source exists and defines its function, so a manifest typo
+    stops the build naming the entry, not with a compiler or linker error."""
+    entries = {(k.library, k.native, k.source): k.entry for lib in libraries
+               for k in lib.kernels}
+    texts: dict[str, str | None] = {}
+    for k in plan.kernels:
+        where = entries.get((k.library, k.native, k.source), f"kernel library {k.library}")
+        if k.source not in texts:
+            path = os.path.join(repo, k.source)
+            texts[k.source] = open(path).read() if os.path.isfile(path) else None
+        if texts[k.source] is None:
+            raise ManifestError(f"{where}: the source of {k.op}'s kernel, {k.source}, does not "
+                                "exist; create it or point `source:` at the file that "
+                                "defines the kernel")
+        function = k.native.rpartition("::")[2]
+        if not re.search(rf"\b{re.escape(function)}\s*\(", texts[k.source]):
+            raise ManifestError(f"{where}: kernel_name says {k.native}, but {k.source} "
+                                f"defines no function {function}; fix kernel_name or "
+                                "`source:`")
+
+
 def plan_to_yaml(plan: KernelPlan) -> str:
     data = {
         "select": "all" if plan.select_all else "selected",
@@ -304,6 +327,7 @@ def main(argv: list[str] | None = None) -> int:
             lists.append(parse_oplist(f.read(), path))
     plan = resolve_kernels(merge_oplists(lists), libraries, args.select == "all", target.path,
                            ", ".join(args.oplist) or "--select all")
+    check_kernel_sources(plan, libraries, REPO)
     write_text(args.out, plan_to_yaml(plan))
     sources_out = args.sources_out or os.path.join(os.path.dirname(args.out),
                                                    "kernel_sources.txt")

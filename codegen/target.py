@@ -22,6 +22,8 @@ from codegen.errors import ManifestError, run_cli, suggest
 from codegen.yaml_io import load_yaml
 
 _REQUIRED = ("toolchain", "cxx", "kernel_libraries")
+# Compilers the build drives with GCC-style command lines (site_scons/targets.py).
+TOOLCHAINS = ("gcc", "clang", "android-ndk")
 _STRINGS = ("description", "toolchain", "arch", "cc", "cxx", "ar", "profile", "install")
 _LISTS = ("cflags", "cxxflags", "linkflags", "kernel_libraries", "backends", "libs", "libpath",
           "cpppath", "emulator", "requires", "sysroot_debs")
@@ -89,6 +91,11 @@ def parse_target(text: str, path: str, libraries: frozenset[str]) -> Target:
             raise ManifestError(f"{path}: {key} is missing; add e.g. "
                                 + {"toolchain": "toolchain: gcc", "cxx": "cxx: g++",
                                    "kernel_libraries": "kernel_libraries: [portable]"}[key])
+    if data["toolchain"] not in TOOLCHAINS:
+        raise ManifestError(f"{path}: toolchain '{data['toolchain']}' is not supported"
+                            f"{suggest(data['toolchain'], TOOLCHAINS)}; the toolchains are "
+                            f"{', '.join(TOOLCHAINS)} (GCC-style command lines: the build "
+                            "passes -o, -c, -Wl,... flags)")
     order = data["kernel_libraries"]
     if not order:
         raise ManifestError(f"{path}: kernel_libraries is empty; name at least one of "

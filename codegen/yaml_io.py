@@ -6,15 +6,42 @@ from codegen.errors import ManifestError
 from exporter.atomic import write_text_atomic
 
 
+class UniqueKeyLoader(yaml.SafeLoader):
+    """SafeLoader that refuses a key given twice in one mapping: plain YAML keeps the
+    last, so the first entry would be ignored without a word."""
+
+    def construct_mapping(self, node, deep=False):
+        seen = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if isinstance(key, (str, int, float, bool)) and key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key '{key}' is given twice (first on line {seen[key]}); "
+                    "keep one", key_node.start_mark)
+            if isinstance(key, (str, int, float, bool)):
+                seen[key] = key_node.start_mark.line + 1
+        return super().construct_mapping(node, deep)
+
+
+def parse_yaml(text: str):
+    """yaml.safe_load with duplicate keys refused (yaml.YAMLError, with a problem_mark)."""
+    return yaml.load(text, Loader=UniqueKeyLoader)
+
+
+def yaml_error_message(e: yaml.YAMLError, path: str) -> str:
+    """"<path>:<line>: not valid YAML: <problem>" for a parse error."""
+    mark = getattr(e, "problem_mark", None)
+    where = f"{path}:{mark.line + 1}" if mark else path
+    problem = getattr(e, "problem", None) or str(e)
+    return f"{where}: not valid YAML: {problem}"
+
+
 def load_yaml(text: str, path: str):
     """Parsed YAML, or a ManifestError pointing at the line that does not parse."""
     try:
-        return yaml.safe_load(text)
+        return parse_yaml(text)
     except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f"{path}:{mark.line + 1}" if mark else path
-        problem = getattr(e, "problem", None) or str(e)
-        raise ManifestError(f"{where}: not valid YAML: {problem}") from None
+        raise ManifestError(yaml_error_message(e, path)) from None
 
 
 def entry_lines(text: str) -> list[int]:

@@ -5,7 +5,8 @@
     python -m exporter --manifest manifests/models/mlp.yaml --backend xnnpack --delegation-report
 
 Writes OUT (the program) and OUT-stem_io/input_<i>.npy, expected_<i>.npy (eager torch
-outputs on the example inputs), all atomically. A user error (ExportError) is printed
+outputs on the example inputs), and with --deps-out the Python files the export imported
+(exporter/deps.py), all atomically. A user error (ExportError) is printed
 without a traceback and exits 1.
 """
 
@@ -29,6 +30,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--backend", default="",
                         help="delegate what this backend can run (xnnpack); the manifest's "
                              "`backend: none` turns it off for the model")
+    parser.add_argument("--deps-out",
+                        help="write the Python source files the export imported here, one "
+                             "a line (the build re-exports when one changes)")
     parser.add_argument("--delegation-report", action="store_true",
                         help="print the delegation report: per-op table and the graph")
     args = parser.parse_args(argv)
@@ -52,19 +56,34 @@ def run(args: argparse.Namespace) -> int:
                                if args.out else manifest.name)
     print(f"exporting {name} ({manifest.factory})", flush=True)
 
+    import logging
+
     import torch
     from torch.utils._pytree import tree_leaves
+
+    # A model torch.export cannot trace makes torch log warnings and graph dumps before
+    # it raises; the one message below says what and where.
+    torch._logging.set_logs(all=logging.ERROR)
 
     from exporter.export import export
     from exporter.io_files import io_dir_for, write_io
 
+    from exporter.node_source import describe_exception
+
     module, inputs = load_model(manifest)
     module.eval()
-    with torch.no_grad():
-        expected = tree_leaves(module(*inputs))
+    try:
+        with torch.no_grad():
+            expected = tree_leaves(module(*inputs))
+    except Exception as e:  # the user's model fails on its own example inputs
+        raise ExportError(f"{manifest.path}: factory '{manifest.factory}': the model raised "
+                          f"{describe_exception(e)} on its example inputs") from None
     backend = "none" if manifest.backend == "none" else (manifest.backend or args.backend)
-    program = export(module, inputs, dynamic_shapes(manifest, inputs),
-                     partitioner=make_partitioner(backend))
+    try:
+        program = export(module, inputs, dynamic_shapes(manifest, inputs),
+                         partitioner=make_partitioner(backend))
+    except ExportError as e:
+        raise ExportError(f"{manifest.path}: model {name}: {e}") from None
     plan = program.plan
     print(f"  torch.export: {program.node_count} nodes; {program.simplified.summary()}")
     report = program.delegation
@@ -89,6 +108,9 @@ def run(args: argparse.Namespace) -> int:
         write_io(io_dir, list(inputs), expected)
         print(f"  wrote {io_dir}/ ({len(inputs)} inputs, {len(expected)} expected outputs; "
               f"tolerance atol {manifest.tolerance.atol:g}, rtol {manifest.tolerance.rtol:g})")
+    if args.deps_out:
+        from exporter.deps import imported_sources, write_deps
+        write_deps(args.deps_out, imported_sources())
     return 0
 
 

@@ -11,10 +11,13 @@ kernels over planned memory. `python -m exporter` (exporter/__main__.py)
 drives this from a model manifest.
 """
 
+import contextlib
 import copy
 import functools
+import io
 import json
 import os
+import sys
 import warnings
 from dataclasses import dataclass
 
@@ -25,6 +28,7 @@ from exporter.debug_record import VERSION as DEBUG_VERSION, debug_path_for
 from exporter.delegation import DelegationReport
 from exporter.errors import ExportError
 from exporter.memory_plan import MemoryPlan
+from exporter.node_source import describe_exception
 from exporter.passes import SimplifyReport, simplify
 from exporter.program_builder import build_method
 from exporter.serialize import serialize
@@ -142,8 +146,19 @@ def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, 
     # torch's own pytree code warns about its own deprecated API; not the user's concern.
     warnings.filterwarnings("ignore", message=".*LeafSpec.*deprecated", category=FutureWarning)
     with torch.no_grad():
-        ep = torch.export.export(module.eval(), tuple(example_inputs),
-                                 dynamic_shapes=dynamic_shapes)
+        # On failure torch prints the partial graph to stderr before raising: held back,
+        # so the one message below is what the user reads (shown as is on success).
+        held = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(held):
+                ep = torch.export.export(module.eval(), tuple(example_inputs),
+                                         dynamic_shapes=dynamic_shapes)
+            sys.stderr.write(held.getvalue())
+        except Exception as e:  # the model's code or shapes, not a bug of ours
+            raise ExportError(f"torch.export cannot trace the model: {describe_exception(e)}; "
+                              "change the code there so torch.export can trace it (see "
+                              "torch.export's documentation on graph breaks and dynamic "
+                              "shapes)") from None
         ep = ep.run_decompositions()
         node_count = sum(1 for n in ep.graph.nodes if n.op == "call_function")
         simplified = simplify(ep)

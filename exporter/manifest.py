@@ -192,13 +192,14 @@ def make_partitioner(backend: str):
 
 
 def load_manifest(path: str) -> ModelManifest:
+    from codegen.yaml_io import parse_yaml, yaml_error_message
     try:
         with open(path) as f:
-            data = yaml.safe_load(f)
+            data = parse_yaml(f.read())
     except OSError as e:
         raise ExportError(f"{path}: cannot read the manifest: {e.strerror}") from None
     except yaml.YAMLError as e:
-        raise ExportError(f"{path}: not valid YAML: {e}") from None
+        raise ExportError(yaml_error_message(e, path)) from None
     return parse_manifest(path, data)
 
 
@@ -230,7 +231,13 @@ def load_model(manifest: ModelManifest):
         raise ExportError(f"{manifest.path}: factory '{manifest.factory}' cannot be called "
                           f"with factory_args {kwargs} ({e}); fix the names in factory_args"
                           ) from None
-    result = factory(**kwargs)
+    try:
+        result = factory(**kwargs)
+    except Exception as e:  # the user's code: one message, not a traceback
+        from exporter.node_source import describe_exception
+        raise ExportError(f"{manifest.path}: factory '{manifest.factory}' raised "
+                          f"{describe_exception(e)}; fix the factory or its factory_args"
+                          ) from None
     if not (isinstance(result, tuple) and len(result) == 2
             and isinstance(result[0], torch.nn.Module)
             and isinstance(result[1], (tuple, list))):

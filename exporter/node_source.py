@@ -7,6 +7,8 @@ innermost one outside torch itself: `modeling_gpt2.py:211`, not `torch/nn/functi
 
 import os
 import re
+import sys
+import traceback
 
 import torch
 
@@ -22,6 +24,44 @@ def user_frame(node: torch.fx.Node) -> tuple[str, int, str] | None:
         return None
     m = outside[-1]
     return m["file"], int(m["line"]), m["code"].strip()
+
+
+_EXPORTER_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _is_user_file(path: str) -> bool:
+    """Not torch, not an installed package, not the exporter, not Python's own."""
+    path = os.path.abspath(path)
+    parts = path.split(os.sep)
+    return not (path.startswith(_TORCH_DIR) or path.startswith(_EXPORTER_DIR)
+                or "site-packages" in parts or "dist-packages" in parts
+                or os.path.basename(path).startswith("<") or path.startswith(sys.prefix + os.sep)
+                or path.startswith(sys.base_prefix + os.sep))
+
+
+def exception_user_frame(exc: BaseException) -> tuple[str, int, str] | None:
+    """(file, line, code) of the innermost frame of the user's code in `exc`'s traceback
+    (or the exceptions it was raised from), or None."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if _is_user_file(f.filename)]
+        if frames:
+            f = frames[-1]
+            return f.filename, f.lineno or 0, (f.line or "").strip()
+        exc = exc.__cause__ or exc.__context__
+    return None
+
+
+def describe_exception(exc: BaseException) -> str:
+    """"ValueError: bad size (model.py:12: raise ValueError(...))": the exception's type,
+    its first line and the user's line it came from."""
+    lines = str(exc).strip().splitlines()
+    text = f"{type(exc).__name__}: {lines[0] if lines else '(no message)'}"
+    frame = exception_user_frame(exc)
+    if frame is not None:
+        text += f" (at {frame[0]}:{frame[1]}: {frame[2]})"
+    return text
 
 
 def source_line(node: torch.fx.Node) -> str:

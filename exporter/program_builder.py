@@ -113,6 +113,16 @@ class _MethodBuilder:
                 "data-dependent size with torch._check()")
         return int(upper)
 
+    def _lower_bound(self, size) -> int:
+        if isinstance(size, int):
+            return size
+        expr = size.node.expr
+        if expr.is_number:
+            return int(expr)
+        ranges = {**size.node.shape_env.var_to_range, **self.ranges}
+        lower = bound_sympy(expr, ranges).lower
+        return max(0, int(lower)) if lower.is_finite else 0
+
     def _tensor(self, fake: torch.Tensor, node: torch.fx.Node,
                 constant: torch.Tensor | None = None) -> int:
         if fake.dtype not in SCALAR_TYPE_NAMES:
@@ -120,10 +130,12 @@ class _MethodBuilder:
                               f"Tailor programs; use one of "
                               f"{', '.join(str(d) for d in SCALAR_TYPE_NAMES)}")
         sizes = [self._upper_bound(s, node) for s in fake.shape]
+        dynamic = any(isinstance(s, torch.SymInt) and not s.node.expr.is_number
+                      for s in fake.shape)
         payload = {"scalar_type": SCALAR_TYPE_NAMES[fake.dtype], "sizes": sizes,
-                   "dim_order": list(range(len(sizes))),
-                   "dynamic": any(isinstance(s, torch.SymInt) and not s.node.expr.is_number
-                                  for s in fake.shape)}
+                   "dim_order": list(range(len(sizes))), "dynamic": dynamic}
+        if dynamic:  # the runtime refuses an input below the export's minimum
+            payload["min_sizes"] = [self._lower_bound(s) for s in fake.shape]
         data = None
         if constant is not None:
             flat = constant.detach().contiguous().reshape(-1)

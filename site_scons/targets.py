@@ -99,6 +99,48 @@ def _emit_link_map(target, source, env):
 _configured = {}  # one environment per configuration, so several variants share objects
 
 
+def _tmp_path(node) -> str:
+    return str(node) + ".tmp"
+
+
+def _drop_tmp(target, source, env):
+    """Before a tool runs: a leftover from an interrupted run must not feed `ar`."""
+    if os.path.exists(_tmp_path(target[0])):
+        os.unlink(_tmp_path(target[0]))
+    return 0
+
+
+def _commit_tmp(target, source, env):
+    """After the tool succeeded: the whole output appears at once under its name."""
+    os.replace(_tmp_path(target[0]), str(target[0]))
+    return 0
+
+
+def _atomic_builder(name: str):
+    """Wraps builder `name` so its first output is written as <output>.tmp and renamed
+    when complete: an interrupted compile, link or archive leaves no truncated file
+    that a later build would take for finished."""
+    def build(env, *args, **kwargs):
+        nodes = getattr(env, "_tl_" + name)(*args, **kwargs)
+        env.AddPreAction(nodes[:1], env.Action(_drop_tmp, None))
+        env.AddPostAction(nodes[:1], env.Action(_commit_tmp, None))
+        return nodes
+    return build
+
+
+def _write_to_tmp(tenv) -> None:
+    """Points the compile, link and archive commands at <target>.tmp (see _atomic_builder)."""
+    for var, old in (("CXXCOM", "-o $TARGET "), ("LINKCOM", "-o $TARGET "),
+                     ("ARCOM", "$ARFLAGS $TARGET "), ("RANLIBCOM", "$RANLIBFLAGS $TARGET")):
+        command = tenv[var]
+        assert old in command, "%s changed shape: %r" % (var, command)
+        tenv[var] = command.replace(old, old.replace("$TARGET", "${TARGET}.tmp"), 1)
+    for name in ("Object", "Program", "StaticLibrary"):
+        # The original builder stays reachable under another name for the wrapper.
+        tenv["BUILDERS"]["_tl_" + name] = tenv["BUILDERS"][name]
+        tenv.AddMethod(_atomic_builder(name), name)
+
+
 def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
               profile: str = "", log: bool = True, build_dir: str = "build"):
     """A clone of `env` set up to compile for `target_name` with build profile `profile`
@@ -133,6 +175,7 @@ def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
                  "-fno-omit-frame-pointer", "-g"]
         tenv.Append(CXXFLAGS=flags, LINKFLAGS=flags)
     tenv.Append(CPPPATH=["#", flatbuffers_include()])
+    _write_to_tmp(tenv)
     if not verbose:
         label = "[%s]" % target_name
         tenv.Replace(CXXCOMSTR=label + " compiling $SOURCE",

@@ -17,7 +17,7 @@ Tensor& add_out(KernelContext& ctx, const Tensor& self, const Tensor& other,
     using M = acc_t<T>;
     const M a = alpha.to<M>();
     apply_elementwise<M, T, kMask>(ctx, "add.out", in, out,
-                                   [a](M x, M y) { return static_cast<M>(x + mul_value(a, y)); });
+                                   [a](M x, M y) { return add_value(x, mul_value(a, y)); });
   });
   return out;
 }
@@ -36,7 +36,7 @@ Tensor& add_scalar_out(KernelContext& ctx, const Tensor& self, const Scalar& oth
     using M = acc_t<T>;
     const M b = mul_value(alpha.to<M>(), other.to<M>());
     apply_elementwise<M, T, kMask>(ctx, "add.Scalar_out", in, out,
-                                   [b](M x) { return static_cast<M>(x + b); });
+                                   [b](M x) { return add_value(x, b); });
   });
   return out;
 }

@@ -15,6 +15,10 @@ Tensor& arange_start_out(KernelContext& ctx, const Scalar& start, const Scalar& 
                       InvalidArgument, out,
                       "arange.start_out: step must be nonzero and point from start to end");
   const double length = math::ceil((e - s) / d);
+  // Infinite or huge (inf - 0, 1e300 / 1e-300): no tensor holds it, and the conversion
+  // below would be undefined.
+  TL_KERNEL_CHECK_MSG(ctx, length <= 2147483647.0, InvalidArgument, out,
+                      "arange.start_out: %g elements is too many", length);
   const int64_t sizes[1] = {static_cast<int64_t>(length)};
   TL_KERNEL_CHECK_MSG(ctx,
                       out.dim() == 1 && resize_tensor(out, IntArrayRef(sizes, 1)) == Error::Ok,
@@ -25,10 +29,11 @@ Tensor& arange_start_out(KernelContext& ctx, const Scalar& start, const Scalar& 
   TL_SWITCH_REALHBF16_TYPES(out.dtype(), ctx, "arange.start_out", T, [&] {
     T* dst = out.mutable_data<T>();
     if constexpr (is_integral_v<T>) {
-      const int64_t first = start.to<int64_t>();
-      const int64_t by = step.to<int64_t>();
+      // Wraps like torch's int64 arithmetic: computed unsigned, where overflow is defined.
+      const uint64_t first = static_cast<uint64_t>(start.to<int64_t>());
+      const uint64_t by = static_cast<uint64_t>(step.to<int64_t>());
       for (int64_t i = 0; i < sizes[0]; ++i) {
-        dst[i] = static_cast<T>(first + i * by);
+        dst[i] = static_cast<T>(static_cast<int64_t>(first + static_cast<uint64_t>(i) * by));
       }
     } else {
       for (int64_t i = 0; i < sizes[0]; ++i) {

@@ -23,7 +23,8 @@ void split_with_sizes_copy_out(KernelContext& ctx, const Tensor& self, IntArrayR
   for (size_t i = 0; i < split_sizes.size(); ++i) {
     TL_KERNEL_CHECK_MSG(ctx, split_sizes[i] >= 0, InvalidArgument, ,
                         "split_with_sizes_copy.out: split size %zu is negative", i);
-    total += split_sizes[i];
+    TL_KERNEL_CHECK_MSG(ctx, !__builtin_add_overflow(total, split_sizes[i], &total),
+                        InvalidArgument, , "split_with_sizes_copy.out: the sizes' sum overflows");
   }
   TL_KERNEL_CHECK_MSG(ctx, total == self.size(d), InvalidArgument, ,
                       "split_with_sizes_copy.out: sizes add up to %lld, dim %lld has %lld",

@@ -22,7 +22,8 @@ Tensor& view_copy_out(KernelContext& ctx, const Tensor& self, IntArrayRef size, 
     } else {
       TL_KERNEL_CHECK_MSG(ctx, size[d] >= 0, InvalidArgument, out,
                           "view_copy.out: negative size");
-      known *= size[d];
+      TL_KERNEL_CHECK_MSG(ctx, !__builtin_mul_overflow(known, size[d], &known), InvalidArgument,
+                          out, "view_copy.out: the sizes' product overflows");
     }
   }
   const int64_t numel = static_cast<int64_t>(self.numel());

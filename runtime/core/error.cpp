@@ -15,6 +15,7 @@ const char* error_name(Error error) {
     case Error::NotFound: return "NotFound";
     case Error::MemoryAllocationFailed: return "MemoryAllocationFailed";
     case Error::AccessFailed: return "AccessFailed";
+    case Error::LimitExceeded: return "LimitExceeded";
     case Error::DelegateInvalidCompatibility: return "DelegateInvalidCompatibility";
     case Error::DelegateMemoryAllocationFailed: return "DelegateMemoryAllocationFailed";
     case Error::DelegateInvalidHandle: return "DelegateInvalidHandle";

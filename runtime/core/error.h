@@ -34,6 +34,8 @@ enum class Error : uint32_t {
   MemoryAllocationFailed = 0x20,
   /// A file or buffer could not be read.
   AccessFailed = 0x21,
+  /// The program needs more than a LoadLimits bound allows (memory, work per run).
+  LimitExceeded = 0x22,
 
   /// A backend cannot run the delegated payload it was given.
   DelegateInvalidCompatibility = 0x30,

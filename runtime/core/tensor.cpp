@@ -27,12 +27,16 @@ bool Tensor::is_contiguous() const {
 }
 
 void Tensor::update_strides() {
-  // Walk the dim order from the innermost dimension outwards.
+  // Walk the dim order from the innermost dimension outwards. The product fits when the
+  // tensor has elements (its bytes are planned); an empty tensor may have huge sizes in
+  // other dims, and its strides address nothing, so they saturate instead of overflowing.
   int64_t stride = 1;
   for (size_t i = dim_; i > 0; --i) {
     const uint8_t d = dim_order_[i - 1];
     strides_[d] = stride;
-    stride *= sizes_[d];
+    if (__builtin_mul_overflow(stride, static_cast<int64_t>(sizes_[d]), &stride)) {
+      stride = INT64_MAX;
+    }
   }
 }
 

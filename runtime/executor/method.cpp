@@ -41,6 +41,7 @@ Method& Method::operator=(Method&& other) {
   steps_ = other.steps_;
   num_steps_ = other.num_steps_;
   input_ids_ = other.input_ids_;
+  input_min_sizes_ = other.input_min_sizes_;
   num_inputs_ = other.num_inputs_;
   output_ids_ = other.output_ids_;
   num_outputs_ = other.num_outputs_;
@@ -86,6 +87,22 @@ Error Method::set_input(size_t index, const void* data, ArrayRef<int64_t> sizes)
   Tensor* t = nullptr;
   const Error err = input_tensor(index, &t);
   if (err != Error::Ok) return err;
+  const int32_t* min = input_min_sizes_ != nullptr ? input_min_sizes_[index] : nullptr;
+  bool below_min = false;
+  for (size_t d = 0; min != nullptr && d < sizes.size() && d < t->sizes().size(); ++d) {
+    below_min = below_min || sizes[d] < min[d];
+  }
+  if (below_min) {
+#if TL_LOG_ENABLED
+    char given[128];
+    char lower[128];
+    format_sizes(sizes, given, sizeof(given));
+    format_sizes(ArrayRef<int32_t>(min, t->sizes().size()), lower, sizeof(lower));
+    TL_LOG(Error, "method '%s': input %zu: shape %s is below the exported minimum %s",
+           name(), index, given, lower);
+#endif
+    return Error::InvalidArgument;
+  }
   if (t->set_sizes(sizes) != Error::Ok) {
 #if TL_LOG_ENABLED  // the formatting would otherwise stay linked in for nothing
     char given[128];

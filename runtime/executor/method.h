@@ -48,7 +48,9 @@ class Method final {
   /// Copies `data` (laid out in the input tensor's dim order, `sizes` elements of its
   /// dtype) into tensor input `index` and sets its sizes. InvalidArgument (logged) when
   /// the index is out of range, the input is not a tensor, or `sizes` does not fit: a
-  /// static input needs exactly its planned sizes, a dynamic one sizes within its bounds.
+  /// static input needs exactly its planned sizes, a dynamic one sizes within its bounds
+  /// (at most the planned upper bounds, at least the export's minimum when the program
+  /// records one).
   Error set_input(size_t index, const void* data, ArrayRef<int64_t> sizes);
   /// As above, and first checks the caller's element type `dtype` is the input's.
   Error set_input(size_t index, ScalarType dtype, const void* data, ArrayRef<int64_t> sizes);
@@ -68,8 +70,8 @@ class Method final {
   friend class Program;
 
   Error init(const Program& program, const fb::Method* method, MemoryManager& memory,
-             const BackendOptions& backend_options);
-  Error parse_io();
+             const BackendOptions& backend_options, const LoadLimits& limits);
+  Error parse_io(MemoryManager& memory);
   Error input_tensor(size_t index, Tensor** tensor) const;
 
   const fb::Method* method_ = nullptr;
@@ -79,6 +81,8 @@ class Method final {
   internal::Step* steps_ = nullptr;
   size_t num_steps_ = 0;
   const int32_t* input_ids_ = nullptr;
+  // Per input, the lower bounds of a dynamic tensor's sizes (program bytes), or nullptr.
+  const int32_t* const* input_min_sizes_ = nullptr;
   size_t num_inputs_ = 0;
   const int32_t* output_ids_ = nullptr;
   size_t num_outputs_ = 0;

@@ -31,6 +31,18 @@ struct LoadContext {
 /// the allocations they count so the two cannot drift apart.
 size_t values_allocator_bytes(const fb::Method& method);
 size_t steps_allocator_bytes(const fb::Method& method);
+size_t io_allocator_bytes(const fb::Method& method);
+
+/// MethodMeta::planned_bytes() of `method`.
+uint64_t planned_bytes(const fb::Method& method);
+
+/// LimitExceeded (logged with both figures) when the method's planned memory or
+/// elements_per_execute() is over its limit.
+Error check_limits(const fb::Method& method, const LoadLimits& limits);
+
+/// Tensor elements one run's kernel and delegate calls touch at the planned sizes (each
+/// argument counted once per call, tensor lists by item), saturated at UINT64_MAX.
+uint64_t elements_per_execute(const fb::Method& method);
 
 /// Builds ctx.values[0, num_values) from the program, checking every value.
 Error parse_values(LoadContext& ctx);

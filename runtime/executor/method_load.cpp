@@ -8,9 +8,12 @@
 namespace tailor {
 
 Error Method::init(const Program& program, const fb::Method* method, MemoryManager& memory,
-                   const BackendOptions& backend_options) {
+                   const BackendOptions& backend_options, const LoadLimits& limits) {
   method_ = method;
   name_ = method->name() != nullptr ? method->name()->c_str() : "";
+  // Limits first: nothing is built for a method that asks for too much.
+  const Error limit_err = internal::check_limits(*method, limits);
+  if (limit_err != Error::Ok) return limit_err;
   TL_CHECK_OR_RETURN_ERROR(memory.method_allocator() != nullptr, InvalidArgument,
                            "method '%s': the memory manager has no method allocator", name());
 
@@ -39,7 +42,7 @@ Error Method::init(const Program& program, const fb::Method* method, MemoryManag
   if (err != Error::Ok) return err;
   values_ = ctx.values;
   num_values_ = ctx.num_values;
-  err = parse_io();
+  err = parse_io(memory);
   if (err != Error::Ok) return err;
   err = internal::parse_steps(ctx, &steps_, &num_steps_);
   if (err != Error::Ok) return err;
@@ -48,13 +51,48 @@ Error Method::init(const Program& program, const fb::Method* method, MemoryManag
   return Error::Ok;
 }
 
-Error Method::parse_io() {
+namespace internal {
+
+Error check_limits(const fb::Method& method, const LoadLimits& limits) {
+  const char* name = method.name() != nullptr ? method.name()->c_str() : "";
+  const uint64_t planned = planned_bytes(method);
+  TL_CHECK_OR_RETURN_ERROR(planned <= limits.max_memory_bytes, LimitExceeded,
+                           "method '%s' plans %" PRIu64 " bytes of memory (arenas and method "
+                           "allocator), over the limit of %" PRIu64 "; raise "
+                           "LoadLimits::max_memory_bytes (runner --max-memory) if the model "
+                           "needs it",
+                           name, planned, limits.max_memory_bytes);
+  const uint64_t elements = elements_per_execute(method);
+  TL_CHECK_OR_RETURN_ERROR(elements <= limits.max_elements_per_execute, LimitExceeded,
+                           "method '%s' touches %" PRIu64 " tensor elements per run, over the "
+                           "limit of %" PRIu64 "; raise LoadLimits::max_elements_per_execute "
+                           "(runner --max-elements) if the model needs it",
+                           name, elements, limits.max_elements_per_execute);
+  return Error::Ok;
+}
+
+size_t io_allocator_bytes(const fb::Method& method) {
+  const size_t n = method.inputs() != nullptr ? method.inputs()->size() : 0;
+  return MemoryAllocator::round_up(n * sizeof(const int32_t*));
+}
+
+}  // namespace internal
+
+Error Method::parse_io(MemoryManager& memory) {
   const auto* inputs = method_->inputs();
   const auto* outputs = method_->outputs();
   num_inputs_ = inputs != nullptr ? inputs->size() : 0;
   num_outputs_ = outputs != nullptr ? outputs->size() : 0;
   input_ids_ = num_inputs_ > 0 ? inputs->data() : nullptr;
   output_ids_ = num_outputs_ > 0 ? outputs->data() : nullptr;
+  const int32_t** min_sizes = nullptr;
+  if (num_inputs_ > 0) {
+    min_sizes = memory.method_allocator()->allocate_array<const int32_t*>(num_inputs_);
+    TL_CHECK_OR_RETURN_ERROR(min_sizes != nullptr, MemoryAllocationFailed,
+                             "method '%s': the method allocator is full; give it "
+                             "MethodMeta::method_allocator_bytes()",
+                             name());
+  }
   for (size_t i = 0; i < num_inputs_; ++i) {
     const int32_t id = input_ids_[i];
     TL_CHECK_OR_RETURN_ERROR(id >= 0 && static_cast<size_t>(id) < num_values_, InvalidProgram,
@@ -70,7 +108,23 @@ Error Method::parse_io() {
     const fb::Tensor* t = method_->values()->Get(static_cast<uint32_t>(id))->val_as_Tensor();
     TL_CHECK_OR_RETURN_ERROR(t == nullptr || t->constant() == nullptr, InvalidProgram,
                              "method '%s': input %zu is a constant tensor", name(), i);
+    // Lower bounds (optional): one per dim, none above the planned size.
+    min_sizes[i] = nullptr;
+    if (t != nullptr && t->min_sizes() != nullptr) {
+      const auto* lower = t->min_sizes();
+      const size_t dim = t->sizes() != nullptr ? t->sizes()->size() : 0;
+      bool fits = lower->size() == dim;
+      for (uint32_t d = 0; fits && d < dim; ++d) {
+        fits = lower->Get(d) >= 0 && lower->Get(d) <= t->sizes()->Get(d);
+      }
+      TL_CHECK_OR_RETURN_ERROR(fits, InvalidProgram,
+                               "method '%s': input %zu: min_sizes must hold one size per dim, "
+                               "from 0 to the planned size",
+                               name(), i);
+      min_sizes[i] = dim > 0 ? lower->data() : nullptr;
+    }
   }
+  input_min_sizes_ = min_sizes;
   for (size_t i = 0; i < num_outputs_; ++i) {
     const int32_t id = output_ids_[i];
     TL_CHECK_OR_RETURN_ERROR(id >= 0 && static_cast<size_t>(id) < num_values_, InvalidProgram,

@@ -88,8 +88,28 @@ bool kind_matches(char c, EValue::Tag tag) {
 
 size_t count_slots(const char* signature) {
   size_t n = 0;
-  for (const char* p = signature; *p != '\0'; ++p) n += *p != '?';
+  for (const char* p = signature; *p != '\0'; ++p) n += *p != '?' && *p != '!';
   return n;
+}
+
+bool is_constant_tensor(const LoadContext& ctx, int32_t id) {
+  const fb::Tensor* t = ctx.method.values()->Get(static_cast<uint32_t>(id))->val_as_Tensor();
+  return t != nullptr && t->constant() != nullptr;
+}
+
+// The first value id in value `id` (a tensor, or a tensor list's items) whose data is in
+// the constant segment, or -1. Load checked every list item id.
+int32_t constant_tensor_in(const LoadContext& ctx, int32_t id) {
+  if (is_constant_tensor(ctx, id)) return id;
+  const fb::Value* v = ctx.method.values()->Get(static_cast<uint32_t>(id));
+  const flatbuffers::Vector<int32_t>* items = nullptr;
+  if (const fb::TensorList* l = v->val_as_TensorList()) items = l->items();
+  if (const fb::OptionalTensorList* l = v->val_as_OptionalTensorList()) items = l->items();
+  for (size_t i = 0; i < vector_size(items); ++i) {
+    const int32_t item = items->Get(static_cast<uint32_t>(i));
+    if (item >= 0 && is_constant_tensor(ctx, item)) return item;
+  }
+  return -1;
 }
 
 // Checks the call's arguments against the kernel's signature: the kernel reads exactly
@@ -103,13 +123,23 @@ Error check_arguments(const LoadContext& ctx, size_t pc, const char* op_name,
                 signature, nargs);
   const char* p = signature;
   for (size_t slot = 0; slot < nargs; ++slot) {
+    const bool written = *p == '!';
+    if (written) ++p;
     const bool optional = *p == '?';
     if (optional) ++p;
     const char token = *p++;
-    const EValue::Tag tag = ctx.values[args->Get(static_cast<uint32_t>(slot))].tag();
+    const int32_t id = args->Get(static_cast<uint32_t>(slot));
+    const EValue::Tag tag = ctx.values[id].tag();
     TL_STEP_CHECK((optional && tag == EValue::Tag::None) || kind_matches(token, tag),
                   InvalidProgram, "%s argument %zu is a %s value, the kernel expects '%s%c'",
                   op_name, slot, evalue_tag_name(tag), optional ? "?" : "", token);
+    // The kernel writes this argument: it must be planned memory. Constants are the
+    // file's bytes (read-only memory, or a mapping the next run would read back).
+    const int32_t constant = written ? constant_tensor_in(ctx, id) : -1;
+    TL_STEP_CHECK(constant < 0, InvalidProgram,
+                  "%s argument %zu is written by the kernel, but value %" PRId32
+                  " is a constant tensor; out arguments must be planned memory",
+                  op_name, slot, constant);
   }
   return Error::Ok;
 }
@@ -246,6 +276,13 @@ Error parse_step(LoadContext& ctx, size_t pc, size_t num_steps, const fb::Instru
       const EValue::Tag to = ctx.values[move->to()].tag();
       TL_STEP_CHECK(from == to, InvalidProgram, "move from a %s value to a %s value",
                     evalue_tag_name(from), evalue_tag_name(to));
+      // A moved tensor may land in a slot a later kernel writes; only constants never
+      // move, so every written tensor stays planned memory (the exporter emits no moves).
+      const int32_t constant = constant_tensor_in(ctx, move->from());
+      TL_STEP_CHECK(constant < 0, InvalidProgram,
+                    "move %" PRId32 " -> %" PRId32 " moves value %" PRId32
+                    ", a constant tensor; only planned tensors may move",
+                    move->from(), move->to(), constant);
       step = Step{StepKind::Move, static_cast<uint32_t>(move->from()),
                   static_cast<uint32_t>(move->to()), nullptr, nullptr, nullptr};
       return Error::Ok;
@@ -291,6 +328,53 @@ bool format_operator_name(const fb::Operator& op, char* out, size_t out_size) {
   const int n = overload[0] != '\0' ? snprintf(out, out_size, "%s.%s", name, overload)
                                     : snprintf(out, out_size, "%s", name);
   return n >= 0 && static_cast<size_t>(n) < out_size;
+}
+
+namespace {
+
+uint64_t add_saturated(uint64_t a, uint64_t b) { return b > UINT64_MAX - a ? UINT64_MAX : a + b; }
+
+// Elements of value `id` at its planned sizes: a tensor's, or the sum of a list's items.
+uint64_t value_elements(const fb::Method& method, int32_t id, int depth = 0) {
+  const auto* values = method.values();
+  if (values == nullptr || id < 0 || static_cast<uint32_t>(id) >= values->size()) return 0;
+  const fb::Value* v = values->Get(static_cast<uint32_t>(id));
+  if (const fb::Tensor* t = v->val_as_Tensor()) {
+    uint64_t numel = 1;
+    for (uint32_t d = 0; t->sizes() != nullptr && d < t->sizes()->size(); ++d) {
+      const int32_t s = t->sizes()->Get(d);
+      const uint64_t size = s > 0 ? static_cast<uint64_t>(s) : 0;
+      if (size == 0) return 0;
+      numel = numel > UINT64_MAX / size ? UINT64_MAX : numel * size;
+    }
+    return numel;
+  }
+  const flatbuffers::Vector<int32_t>* items = nullptr;
+  if (const fb::TensorList* l = v->val_as_TensorList()) items = l->items();
+  if (const fb::OptionalTensorList* l = v->val_as_OptionalTensorList()) items = l->items();
+  uint64_t total = 0;
+  for (size_t i = 0; depth == 0 && i < vector_size(items); ++i) {
+    total = add_saturated(total,
+                          value_elements(method, items->Get(static_cast<uint32_t>(i)), 1));
+  }
+  return total;
+}
+
+}  // namespace
+
+uint64_t elements_per_execute(const fb::Method& method) {
+  uint64_t total = 0;
+  for (size_t pc = 0; pc < vector_size(method.instructions()); ++pc) {
+    const fb::Instruction* instr = method.instructions()->Get(static_cast<uint32_t>(pc));
+    const flatbuffers::Vector<int32_t>* args = nullptr;
+    if (const fb::KernelCall* call = instr->instr_as_KernelCall()) args = call->args();
+    if (const fb::DelegateCall* call = instr->instr_as_DelegateCall()) args = call->args();
+    for (size_t i = 0; i < vector_size(args); ++i) {
+      total = add_saturated(total,
+                            value_elements(method, args->Get(static_cast<uint32_t>(i))));
+    }
+  }
+  return total;
 }
 
 size_t steps_allocator_bytes(const fb::Method& method) {

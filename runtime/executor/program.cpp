@@ -17,6 +17,8 @@ constexpr size_t kMinProgramSize = kHeaderOffset + kHeaderSize;
 constexpr size_t kSegmentAlignment = 4096;
 // Flatbuffers verifies at most this many bytes (32-bit offsets).
 constexpr uint64_t kMaxProgramSize = FLATBUFFERS_MAX_BUFFER_SIZE - 1;
+// Method names are checked pairwise for duplicates; this bounds that work.
+constexpr size_t kMaxMethods = 1024;
 
 uint32_t read_u32(const uint8_t* p) {
   return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
@@ -118,6 +120,24 @@ Result<Program> Program::load(DataLoader& loader) {
     program.segment_data_ = static_cast<const uint8_t*>(*segment);
     program.segment_size_ = static_cast<size_t>(header->segment_size);
   }
+  // Methods are found by name: two with one name would make the second unreachable
+  // (and which one runs a matter of order). Pairwise, so the count is bounded.
+  const size_t num_methods = program.num_methods();
+  TL_CHECK_OR_RETURN_ERROR(num_methods <= kMaxMethods, InvalidProgram,
+                           "program has %zu methods, at most %zu are supported", num_methods,
+                           kMaxMethods);
+  for (size_t i = 0; i < num_methods; ++i) {
+    const flatbuffers::String* a = program.program_->methods()->Get(uint32_t(i))->name();
+    for (size_t j = 0; j < i; ++j) {
+      const flatbuffers::String* b = program.program_->methods()->Get(uint32_t(j))->name();
+      const size_t a_size = a != nullptr ? a->size() : 0;
+      const size_t b_size = b != nullptr ? b->size() : 0;
+      TL_CHECK_OR_RETURN_ERROR(
+          a_size != b_size || (a_size > 0 && memcmp(a->data(), b->data(), a_size) != 0),
+          InvalidProgram, "methods %zu and %zu are both named '%s'; method names must be unique",
+          j, i, a != nullptr ? a->c_str() : "");
+    }
+  }
   if (const auto* segments = program.program_->segments()) {
     for (uint32_t i = 0; i < segments->size(); ++i) {
       const fb::Segment* s = segments->Get(i);
@@ -167,12 +187,13 @@ Result<MethodMeta> Program::method_meta(const char* name) const {
 }
 
 Result<Method> Program::load_method(const char* name, MemoryManager& memory,
-                                    const BackendOptions& backend_options) const {
+                                    const BackendOptions& backend_options,
+                                    const LoadLimits& limits) const {
   TL_CHECK_OR_RETURN_ERROR(program_ != nullptr, InvalidState, "program is not loaded");
   const fb::Method* m = find_method(name);
   TL_CHECK_OR_RETURN_ERROR(m != nullptr, NotFound, "no method '%s' in the program", name);
   Method method;
-  const Error err = method.init(*this, m, memory, backend_options);
+  const Error err = method.init(*this, m, memory, backend_options, limits);
   if (err != Error::Ok) return err;
   return method;
 }
@@ -211,9 +232,33 @@ size_t MethodMeta::arena_size(size_t index) const {
   return size > SIZE_MAX ? SIZE_MAX : static_cast<size_t>(size);
 }
 
+uint64_t MethodMeta::planned_bytes() const { return internal::planned_bytes(*method_); }
+
+uint64_t MethodMeta::elements_per_execute() const {
+  return internal::elements_per_execute(*method_);
+}
+
+Error MethodMeta::check_limits(const LoadLimits& limits) const {
+  return internal::check_limits(*method_, limits);
+}
+
+namespace internal {
+
+uint64_t planned_bytes(const fb::Method& method) {
+  uint64_t total = MethodMeta(&method).method_allocator_bytes();
+  const auto* arenas = method.arena_sizes();
+  for (uint32_t i = 0; arenas != nullptr && i < arenas->size(); ++i) {
+    const uint64_t size = arenas->Get(i);
+    total = size > UINT64_MAX - total ? UINT64_MAX : total + size;
+  }
+  return total;
+}
+
+}  // namespace internal
+
 size_t MethodMeta::method_allocator_bytes() const {
   return MemoryAllocator::kAlignment + internal::values_allocator_bytes(*method_) +
-         internal::steps_allocator_bytes(*method_);
+         internal::steps_allocator_bytes(*method_) + internal::io_allocator_bytes(*method_);
 }
 
 }  // namespace tailor

@@ -17,6 +17,21 @@ struct Method;
 class Method;
 class MemoryManager;
 
+namespace internal {
+uint64_t planned_bytes(const fb::Method& method);
+}  // namespace internal
+
+/// What a method may ask for, checked at load so a small hostile file cannot make the
+/// runtime allocate or compute without bound. Raise them for models that need more.
+struct LoadLimits {
+  /// Planned memory: every arena plus the method allocator (MethodMeta::planned_bytes()).
+  uint64_t max_memory_bytes = uint64_t{1} << 30;
+  /// Tensor elements the kernel and delegate calls of one execute() touch, counted at
+  /// the planned upper bounds (MethodMeta::elements_per_execute()). A lower bound on
+  /// the work: a matmul does more than it touches.
+  uint64_t max_elements_per_execute = uint64_t{1} << 32;
+};
+
 /// What a method needs before it can be loaded: its I/O counts and its memory.
 class MethodMeta final {
  public:
@@ -30,9 +45,18 @@ class MethodMeta final {
   /// Bytes the method allocator needs for Method load: exact for a buffer aligned to
   /// MemoryAllocator::kAlignment, plus kAlignment so any buffer is enough.
   size_t method_allocator_bytes() const;
+  /// All the memory loading the method takes: every arena plus method_allocator_bytes(),
+  /// saturated at UINT64_MAX. LoadLimits::max_memory_bytes bounds it.
+  uint64_t planned_bytes() const;
+  /// Tensor elements one execute() touches at the planned sizes (see LoadLimits).
+  uint64_t elements_per_execute() const;
+  /// LimitExceeded (logged with the figures) when planned_bytes() or
+  /// elements_per_execute() is over `limits`; check before allocating the memory.
+  Error check_limits(const LoadLimits& limits) const;
 
  private:
   friend class Program;
+  friend uint64_t internal::planned_bytes(const fb::Method& method);
   explicit MethodMeta(const fb::Method* method) : method_(method) {}
   const fb::Method* method_;
 };
@@ -47,8 +71,9 @@ class Program final {
   /// Reads the header and checks the file identifier ("TL01"), the extended header
   /// ("TLH1") and every size in it against the file; runs the flatbuffers Verifier over
   /// the program bytes; loads the constant segment and checks every segment is inside
-  /// it. Returns InvalidProgram (with a log saying what is wrong) for a malformed or
-  /// truncated file, or the loader's error.
+  /// it; checks method names are unique (at most 1024 methods). Returns InvalidProgram
+  /// (with a log saying what is wrong) for a malformed or truncated file, or the
+  /// loader's error.
   static Result<Program> load(DataLoader& loader);
 
   size_t num_methods() const;
@@ -59,8 +84,11 @@ class Program final {
 
   /// Loads method `name` with `memory` (see Method). The memory must outlive it.
   /// `backend_options` go to the backend of every delegate the method calls.
+  /// LimitExceeded (logged with the figures) when the method plans more memory or
+  /// touches more elements per run than `limits` allow.
   Result<Method> load_method(const char* name, MemoryManager& memory,
-                             const BackendOptions& backend_options = BackendOptions()) const;
+                             const BackendOptions& backend_options = BackendOptions(),
+                             const LoadLimits& limits = LoadLimits()) const;
 
   /// The verified flatbuffer root, for Method load.
   const fb::Program* flatbuffer() const { return program_; }

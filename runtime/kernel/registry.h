@@ -23,7 +23,9 @@ using OpFunction = void (*)(KernelContext& ctx, EValue** args);
 /// arguments: one token per slot, T Tensor, L Tensor[], O Tensor?[], S Scalar, i int
 /// (also SymInt, ScalarType, Layout, MemoryFormat, Device), I int[], f float,
 /// F float[], b bool, B bool[], s str; a leading '?' also accepts None ("?T" is
-/// Tensor?). add.out is "TTST". nullptr leaves the call unchecked.
+/// Tensor?), and a leading '!' marks a slot the kernel writes (Tensor(a!), Tensor(a!)[]),
+/// which must not hold a constant tensor ("!?T" when both). add.out is "TTS!T".
+/// nullptr leaves the call unchecked.
 struct KernelEntry {
   const char* op;
   const char* key;

@@ -37,11 +37,15 @@ Error Module::load(const char* path) {
   return Error::Ok;
 }
 
-Error Module::load_method(const char* name, const BackendOptions& backend_options) {
+Error Module::load_method(const char* name, const BackendOptions& backend_options,
+                          const LoadLimits& limits) {
   TL_CHECK_OR_RETURN_ERROR(loaded_, InvalidState, "no program is loaded");
   Result<MethodMeta> meta = program_.method_meta(name);
   if (!meta.ok()) return meta.error();
   free_method_memory();
+  // Before allocating: a corrupt arena size must fail here, not in the allocator.
+  const Error err = meta->check_limits(limits);
+  if (err != Error::Ok) return err;
 
   // Memory sized from the metadata: exactly what the method needs.
   const size_t method_bytes = meta->method_allocator_bytes();
@@ -61,7 +65,7 @@ Error Module::load_method(const char* name, const BackendOptions& backend_option
   allocator_.reset(new MemoryAllocator(method_memory_.get(), method_bytes));
   MemoryManager memory(allocator_.get(), ArrayRef<Span>(arenas_.get(), num_arenas));
 
-  Result<Method> method = program_.load_method(name, memory, backend_options);
+  Result<Method> method = program_.load_method(name, memory, backend_options, limits);
   if (!method.ok()) return method.error();
   // MethodMeta's figure is exact for an aligned buffer: catch any drift in debug builds.
   TL_DCHECK(allocator_->used() + MemoryAllocator::kAlignment == method_bytes);

@@ -36,9 +36,11 @@ class Module final {
 
   /// Loads method `name` with a method allocator and zeroed arenas sized from its
   /// MethodMeta, replacing (and freeing) any method loaded before. NotFound when the
-  /// program has no such method; otherwise the errors of Program::load_method().
+  /// program has no such method; LimitExceeded, before allocating anything, when the
+  /// method asks for more than `limits`; otherwise the errors of Program::load_method().
   /// `backend_options` go to every delegate's backend (threads, ...).
-  Error load_method(const char* name, const BackendOptions& backend_options = BackendOptions());
+  Error load_method(const char* name, const BackendOptions& backend_options = BackendOptions(),
+                    const LoadLimits& limits = LoadLimits());
 
   const Program& program() const { return program_; }
   /// The loaded method; only valid after load_method() returned Ok.

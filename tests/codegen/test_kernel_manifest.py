@@ -226,5 +226,17 @@ def test_duplicate_after_alias_expansion(library):
             """)
 
 
-def test_empty_library(library):
-    assert library("# nothing yet\n").kernels == ()
+@pytest.mark.parametrize("text", ["# nothing yet\n", "[]\n"])
+def test_empty_library_is_refused(library, text):
+    """An empty library would make every op of a target that lists it missing, far away."""
+    with pytest.raises(ManifestError) as e:
+        library(text)
+    assert str(e.value).startswith("manifests/kernels/portable.yaml: the kernel library has no "
+                                   "entries; add one")
+
+
+def test_duplicate_yaml_key_is_refused(library):
+    with pytest.raises(ManifestError) as e:
+        library("- op: add.out\n  op: sub.out" + GOOD_KERNEL)
+    assert str(e.value) == ("manifests/kernels/portable.yaml:2: not valid YAML: key 'op' is "
+                            "given twice (first on line 1); keep one")

@@ -191,3 +191,25 @@ def test_plan_yaml_round_trip(library):
     assert "- op: add.out\n  dtypes: [Double, Float]\n  mask: '0xc0'\n" in text
     with pytest.raises(ManifestError, match="kernel_plan.yaml: not a kernel plan"):
         parse_plan("select: all\n", "kernel_plan.yaml")
+
+
+def test_kernel_source_must_exist_and_define_the_kernel(library, tmp_path):
+    """A wrong `source:` or kernel_name stops the build naming the entry, before a
+    compiler or linker error could."""
+    from codegen.resolve import check_kernel_sources
+    lib = library(NULL)
+    plan = resolve_kernels(uses(F2), [lib])
+    with pytest.raises(ManifestError) as e:
+        check_kernel_sources(plan, [lib], str(tmp_path))
+    assert str(e.value) == (
+        "manifests/kernels/portable.yaml:2: entry 1 (op: add.out): kernel 1: the source of "
+        "aten::add.out's kernel, kernels/portable/op_add.cpp, does not exist; create it or "
+        "point `source:` at the file that defines the kernel")
+    source = tmp_path / "kernels" / "portable" / "op_add.cpp"
+    source.parent.mkdir(parents=True)
+    source.write_text("Tensor& add_out_typo(KernelContext& ctx) {}\n")
+    with pytest.raises(ManifestError, match="kernel_name says tailor::native::add_out, but "
+                       "kernels/portable/op_add.cpp defines no function add_out; fix "):
+        check_kernel_sources(plan, [lib], str(tmp_path))
+    source.write_text("Tensor& add_out(KernelContext& ctx) {}\n")
+    check_kernel_sources(plan, [lib], str(tmp_path))

@@ -185,8 +185,9 @@ def test_unsupported_types_name_the_op(text, why):
 
 def test_kind_signature_spells_every_slot(aten):
     from codegen.cpp_types import kind_signature
-    assert kind_signature(aten["aten::add.out"]) == "TTST"
+    assert kind_signature(aten["aten::add.out"]) == "TTS!T"        # '!': the kernel writes it
     assert kind_signature(aten["aten::sym_size.int"]) == "Tii"           # the return slot too
-    assert kind_signature(aten["aten::index.Tensor_out"]) == "TOT"
-    assert kind_signature(aten["aten::native_layer_norm.out"]) == "TI?T?TfTTT"
-    assert kind_signature(aten["aten::cat.out"]) == "LiT"
+    assert kind_signature(aten["aten::index.Tensor_out"]) == "TO!T"
+    assert kind_signature(aten["aten::native_layer_norm.out"]) == "TI?T?Tf!T!T!T"
+    assert kind_signature(aten["aten::cat.out"]) == "Li!T"
+    assert kind_signature(aten["aten::split_with_sizes_copy.out"]) == "TIi!L"  # an out list

@@ -38,6 +38,8 @@ def test_host_target():
      "the libraries are optimized, portable, prim"),
     (("[portable, prim]", "[prim, prim]"), "'prim' is listed twice"),
     (("[portable, prim]", "[]"), "kernel_libraries is empty"),
+    (("toolchain: gcc", "toolchain: msvc"), "toolchain 'msvc' is not supported; the "
+     "toolchains are gcc, clang, android-ndk"),
     (("cxx: g++", "cxx: [g++]"), "cxx must be a string"),
     (("cxx: g++\n", ""), "cxx is missing; add e.g. cxx: g++"),
     (("['-Wl,--gc-sections']", "[-Wl,--gc-sections]"),

@@ -4,6 +4,7 @@ runner against torch eager on inputs the test makes itself."""
 import os
 import shutil
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -70,6 +71,14 @@ def test_runner_matches_torch_at_any_batch(first_build, tmp_path, batch):
     np.testing.assert_allclose(got, want, atol=1e-5, rtol=1e-5)
 
 
+def test_batch_below_the_exported_minimum_is_rejected(first_build, tmp_path):
+    np.save(tmp_path / "x.npy", np.zeros((0, 16), dtype=np.float32))
+    proc = subprocess.run([os.path.join(OUT, "bin", "runner"), os.path.join(OUT, "mlp.pte"),
+                           "--input", str(tmp_path / "x.npy")], capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert "input 0: shape [0, 16] is below the exported minimum [1, 16]" in proc.stderr
+
+
 def test_batch_beyond_the_planned_bound_is_rejected(first_build, tmp_path):
     np.save(tmp_path / "x.npy", np.zeros((9, 16), dtype=np.float32))
     proc = subprocess.run([os.path.join(OUT, "bin", "runner"), os.path.join(OUT, "mlp.pte"),
@@ -110,3 +119,58 @@ def test_the_debug_record_names_the_source_of_each_instruction(first_build):
         selected = yaml.safe_load(f)
     (key,) = selected["operators"]["aten::addmm.out"]["kernel_keys"]
     assert key["sources"] == ["mlp: model.py:22 in fc1", "mlp: model.py:22 in fc2"]
+
+
+# --- interrupted and damaged builds ----------------------------------------------------
+
+def test_signatures_live_in_the_build_dir(first_build):
+    """`rm -rf <build_dir>` forgets the signatures with the files they describe."""
+    assert os.path.exists(os.path.join(REPO, BUILD, ".sconsign.dblite"))
+    leftovers = [os.path.join(root, f) for root, _, files in os.walk(os.path.join(REPO, BUILD))
+                 for f in files if f.endswith(".tmp")]
+    assert leftovers == []
+
+
+def test_outputs_are_written_to_a_temporary_name(first_build):
+    """Compile, archive and link write <target>.tmp; the rename makes the file appear."""
+    host = os.path.join(REPO, BUILD, "host")
+    for path in ("obj/runner/runner.o", "lib/libtailor_runtime.a"):
+        os.unlink(os.path.join(host, path))
+    dry = run_scons("model=mlp", "build_dir=" + BUILD, "verbose=1", "-n")
+    run_scons("model=mlp", "build_dir=" + BUILD)
+    lines = dry.stdout.splitlines()
+    compile_ = next(line for line in lines if " -c " in line and "runner/runner.cpp" in line)
+    assert "runner.o.tmp" in compile_
+    link = next(line for line in lines if "bin/runner.tmp" in line)
+    assert link.split()[1:3] == ["-o", os.path.join(BUILD, "host", "mlp", "bin", "runner.tmp")]
+    assert any(line.startswith("ar ") and "libtailor_runtime.a.tmp" in line for line in lines)
+
+
+def test_link_interrupted_by_ctrl_c_is_redone(first_build):
+    """Ctrl-C while linking leaves no runner a later build would take as up to date."""
+    import signal
+    import time
+    runner = os.path.join(OUT, "bin", "runner")
+    os.unlink(runner)
+    proc = subprocess.Popen([os.path.join(os.path.dirname(sys.executable), "scons"),
+                             "model=mlp", "build_dir=" + BUILD], cwd=REPO,
+                            stdout=subprocess.PIPE, text=True, start_new_session=True)
+    for line in proc.stdout:
+        if "linking" in line:
+            time.sleep(0.02)  # the linker has started writing
+            os.killpg(proc.pid, signal.SIGINT)
+            break
+    proc.communicate(timeout=60)
+    # Either the link finished whole before the signal, or nothing is at the name.
+    if os.path.exists(runner):
+        assert subprocess.run([runner, "--help"], capture_output=True).returncode == 0
+    again = run_scons("model=mlp", "build_dir=" + BUILD)
+    assert subprocess.run([runner, "--help"], capture_output=True).returncode == 0, again.stdout
+
+
+def test_deleted_check_files_are_exported_again(first_build):
+    io_dir = os.path.join(OUT, "mlp_io")
+    shutil.rmtree(io_dir)
+    again = run_scons("model=mlp", "build_dir=" + BUILD)
+    assert "exporting mlp" in again.stdout
+    assert sorted(os.listdir(io_dir)) == ["expected_0.npy", "input_0.npy"]

@@ -1,6 +1,8 @@
 """Bad input to the build: one readable message naming the file, the entry and the fix,
 a non-zero exit, no traceback and nothing compiled."""
 
+import os
+
 import pytest
 
 from tests.conftest import run_scons
@@ -83,3 +85,61 @@ def test_a_program_for_a_backend_the_target_lacks_stops_the_build(tmp_path):
     text = scons_error(f"programs={pte}")
     assert "delegates to xnnpack, which target host does not have" in text
     assert "target=host-xnnpack" in text
+
+
+# --- refused at plan time, before anything is exported ---------------------------------
+
+@pytest.mark.parametrize("body, message", [
+    ("description: x\nfactory: [examples.mlp.model:make_mlp\n", ":3: not valid YAML: "),
+    ("description: x\nfactory: examples.mlp.model:make_mlp\ndescription: y\n",
+     ":3: not valid YAML: key 'description' is given twice (first on line 1); keep one"),
+    ("description: x\nfactory: examples.mlp.model:make_mlp\ndata: [examples/mlp/*.bin]\n",
+     ": data: 'examples/mlp/*.bin' matches no file"),
+])
+def test_broken_model_manifest_is_named_with_its_line(tmp_path, body, message):
+    path = write_manifest(tmp_path, body)
+    text = scons_error("model=" + path)
+    assert path + message in text
+    assert "exporting" not in text
+
+
+def test_model_name_cannot_leave_the_models_folder():
+    text = scons_error("model=../targets/host")
+    assert "model=../targets/host: a model is a manifest name in manifests/models/" in text
+
+
+def test_generate_needs_a_model_with_an_app():
+    text = scons_error("model=mlp", "generate=hello")
+    assert "generate= runs each model's app, and manifests/models/mlp.yaml has no app:" in text
+
+
+def test_an_absolute_build_dir_is_honoured(tmp_path):
+    """build_dir=/abs/path builds there, not in a relative copy under the checkout."""
+    from tests.conftest import REPO
+    out = tmp_path / "out"
+    proc = run_scons("model=mlp", "build_dir=" + str(out), "-n")
+    assert f"linking {out}/host/mlp/bin/runner" in proc.stdout, proc.stdout
+    assert not os.path.exists(os.path.join(REPO, str(out).lstrip("/")))
+
+
+def test_a_second_build_in_one_build_dir_waits_for_the_first(tmp_path):
+    """While another build holds the build directory, scons says so and waits."""
+    import fcntl
+    import subprocess
+    import time
+    from tests.conftest import REPO, SCONS
+    out = tmp_path / "locked"
+    out.mkdir()
+    with open(out / ".lock", "a+") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        held.write("4242\n")
+        held.flush()
+        proc = subprocess.Popen([SCONS, "model=mlp", "build_dir=" + str(out), "-n"], cwd=REPO,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        first = proc.stdout.readline() + proc.stdout.readline()
+        assert f"another build is using {out} (pid 4242); waiting for it to finish" in first
+        time.sleep(0.5)
+        assert proc.poll() is None  # still waiting
+    rest, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 0, first + rest
+    assert "linking" in rest

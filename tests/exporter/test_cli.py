@@ -81,3 +81,70 @@ def test_needs_out_or_print_ops(capsys):
     with pytest.raises(SystemExit) as e:
         main(["--manifest", MLP_YAML])
     assert e.value.code == 2
+
+
+BROKEN_MODELS = '''import torch
+
+
+class Branchy(torch.nn.Module):
+    def forward(self, x):
+        if x.sum() > 0:
+            return x + 1
+        return x - 1
+
+
+def branchy():
+    return Branchy(), (torch.randn(2, 3),)
+
+
+def raising(size=3):
+    raise ValueError(f"size {size} is not supported")
+
+
+class Failing(torch.nn.Module):
+    def forward(self, x):
+        return x @ torch.ones(5, 5)
+
+
+def failing():
+    return Failing(), (torch.randn(2, 3),)
+'''
+
+
+@pytest.mark.parametrize("factory, message", [
+    ("raising", "factory '{module}:raising' raised ValueError: size 3 is not "
+                "supported (at {src}:16: raise ValueError(f\"size {{size}} is not supported\")); "
+                "fix the factory or its factory_args"),
+    ("failing", "factory '{module}:failing': the model raised RuntimeError: mat1 and "
+                "mat2 shapes cannot be multiplied (2x3 and 5x5) (at {src}:21: return x @ "
+                "torch.ones(5, 5)) on its example inputs"),
+    ("branchy", "model out: torch.export cannot trace the model: "
+                "GuardOnDataDependentSymNode: Could not guard on data-dependent expression"),
+])
+def test_broken_model_is_one_error_at_the_users_line(tmp_path, monkeypatch, capsys, factory,
+                                                      message):
+    """A factory that raises, a model that fails on its inputs, a model torch.export
+    cannot trace: one line naming the manifest, the factory and the user's source line."""
+    module = f"tl_broken_{factory}"  # one module per test: imports are cached
+    src = tmp_path / f"{module}.py"
+    src.write_text(BROKEN_MODELS)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    manifest = tmp_path / f"{factory}.yaml"
+    manifest.write_text(f"description: x\nfactory: {module}:{factory}\n")
+    assert main(["--manifest", str(manifest), "--out", str(tmp_path / "out.pte")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {manifest}: " + message.format(src=src, module=module)), err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    if factory == "branchy":
+        assert f"(at {src}:6: if x.sum() > 0:)" in err
+
+
+def test_manifest_with_a_yaml_error_or_a_repeated_key(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("description: x\nfactory: [examples.mlp.model:make_mlp\n")
+    assert main(["--manifest", str(bad), "--print-ops"]) == 1
+    assert capsys.readouterr().err.startswith(f"error: {bad}:3: not valid YAML: ")
+    bad.write_text("description: x\nfactory: examples.mlp.model:make_mlp\ndescription: y\n")
+    assert main(["--manifest", str(bad), "--print-ops"]) == 1
+    assert capsys.readouterr().err == (f"error: {bad}:3: not valid YAML: key 'description' is "
+                                       "given twice (first on line 1); keep one\n")

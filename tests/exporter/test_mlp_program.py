@@ -108,6 +108,8 @@ def test_dynamic_batch_is_planned_at_its_upper_bound(mlp_program):
     assert x["sizes"] == [MLP_MAX_BATCH, 16] and x["dynamic"] is True
     assert y["sizes"] == [MLP_MAX_BATCH, 4] and y["dynamic"] is True
     assert "allocation" in x and "allocation" in y
+    # The lower bounds too: the runtime refuses a batch below the export's min (1).
+    assert x["min_sizes"] == [1, 16] and y["min_sizes"] == [1, 4]
 
 
 def test_memory_plan_is_safe_and_reuses_memory(mlp_program):
@@ -200,7 +202,7 @@ def test_save_is_atomic_and_deterministic(mlp, mlp_program, tmp_path):
     path = tmp_path / "out" / "mlp.pte"
     size = mlp_program.save(str(path))
     assert path.read_bytes() == mlp_program.to_bytes() and size == path.stat().st_size
-    # The program and its debug record, and no temporary file left behind.
+    # No temporary file is left beside the program and its debug record.
     assert sorted(p.name for p in path.parent.iterdir()) == ["mlp.debug.json", "mlp.pte"]
     batch = torch.export.Dim("batch", min=1, max=MLP_MAX_BATCH)
     assert export(module, inputs, ({0: batch},)).to_bytes() == mlp_program.to_bytes()

@@ -155,9 +155,10 @@ def _tensor_specs(call: list) -> list[In]:
 
 
 def _sources_digest(folder: str) -> str:
-    """A short hash of the Python sources in `folder` (relative to the repository)."""
+    """A short hash of the Python sources in `folder` and its subfolders (relative to the
+    repository)."""
     digest = hashlib.sha256()
-    for path in sorted(glob.glob(os.path.join(REPO, folder, "*.py"))):
+    for path in sorted(glob.glob(os.path.join(REPO, folder, "**", "*.py"), recursive=True)):
         with open(path, "rb") as f:
             digest.update(f.read())
     return digest.hexdigest()[:10]

@@ -1,8 +1,9 @@
 """Builds the runtime + runner under ASan/UBSan once per session (cached by content).
 
 The build uses g++ directly (no SCons): every .cpp under runtime/ and runner/, plus the
-test kernel table in fixtures/ and its fake selected_dtypes.h. Objects are compiled one
-at a time (the machine is shared); the binary is cached in build/tests_runtime/<hash>/.
+test kernel table in fixtures/ and its fake selected_dtypes.h; and hostile/, which runs
+real kernels on hostile values. Objects are compiled one at a time (the machine is
+shared); the binaries are cached in build/tests_runtime/<hash>/.
 """
 
 import hashlib
@@ -10,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 
 import pytest
 
@@ -20,9 +22,14 @@ BUILD_ROOT = os.path.join(REPO, "build", "tests_runtime")
 sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+HOSTILE = os.path.join(REPO, "tests", "runtime", "hostile")
+
+# float-cast-overflow: a double out of an integer's range is undefined too (GCC's
+# `undefined` leaves it out).
 CXXFLAGS = [
     "-std=c++17", "-fno-exceptions", "-fno-rtti", "-Wall", "-Wextra", "-Werror", "-g", "-O1",
-    "-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer",
+    "-fsanitize=address,undefined,float-cast-overflow", "-fno-sanitize-recover=all",
+    "-fno-omit-frame-pointer",
 ]
 
 # Sanitizer failures exit with 99 so they never pass for the runner's own exit code 1.
@@ -42,20 +49,31 @@ def _sources(top: str) -> list[str]:
 
 
 def _common_sources() -> list[str]:
-    """Linked into every binary: the runtime and the test kernel table."""
-    return _sources("runtime") + [os.path.join(FIXTURES, "test_kernels.cpp")]
+    """Linked into every binary: the runtime."""
+    return _sources("runtime")
 
 
-# Each binary's own sources.
+TEST_KERNELS = os.path.join(FIXTURES, "test_kernels.cpp")
+# The real kernels hostile/hostile_values.cpp drives.
+HOSTILE_KERNELS = [os.path.join(REPO, "kernels", *p.split("/")) for p in (
+    "portable/op_view_copy.cpp", "portable/op_split_with_sizes_copy.cpp",
+    "portable/op_arange.cpp", "portable/op_add.cpp", "portable/op_sub.cpp",
+    "portable/op_mul.cpp", "prim/op_int_arith.cpp")]
+
+# Each binary's own sources, and the directory its selected_dtypes.h comes from.
 BINARIES = {
-    "runner": lambda: _sources("runner"),
-    "runtime_tool": lambda: [os.path.join(FIXTURES, "runtime_tool.cpp")],
+    "runner": (lambda: _sources("runner") + [TEST_KERNELS], FIXTURES),
+    "runtime_tool": (lambda: [TEST_KERNELS, os.path.join(FIXTURES, "runtime_tool.cpp")],
+                     FIXTURES),
+    "hostile_values": (lambda: [os.path.join(HOSTILE, "hostile_values.cpp")] + HOSTILE_KERNELS,
+                       HOSTILE),
 }
 
 
 def _inputs_digest(flatc: str) -> str:
     h = hashlib.sha256(" ".join(CXXFLAGS + [flatc]).encode())
-    for top in ("runtime", "runner", "tests/runtime/fixtures", "schema"):
+    for top in ("runtime", "runner", "tests/runtime/fixtures", "tests/runtime/hostile",
+                "schema", "kernels"):
         for root, _, files in sorted(os.walk(os.path.join(REPO, top))):
             for f in sorted(files):
                 path = os.path.join(root, f)
@@ -90,24 +108,30 @@ def sanitized_bins(tmp_path_factory) -> dict[str, str]:
     os.makedirs(obj_dir)
     subprocess.run([flatc, "--cpp", "-o", gen_dir, os.path.join(REPO, "schema", "program.fbs")],
                    check=True, capture_output=True)
-    includes = ["-I" + REPO, "-I" + gen_dir, "-I" + os.path.join(REPO, ".venv", "include"),
-                "-I" + FIXTURES]
+    # flatbuffers' headers come with the Python environment (site_scons/targets.py).
+    includes = ["-I" + REPO, "-I" + gen_dir,
+                "-I" + os.path.join(sysconfig.get_paths()["data"], "include")]
+    compiled = {}
 
-    def compile_all(sources):
+    def compile_all(sources, selection_dir):
         objects = []
         for src in sources:
-            obj = os.path.join(obj_dir, os.path.relpath(src, REPO).replace("/", "_") + ".o")
-            proc = subprocess.run([cxx, *CXXFLAGS, *includes, "-c", src, "-o", obj],
-                                  capture_output=True, text=True)
-            if proc.returncode != 0:
-                pytest.fail(f"compiling {os.path.relpath(src, REPO)} failed:\n{proc.stderr}")
+            obj = os.path.join(obj_dir, os.path.basename(selection_dir) + "_"
+                               + os.path.relpath(src, REPO).replace("/", "_") + ".o")
+            if obj not in compiled:
+                proc = subprocess.run([cxx, *CXXFLAGS, *includes, "-I" + selection_dir, "-c",
+                                       src, "-o", obj], capture_output=True, text=True)
+                if proc.returncode != 0:
+                    pytest.fail(f"compiling {os.path.relpath(src, REPO)} failed:\n{proc.stderr}")
+                compiled[obj] = True
             objects.append(obj)
         return objects
 
-    common = compile_all(_common_sources())
-    for name, sources in BINARIES.items():
-        proc = subprocess.run([cxx, *CXXFLAGS, *common, *compile_all(sources()), "-o",
-                               bins[name]], capture_output=True, text=True)
+    common = compile_all(_common_sources(), FIXTURES)
+    for name, (sources, selection_dir) in BINARIES.items():
+        proc = subprocess.run([cxx, *CXXFLAGS, *common,
+                               *compile_all(sources(), selection_dir), "-o", bins[name]],
+                              capture_output=True, text=True)
         if proc.returncode != 0:
             pytest.fail(f"linking {name} failed:\n{proc.stderr}")
     try:
@@ -161,6 +185,12 @@ def run(runner_bin):
         return run_sanitized(runner_bin, *args)
 
     return _run
+
+
+@pytest.fixture
+def run_hostile(sanitized_bins):
+    """run_hostile() -> RunResult of hostile/hostile_values.cpp."""
+    return lambda: run_sanitized(sanitized_bins["hostile_values"])
 
 
 @pytest.fixture

@@ -8,11 +8,13 @@ from exporter.serialize import serialize
 
 
 def tensor(sizes, dtype="Float", arena=0, offset=0, dynamic=False, dim_order=None,
-           constant=None):
+           constant=None, min_sizes=None):
     """A Tensor value: planned at (arena, offset), or a constant at (segment, offset)."""
     t = {"scalar_type": dtype, "sizes": list(sizes),
          "dim_order": list(range(len(sizes))) if dim_order is None else list(dim_order),
          "dynamic": dynamic}
+    if min_sizes is not None:
+        t["min_sizes"] = list(min_sizes)
     if constant is not None:
         t["constant"] = {"segment": constant[0], "offset": constant[1]}
     elif arena is not None:

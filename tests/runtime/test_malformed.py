@@ -1,6 +1,7 @@
 """Malformed programs: each gives a clear error and exit code 1, never a crash or a
 sanitizer report (the `run` fixture fails the test on any ASan/UBSan output)."""
 
+import re
 import struct
 
 import numpy as np
@@ -84,6 +85,16 @@ def test_segment_outside_segment_data(tmp_path, run):
     pte, _ = relu_bytes(tmp_path, P.program(P.add_const_method(), segments=[(0, 4096)]),
                         c.tobytes())
     expect_error(run, pte, "segment 0 [0, +4096) is outside the 24 bytes of segment data")
+
+
+def test_duplicate_method_names(tmp_path, run):
+    """Methods are found by name: a second 'forward' would never run."""
+    pte, _ = relu_bytes(tmp_path, P.program(P.relu_method(), dict(P.relu_method(), name="other"),
+                                            P.relu_method()))
+    expect_error(run, pte, "methods 0 and 2 are both named 'forward'; method names must be "
+                 "unique", f"{pte}: cannot load program: InvalidProgram")
+    pte, _ = relu_bytes(tmp_path, P.program(P.relu_method(), dict(P.relu_method(), name="other")))
+    assert run(pte).returncode == 0
 
 
 # --- method contents ------------------------------------------------------------------
@@ -228,7 +239,7 @@ def test_call_with_too_few_arguments(tmp_path, run):
     m = P.add_const_method()
     m["instructions"] = [P.kernel_call(0, [0, 1, 3])]
     expect_load_error(run, tmp_path, P.program(m, segments=[(0, 24)]),
-                      "instruction 0: aten::add.out takes 4 arguments (signature TTST), the "
+                      "instruction 0: aten::add.out takes 4 arguments (signature TTS!T), the "
                       "call passes 3", segment=c.tobytes())
 
 
@@ -239,6 +250,57 @@ def test_call_with_argument_of_wrong_kind(tmp_path, run):
     expect_load_error(run, tmp_path, P.program(m, segments=[(0, 24)]),
                       "instruction 0: aten::add.out argument 1 is a Int value, the kernel "
                       "expects 'T'", segment=c.tobytes())
+
+
+def const_weight_program(tmp_path, out=1, move=None):
+    """add.out(x, W, 2, out=<out>) with W a constant; optionally a Move first."""
+    c = np.arange(6, dtype=np.float32)
+    m = P.add_const_method()
+    m["instructions"] = [P.kernel_call(0, [0, 1, 2, out])]
+    if move is not None:
+        m["instructions"].insert(0, {"instr_type": "Move", "instr": {"from": move[0],
+                                                                     "to": move[1]}})
+    return P.program(m, segments=[(0, 24)]), c.tobytes()
+
+
+@pytest.mark.parametrize("loader", ["mmap", "buffer"])
+def test_kernel_cannot_write_a_constant(tmp_path, run, run_tool, loader):
+    """add.out(x, W, out=W) would double the weight on every run through the mmap
+    loader and fault on read-only memory: load refuses it with either loader."""
+    prog, segment = const_weight_program(tmp_path, out=1)
+    pte, _ = relu_bytes(tmp_path, prog, segment)
+    message = ("instruction 0: aten::add.out argument 3 is written by the kernel, but value "
+               "1 is a constant tensor; out arguments must be planned memory")
+    if loader == "mmap":
+        expect_error(run, pte, message, "cannot load method 'forward': InvalidProgram")
+    else:
+        r = run_tool("loaders", pte)
+        assert "buffer: methods 1, allocator" in r.stdout and "InvalidProgram" in r.stdout, r
+        assert message in r.stderr, r
+
+
+def test_constant_in_an_out_list_is_refused(tmp_path, run):
+    c = np.arange(6, dtype=np.float32)
+    m = P.method(values=[P.tensor((2, 3), offset=0), P.scalar("Int", 0),
+                         P.tensor((3,), offset=64), P.tensor((3,), constant=(0, 0)),
+                         {"val_type": "TensorList", "val": {"items": [2, 3]}}],
+                 instructions=[P.kernel_call(0, [0, 1, 4])],
+                 operators=[("aten::unbind_copy", "int_out")],
+                 inputs=[0], outputs=[2], arena_sizes=[128])
+    expect_load_error(run, tmp_path, P.program(m, segments=[(0, 24)]),
+                      "aten::unbind_copy.int_out argument 2 is written by the kernel, but "
+                      "value 3 is a constant tensor", segment=c.tobytes())
+    # The same call with planned outputs loads and runs.
+    m["values"][3] = P.tensor((3,), offset=0)
+    pte, _ = relu_bytes(tmp_path, P.program(m, segments=[(0, 24)]), c.tobytes())
+    assert run(pte).returncode == 0
+
+
+def test_constant_cannot_move(tmp_path, run):
+    """A Move would put the constant's tensor where a kernel writes (here the out slot)."""
+    prog, segment = const_weight_program(tmp_path, out=3, move=(1, 3))
+    expect_load_error(run, tmp_path, prog, "instruction 0: move 1 -> 3 moves value 1, a "
+                      "constant tensor; only planned tensors may move", segment=segment)
 
 
 def test_unselected_dtype_fails_at_run_time(tmp_path, run):
@@ -266,6 +328,45 @@ def test_wrong_number_of_inputs(tmp_path, run):
     np.save(tmp_path / "x.npy", np.zeros((4, 4), np.float32))
     expect_error(run, pte, "method 'forward' takes 1 inputs, got 2 input files",
                  args=("--input", tmp_path / "x.npy", tmp_path / "x.npy"))
+
+
+# --- resource limits ------------------------------------------------------------------
+
+def test_huge_arena_is_refused_before_allocating(tmp_path, run):
+    """A 2 GiB (or 1 PiB) arena in a tiny file fails at load with the figure; under the
+    sanitizer, too, where the allocation itself would abort."""
+    for arena in (2 << 30, 1 << 50):
+        m = P.relu_method()
+        m["arena_sizes"] = [arena]
+        pte, _ = relu_bytes(tmp_path, P.program(m))
+        r = expect_error(run, pte, "cannot load method 'forward': LimitExceeded")
+        # The arena plus the method allocator's few hundred bytes.
+        planned = int(re.search(r"method 'forward' plans (\d+) bytes of memory", r.stderr)[1])
+        assert arena < planned < arena + 1024, r
+        assert "over the limit of 1073741824; raise LoadLimits::max_memory_bytes (runner " \
+            "--max-memory)" in r.stderr, r
+
+
+def test_memory_limit_can_be_raised_and_lowered(tmp_path, run):
+    m = P.relu_method()
+    m["arena_sizes"] = [3 << 20]
+    pte, _ = relu_bytes(tmp_path, P.program(m))
+    assert run(pte).returncode == 0
+    expect_error(run, pte, "over the limit of 2097152", args=("--max-memory", "2M"))
+    assert run(pte, "--max-memory", "4M").returncode == 0
+    r = run(pte, "--max-memory", "lots")
+    assert r.returncode == 2 and "'lots' is not a count" in r.stderr, r
+
+
+def test_work_per_run_is_bounded(tmp_path, run):
+    """Many calls over one planned tensor: little memory, but each run touches them all."""
+    m = P.relu_method()
+    m["instructions"] = [P.kernel_call(0, [0, 1])] * 1000
+    pte, _ = relu_bytes(tmp_path, P.program(m))
+    assert run(pte).returncode == 0
+    r = expect_error(run, pte, "method 'forward' touches 32000 tensor elements per run, over "
+                     "the limit of 10000", "cannot load method 'forward': LimitExceeded",
+                     args=("--max-elements", "10000"))
 
 
 # --- fuzz -----------------------------------------------------------------------------

@@ -88,6 +88,37 @@ def test_dynamic_input_beyond_upper_bound(tmp_path, run):
     assert "input 0: shape [9, 4] does not fit the planned upper bounds [8, 4]" in r.stderr
 
 
+def test_dynamic_input_below_the_exported_minimum(tmp_path, run):
+    """min_sizes holds the export's lower bounds: a 0-row batch of a min-1 dim is refused,
+    the minimum itself runs, and a program without min_sizes keeps accepting 0."""
+    pte = tmp_path / "relu.pte"
+    m = P.relu_method(shape=(8, 4), dynamic=True)
+    m["values"][0]["val"]["min_sizes"] = [1, 4]
+    P.write(pte, P.program(m))
+    for rows, code in ((0, 1), (1, 0), (8, 0)):
+        np.save(tmp_path / "x.npy", np.ones((rows, 4), np.float32))
+        r = run(pte, "--input", tmp_path / "x.npy")
+        assert r.returncode == code, r
+    np.save(tmp_path / "x.npy", np.ones((0, 4), np.float32))
+    r = run(pte, "--input", tmp_path / "x.npy")
+    assert "method 'forward': input 0: shape [0, 4] is below the exported minimum [1, 4]" \
+        in r.stderr, r
+    P.write(pte, P.program(P.relu_method(shape=(8, 4), dynamic=True)))
+    assert run(pte, "--input", tmp_path / "x.npy").returncode == 0
+
+
+@pytest.mark.parametrize("min_sizes", [[1], [1, 5], [-1, 4]])
+def test_malformed_min_sizes(tmp_path, run, min_sizes):
+    pte = tmp_path / "relu.pte"
+    m = P.relu_method(shape=(8, 4), dynamic=True)
+    m["values"][0]["val"]["min_sizes"] = min_sizes
+    P.write(pte, P.program(m))
+    r = run(pte)
+    assert r.returncode == 1, r
+    assert "input 0: min_sizes must hold one size per dim, from 0 to the planned size" \
+        in r.stderr, r
+
+
 @pytest.mark.parametrize("cond,ran", [(True, True), (False, False)])
 def test_jump_false_move_and_free(tmp_path, run, cond, ran):
     # 0: JumpFalse(cond) -> 3; 1: relu(x) -> y; 2: Move y -> z; 3: Free x. Output z.

@@ -63,13 +63,47 @@ LoadFn<M> load_fn(ScalarType dtype) {
   return nullptr;
 }
 
+// Integer sums, differences and products wrap around in two's complement, as torch's
+// do on the CPU: 32- and 64-bit ones are computed in the unsigned type of that width,
+// where overflow is defined (narrower ones are computed in int and cannot overflow).
+template <typename M>
+constexpr bool kWrapsThroughUnsigned =
+    is_integral_v<M> && !is_same_v<M, bool> && sizeof(M) >= sizeof(int);
+template <typename M>
+using wrap_unsigned_t = conditional_t<sizeof(M) == 8, uint64_t, uint32_t>;
+
 // x * y in M; on bool a logical and (C++ warns about `*` on bool operands).
 template <typename M>
 M mul_value(M x, M y) {
   if constexpr (is_same_v<M, bool>) {
     return x && y;
+  } else if constexpr (kWrapsThroughUnsigned<M>) {
+    using U = wrap_unsigned_t<M>;
+    return static_cast<M>(static_cast<U>(x) * static_cast<U>(y));
   } else {
     return static_cast<M>(x * y);
+  }
+}
+
+// x + y in M, wrapping for integers (see above).
+template <typename M>
+M add_value(M x, M y) {
+  if constexpr (kWrapsThroughUnsigned<M>) {
+    using U = wrap_unsigned_t<M>;
+    return static_cast<M>(static_cast<U>(x) + static_cast<U>(y));
+  } else {
+    return static_cast<M>(x + y);
+  }
+}
+
+// x - y in M, wrapping for integers (see above).
+template <typename M>
+M sub_value(M x, M y) {
+  if constexpr (kWrapsThroughUnsigned<M>) {
+    using U = wrap_unsigned_t<M>;
+    return static_cast<M>(static_cast<U>(x) - static_cast<U>(y));
+  } else {
+    return static_cast<M>(x - y);
   }
 }
 

@@ -7,12 +7,13 @@ namespace tailor::native {
 // Largest rank the portable kernels index with fixed-size arrays on the stack.
 constexpr size_t kMaxDims = 16;
 
-// Contiguous strides (in elements) of `sizes`, written to `strides`.
+// Contiguous strides (in elements) of `sizes`, written to `strides`. They saturate
+// where the product overflows, which only an empty tensor's sizes can make it do.
 inline void contiguous_strides(IntArrayRef sizes, int64_t* strides) {
   int64_t stride = 1;
   for (size_t d = sizes.size(); d > 0; --d) {
     strides[d - 1] = stride;
-    stride *= sizes[d - 1];
+    if (__builtin_mul_overflow(stride, sizes[d - 1], &stride)) stride = INT64_MAX;
   }
 }
 

@@ -74,11 +74,11 @@ static void wrap_4(KernelContext& ctx, EValue** args) {
 // spells each argument's kind so Method load rejects a call that does not fit.
 // Declared in runtime/kernel/registry.h.
 const KernelEntry kKernels[] = {
-    {"mylib::everything.out", "", &wrap_0, "T?TLOS?SiI?If?FbBs?si?i?i?i?i?iT"},  // mylib: kernels/mylib/op_everything.cpp
+    {"mylib::everything.out", "", &wrap_0, "T?TLOS?SiI?If?FbBs?si?i?i?i?i?i!T"},  // mylib: kernels/mylib/op_everything.cpp
     {"mylib::is_big", "", &wrap_1, "Tfb"},  // mylib: kernels/mylib/op_is_big.cpp
     {"mylib::ratio", "", &wrap_2, "iif"},  // mylib: kernels/mylib/op_ratio.cpp
-    {"mylib::split.out", "", &wrap_3, "TIL"},  // mylib: kernels/mylib/op_split.cpp
-    {"mylib::top2.out", "", &wrap_4, "TiTT"},  // mylib: kernels/mylib/op_top2.cpp
+    {"mylib::split.out", "", &wrap_3, "TI!L"},  // mylib: kernels/mylib/op_split.cpp
+    {"mylib::top2.out", "", &wrap_4, "Ti!T!T"},  // mylib: kernels/mylib/op_top2.cpp
 };
 const size_t kNumKernels = 5;
 

@@ -1,0 +1,38 @@
+"""One build at a time per build directory: an exclusive lock on <build_dir>/.lock.
+
+Two builds writing one tree would overwrite each other's objects and signature database
+midway. The second waits, saying for which process, and goes on when the first is done;
+the lock goes with the process however it ends (no stale lock to remove by hand).
+"""
+
+import fcntl
+import os
+import sys
+
+
+def lock_build_dir(build_dir: str):
+    """Takes the lock (waiting for it when another build holds it); keep the returned
+    file open for as long as the build runs."""
+    os.makedirs(build_dir, exist_ok=True)
+    lock = open(os.path.join(build_dir, ".lock"), "a+")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.seek(0)
+        holder = lock.read().strip() or "unknown"
+        print("scons: another build is using %s (pid %s); waiting for it to finish"
+              % (build_dir, holder), flush=True)
+        fcntl.flock(lock, fcntl.LOCK_EX)
+    lock.seek(0)
+    lock.truncate()
+    lock.write("%d\n" % os.getpid())
+    lock.flush()
+    return lock
+
+
+def lock_or_exit(build_dir: str):
+    try:
+        return lock_build_dir(build_dir)
+    except OSError as e:
+        print("error: cannot lock the build directory %s: %s" % (build_dir, e.strerror))
+        sys.exit(1)
