@@ -24,10 +24,24 @@ from dataclasses import dataclass
 from codegen.cpp_types import check_supported
 from codegen.dtypes import DTYPE_NAMES, is_dtype
 from codegen.errors import ManifestError, run_cli, suggest
-from codegen.schema import OptionalType, Schema, load_aten_schemas, parse_schema
+from codegen.schema import (OptionalType, Schema, is_mutable, is_tensor, is_tensor_list,
+                            load_aten_schemas, parse_schema)
 from codegen.yaml_io import entry_lines, load_yaml
 
 _ENTRY_KEYS = ("op", "func", "kernels", "type_alias", "dim_order_alias", "source")
+# Keys of ExecuTorch's own files (portable functions.yaml, optimized.yaml, quantized.yaml,
+# custom ops, Cadence's functions*.yaml) that describe the op to PyTorch's C++ codegen, not
+# which kernel runs it: checked for shape, then ignored, each for the reason given.
+IGNORED_ENTRY_KEYS = {
+    "variants": "the ATen C++ API's shape (function, method); a kernel is always called "
+                "as a function",
+    "cpp_no_default_args": "which ATen C++ parameters lose their default; a program passes "
+                           "every argument, defaults included",
+    "dispatch": "PyTorch dispatch keys for the op's ATen kernels; Tailor picks kernels from "
+                "`kernels:` alone",
+    "tags": "ATen tags (nondeterministic_seeded, ...) read by torch's own passes; they do "
+            "not change which kernel runs",
+}
 _KERNEL_KEYS = ("arg_meta", "kernel_name", "dtypes")
 _KERNEL_NAME_RE = re.compile(r"^[A-Za-z_]\w*(::[A-Za-z_]\w*)+$")
 
@@ -51,6 +65,8 @@ class KernelLibrary:
     name: str                         # "portable"
     path: str                         # "manifests/kernels/portable.yaml"
     kernels: tuple[LibraryKernel, ...]  # sorted by (op, key)
+    # Entries declaring nothing a program can call, as "<entry>: <why>" (a functional op).
+    uncallable: tuple[str, ...] = ()
 
     def ops(self) -> tuple[str, ...]:
         return tuple(sorted({k.op for k in self.kernels}))
@@ -82,20 +98,45 @@ def _fail(where: str, message: str) -> None:
     raise ManifestError(f"{where}: {message}")
 
 
-def _check_keys(where: str, what: str, found: dict, allowed: tuple[str, ...]) -> None:
+def _check_keys(where: str, what: str, found: dict, allowed: tuple[str, ...],
+                ignored: tuple[str, ...] = ()) -> None:
     for key in found:
-        if key not in allowed:
-            _fail(where, f"unknown key '{key}' in {what}{suggest(str(key), allowed)}; "
-                         f"the keys are {', '.join(allowed)}")
+        if key not in allowed and key not in ignored:
+            _fail(where, f"unknown key '{key}' in {what}{suggest(str(key), allowed + ignored)}"
+                         f"; the keys are {', '.join(allowed)}")
 
 
-def _schema_of(entry: dict, where: str, aten: dict[str, Schema]) -> Schema:
+def _check_ignored_keys(entry: dict, where: str, schema: Schema) -> None:
+    """The ignored keys still have the shape ExecuTorch's codegen expects."""
+    def is_names(value) -> bool:
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if "variants" in entry and not isinstance(entry["variants"], str):
+        _fail(where, "variants must be a string such as `function` or `function, method`")
+    if "cpp_no_default_args" in entry:
+        names = entry["cpp_no_default_args"]
+        arguments = [a.name for a in schema.arguments]
+        if not is_names(names):
+            _fail(where, "cpp_no_default_args must be a list of argument names, e.g. ['min']")
+        for name in names:
+            if name not in arguments:
+                _fail(where, f"cpp_no_default_args names '{name}', not an argument of "
+                             f"{schema.op}{suggest(name, arguments)}")
+    if "dispatch" in entry and not isinstance(entry["dispatch"], (dict, type(None))):
+        _fail(where, "dispatch must be a mapping of dispatch keys to kernels, e.g. {}")
+    if "tags" in entry and not (isinstance(entry["tags"], str) or is_names(entry["tags"])):
+        _fail(where, "tags must be a tag or a list of tags, e.g. nondeterministic_seeded")
+
+
+def _schema_of(entry: dict, where: str, aten: dict[str, Schema]) -> Schema | None:
+    """The entry's schema; None for an ATen in-place op (see _in_place)."""
     if ("op" in entry) == ("func" in entry):
         _fail(where, "give exactly one of `op: add.out` (an ATen op) or `func: "
                      "mylib::name.overload(args) -> returns` (a custom op)")
     if "op" in entry:
         name = str(entry["op"])
         op = name if "::" in name else f"aten::{name}"
+        if _in_place(op, aten):
+            return None
         if op not in aten:
             prefix = [o for o in aten if o.startswith(op + ".")][:3]
             # A missing overload ("softmax") is the usual slip: offer the overloads first.
@@ -107,9 +148,36 @@ def _schema_of(entry: dict, where: str, aten: dict[str, Schema]) -> Schema:
     else:
         if not isinstance(entry["func"], str):
             _fail(where, "func must be a schema string: mylib::name.overload(args) -> returns")
-        schema = parse_schema(entry["func"], None, where)
-    check_supported(schema, where)
+        # No namespace means aten, as in ExecuTorch's files (`allclose.out(...)`).
+        schema = parse_schema(entry["func"], "aten", where)
+        known = aten.get(schema.op)
+        if known is not None and _signature(known) != _signature(schema):
+            _fail(where, f"func declares {schema.op} as '{schema}', but torch's schema is "
+                         f"'{known}'; write `op: {manifest_op_name(schema.op)}` or copy "
+                         "torch's schema")
     return schema
+
+
+def _in_place(op: str, aten: dict[str, Schema]) -> bool:
+    """An ATen in-place op (`copy_`, `index_put_`): its name ends in `_` and its base op
+    has out variants. schema/aten_ops.yaml holds none: torch.export functionalizes them."""
+    base = op.partition(".")[0]
+    return (op.startswith("aten::") and op not in aten and base.endswith("_")
+            and any(o.startswith(base[:-1] + ".") for o in aten))
+
+
+def _signature(schema: Schema) -> tuple:
+    """What a program's call depends on: argument names, types and order, and returns;
+    not the defaults (a program passes every argument)."""
+    return (tuple((a.name, str(a.type), a.kwarg_only) for a in schema.arguments),
+            tuple(str(r.type) for r in schema.returns))
+
+
+def _functional(schema: Schema) -> bool:
+    """A functional op (`allclose.Tensor(...) -> Tensor`): it returns new tensors and
+    writes none. The exporter lowers every call to an out variant, so no program calls it."""
+    return (not any(is_mutable(a.type) for a in schema.arguments)
+            and any(is_tensor(r.type) or is_tensor_list(r.type) for r in schema.returns))
 
 
 def _type_aliases(entry: dict, where: str) -> dict[str, tuple[str, ...]]:
@@ -207,11 +275,20 @@ def _expand_arg_meta(arg_meta, schema: Schema, where: str, types: dict, orders: 
     return expanded
 
 
-def _entry_kernels(entry, where: str, library: str, aten: dict) -> list[LibraryKernel]:
+def _entry_kernels(entry, where: str, library: str, aten: dict) -> list[LibraryKernel] | str:
+    """The entry's concrete kernels, or why the entry declares none Tailor can call."""
     if not isinstance(entry, dict):
         _fail(where, "an entry is a mapping with `op:` or `func:` and `kernels:`")
-    _check_keys(where, "the entry", entry, _ENTRY_KEYS)
+    _check_keys(where, "the entry", entry, _ENTRY_KEYS, tuple(IGNORED_ENTRY_KEYS))
     schema = _schema_of(entry, where, aten)
+    if schema is None:
+        return (f"aten::{entry['op']} is in-place: torch.export functionalizes it, so "
+                "programs call its out variant")
+    _check_ignored_keys(entry, where, schema)
+    if _functional(schema):
+        return (f"{schema.op} is functional (returns a new tensor): programs call only out "
+                "variants")
+    check_supported(schema, where)
     types, orders = _type_aliases(entry, where), _dim_order_aliases(entry, where)
     source = entry.get("source", f"kernels/{library}/op_{base_op_name(schema.op)}.cpp")
     if not isinstance(source, str) or os.path.isabs(source):
@@ -266,16 +343,21 @@ def parse_library(text: str, path: str, aten: dict[str, Schema]) -> KernelLibrar
         _fail(path, "a kernel library is a YAML list of entries (- op: add.out ...)")
     lines = entry_lines(text)
     seen: dict[tuple[str, str], LibraryKernel] = {}
+    uncallable = []
     for number, entry in enumerate(data, 1):
         where = _entry_label(entry, number, path, lines[number - 1] if lines else None)
-        for kernel in _entry_kernels(entry, where, name, aten):
+        kernels = _entry_kernels(entry, where, name, aten)
+        if isinstance(kernels, str):
+            uncallable.append(f"{where}: {kernels}")
+            continue
+        for kernel in kernels:
             other = seen.get((kernel.op, kernel.key))
             if other:
                 what = f"key {kernel.key}" if kernel.key else "arg_meta: null"
                 _fail(where, f"{kernel.op} with {what} is already provided by {other.entry}; "
                              "keep one of them")
             seen[(kernel.op, kernel.key)] = kernel
-    return KernelLibrary(name, path, tuple(seen[k] for k in sorted(seen)))
+    return KernelLibrary(name, path, tuple(seen[k] for k in sorted(seen)), tuple(uncallable))
 
 
 def load_library(path: str, aten: dict[str, Schema] | None = None) -> KernelLibrary:
@@ -295,6 +377,8 @@ def main(argv: list[str] | None = None) -> int:
         for k in library.kernels:
             key = k.key or ("any: " + ", ".join(k.dtypes) if k.dtypes else "any")
             print(f"{k.op} [{key}] -> {k.native}  ({k.source})")
+        for note in library.uncallable:
+            print(f"# not callable: {note}")
     return 0
 
 

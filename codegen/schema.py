@@ -92,6 +92,12 @@ class Argument:
         """ATen's rule: an out argument is keyword-only and written to."""
         return self.kwarg_only and is_mutable(self.type)
 
+    @property
+    def default_value(self):
+        """The default as a Python value (None, bool, int, float, str, list); a program
+        passes every argument, so this only documents and validates the schema."""
+        return None if self.default is None else parse_default(self.type, self.default)
+
     def __str__(self) -> str:
         return f"{self.type} {self.name}" + ("" if self.default is None else f"={self.default}")
 
@@ -181,12 +187,59 @@ def parse_type(text: str) -> Type:
     return t
 
 
+_INT_RE = re.compile(r"^[+-]?\d+$")
+_FLOAT_RE = re.compile(r"^[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|nan)$")
+# The named defaults of native_functions.yaml: at::Reduction, memory formats, layouts.
+_NAMED_DEFAULTS = {
+    "int": {"Mean": 1, "Sum": 2},
+    "MemoryFormat": {"contiguous_format": 0, "preserve_format": 1, "channels_last": 2,
+                     "channels_last_3d": 3},
+    "Layout": {"strided": 0},
+}
+# A ScalarType default is ATen's lower-case name: `ScalarType dtype=long`.
+_SCALAR_TYPE_NAMES = ("bool", "byte", "char", "short", "int", "long", "half", "bfloat16",
+                      "float", "double")
+
+
+def parse_default(t: Type, text: str):
+    """A schema default (`1e-05`, `[]`, `None`, `False`, `"mean"`, `[1, 1]`, `Mean`) of
+    type `t` -> its Python value; ValueError if it is not one."""
+    text = text.strip()
+    if isinstance(t, OptionalType):
+        return None if text == "None" else parse_default(t.elem, text)
+    if isinstance(t, ListType):
+        if text.startswith("[") and text.endswith("]"):
+            return [parse_default(t.elem, v) for v in split_top_level(text[1:-1])]
+        # `int[2] stride=1`: one value stands for every element.
+        return [parse_default(t.elem, text)] * (t.size or 1)
+    name = t.name
+    if name == "bool" and text in ("True", "False"):
+        return text == "True"
+    # Enums (MemoryFormat, Layout, ScalarType) may be written as their number too.
+    if name in ("int", "SymInt", "MemoryFormat", "Layout", "ScalarType") and _INT_RE.match(text):
+        return int(text)
+    if name in ("float", "Scalar") and _FLOAT_RE.match(text):
+        return int(text) if name == "Scalar" and _INT_RE.match(text) else float(text)
+    if name == "Scalar" and text in ("True", "False"):
+        return text == "True"
+    if name == "str" and len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        return text[1:-1]
+    if name == "ScalarType" and text in _SCALAR_TYPE_NAMES:
+        return text
+    if text in _NAMED_DEFAULTS.get(name, {}):
+        return _NAMED_DEFAULTS[name][text]
+    raise ValueError(f"default '{text}' is not a value of type {t}")
+
+
 def _parse_argument(text: str, kwarg_only: bool) -> Argument:
     decl, eq, default = text.partition("=")
     type_text, _, name = decl.strip().rpartition(" ")
     if not type_text or not re.fullmatch(_IDENT, name):
         raise ValueError(f"'{text}' is not `Type name` or `Type name=default`")
-    return Argument(name, parse_type(type_text), default.strip() if eq else None, kwarg_only)
+    argument = Argument(name, parse_type(type_text), default.strip() if eq else None,
+                        kwarg_only)
+    argument.default_value  # a default that is no value of the type does not parse
+    return argument
 
 
 def _parse_returns(text: str) -> tuple[Return, ...]:

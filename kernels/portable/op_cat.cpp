@@ -1,5 +1,7 @@
 #include "kernels/portable/util/element_word.h"
+#include "kernels/portable/util/elementwise.h"
 #include "kernels/portable/util/index.h"
+#include "kernels/portable/util/promote.h"
 #include "runtime/kernel/kernel_includes.h"
 
 namespace tailor::native::cat_detail {
@@ -7,25 +9,42 @@ namespace tailor::native::cat_detail {
 // torch (legacy rule) skips 1-d empty inputs whatever the other inputs' shapes.
 inline bool skipped(const Tensor& t) { return t.dim() == 1 && t.numel() == 0; }
 
+// Converts elements [start, start + n) of `src` (loaded by `load`) into dst.
+template <typename T>
+void convert(LoadFn<T> load, const void* src, size_t start, size_t n, T* dst) {
+#if defined(__OPTIMIZE_SIZE__)
+  for (size_t j = 0; j < n; ++j) dst[j] = load(src, start + j);
+#else
+  load(src, start, 1, n, dst);
+#endif
+}
+
 }  // namespace tailor::native::cat_detail
 
 namespace tailor::native {
 
 // cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)
-// Joins the tensors along `dim`; all other dims must match. Inputs have out's dtype.
+// Joins the tensors along `dim`; all other dims must match. Inputs of several dtypes
+// are promoted as torch does (Float, Double and Half give Double) into out's dtype.
 Tensor& cat_out(KernelContext& ctx, TensorList tensors, int64_t dim, Tensor& out) {
   // Validate: the first input that is not skipped fixes the shape.
   TL_KERNEL_CHECK_MSG(ctx, tensors.size() > 0, InvalidArgument, out,
                       "cat.out: expected a non-empty list of tensors");
   const Tensor* first = nullptr;
+  ScalarType promoted = tensors[0]->dtype();
+  bool mixed = false;
   for (const Tensor* t : tensors) {
-    TL_KERNEL_CHECK_MSG(ctx, same_dtype(*t, out) && is_default_dim_order(*t), InvalidArgument,
-                        out, "cat.out: input of dtype %s; all inputs must have out's dtype %s",
-                        scalar_type_name(t->dtype()), scalar_type_name(out.dtype()));
+    TL_KERNEL_CHECK_MSG(ctx, is_default_dim_order(*t), InvalidArgument, out,
+                        "cat.out: inputs must be contiguous");
+    promoted = promote_types(promoted, t->dtype());
+    mixed = mixed || !same_dtype(*t, out);
     if (first == nullptr && !cat_detail::skipped(*t)) {
       first = t;
     }
   }
+  TL_KERNEL_CHECK_MSG(ctx, can_cast(promoted, out.dtype()), InvalidArgument, out,
+                      "cat.out: inputs promote to %s, which out of dtype %s cannot hold",
+                      scalar_type_name(promoted), scalar_type_name(out.dtype()));
   TL_KERNEL_CHECK_DTYPE_SELECTED(ctx, "cat.out", out.dtype(), out);
   if (first == nullptr) {
     const int64_t empty[1] = {0};
@@ -66,17 +85,42 @@ Tensor& cat_out(KernelContext& ctx, TensorList tensors, int64_t dim, Tensor& out
   for (int64_t i = 0; i < d; ++i) {
     outer *= sizes[i];
   }
-  auto* dst = static_cast<uint8_t*>(out.data());
-  for (int64_t o = 0; o < outer; ++o) {
-    for (const Tensor* t : tensors) {
-      if (cat_detail::skipped(*t) || t->numel() == 0) {
-        continue;
+  if (!mixed) {
+    auto* dst = static_cast<uint8_t*>(out.data());
+    for (int64_t o = 0; o < outer; ++o) {
+      for (const Tensor* t : tensors) {
+        if (cat_detail::skipped(*t) || t->numel() == 0) {
+          continue;
+        }
+        const size_t row = t->nbytes() / static_cast<size_t>(outer);
+        __builtin_memcpy(dst, static_cast<const uint8_t*>(t->data()) + o * row, row);
+        dst += row;
       }
-      const size_t row = t->nbytes() / static_cast<size_t>(outer);
-      __builtin_memcpy(dst, static_cast<const uint8_t*>(t->data()) + o * row, row);
-      dst += row;
     }
+    return out;
   }
+
+  // Convert: the same walk, each input loaded as out's type (only selected dtypes load).
+  constexpr uint32_t kMask = selected_dtype_mask("cat.out");
+  for (const Tensor* t : tensors) {
+    TL_KERNEL_CHECK_MSG(ctx, dtype_in_mask(kMask, t->dtype()), InvalidArgument, out,
+                        "cat.out: input dtype %s is not selected for this op",
+                        scalar_type_name(t->dtype()));
+  }
+  TL_SWITCH_ALL_TYPES(out.dtype(), ctx, "cat.out", T, [&] {
+    T* dst = out.mutable_data<T>();
+    for (int64_t o = 0; o < outer; ++o) {
+      for (const Tensor* t : tensors) {
+        if (cat_detail::skipped(*t) || t->numel() == 0) {
+          continue;
+        }
+        const size_t row = t->numel() / static_cast<size_t>(outer);
+        cat_detail::convert<T>(load_fn<T, kMask>(t->dtype()), t->data(),
+                               static_cast<size_t>(o) * row, row, dst);
+        dst += row;
+      }
+    }
+  });
   return out;
 }
 

@@ -7,8 +7,8 @@ namespace tailor::native {
 // gather.out(Tensor self, int dim, Tensor index, *, bool sparse_grad=False,
 //            Tensor(a!) out) -> Tensor(a!)
 // out[..., i, ...] = self[..., index[..., i, ...], ...] along `dim`: out has index's shape,
-// and index (Long, as torch requires; each in [0, size)) has self's rank and no larger size
-// in the other dims.
+// and index (Long or Int, as torch takes; each in [0, size)) has self's rank and no larger
+// size in the other dims. An empty index may have any dtype and shape: torch checks none.
 Tensor& gather_out(KernelContext& ctx, const Tensor& self, int64_t dim, const Tensor& index,
                    bool sparse_grad, Tensor& out) {
   (void)sparse_grad;  // a gradient layout hint: nothing to do at inference
@@ -17,8 +17,15 @@ Tensor& gather_out(KernelContext& ctx, const Tensor& self, int64_t dim, const Te
   TL_KERNEL_CHECK_MSG(ctx, normalize_dim(dim, self.dim(), &d), InvalidArgument, out,
                       "gather.out: dim %lld out of range for a %lld-d input",
                       static_cast<long long>(dim), static_cast<long long>(self.dim()));
-  TL_KERNEL_CHECK_MSG(ctx, index.dtype() == ScalarType::Long, InvalidArgument, out,
-                      "gather.out: index must be Long, got %s", scalar_type_name(index.dtype()));
+  const bool wide = index.dtype() == ScalarType::Long;
+  TL_KERNEL_CHECK_MSG(ctx, wide || index.dtype() == ScalarType::Int || index.numel() == 0,
+                      InvalidArgument, out, "gather.out: index must be Long or Int, got %s",
+                      scalar_type_name(index.dtype()));
+  if (index.numel() == 0) {  // torch checks neither rank nor sizes: an empty result
+    TL_KERNEL_CHECK(ctx, same_dtype(self, out) && resize_like(out, index) == Error::Ok,
+                    InvalidArgument, out);
+    return out;
+  }
   const int64_t rank = self.dim() > 0 ? self.dim() : 1;
   const int64_t index_rank = index.dim() > 0 ? index.dim() : 1;
   TL_KERNEL_CHECK_MSG(ctx, rank <= static_cast<int64_t>(kMaxDims), InvalidArgument, out,
@@ -57,10 +64,11 @@ Tensor& gather_out(KernelContext& ctx, const Tensor& self, int64_t dim, const Te
   const size_t width = self.element_size();
   const auto* src = static_cast<const uint8_t*>(self.data());
   auto* dst = static_cast<uint8_t*>(out.data());
-  const int64_t* at = index.const_data<int64_t>();
+  const int64_t* at64 = wide ? index.const_data<int64_t>() : nullptr;
+  const int32_t* at32 = wide ? nullptr : index.const_data<int32_t>();
   int64_t position[kMaxDims] = {};
   for (int64_t k = 0; k < n; ++k) {
-    const int64_t pick = at[k];
+    const int64_t pick = wide ? at64[k] : at32[k];
     TL_KERNEL_CHECK_MSG(ctx, pick >= 0 && pick < self_size, InvalidArgument, out,
                         "gather.out: index %lld out of range for size %lld",
                         static_cast<long long>(pick), static_cast<long long>(self_size));

@@ -126,8 +126,21 @@ GOOD_KERNEL = """
      "entry 1 (op: ad.out): 'ad.out' is not an ATen operator in schema/aten_ops.yaml; "
      "did you mean 'aten::add.out'"),
     ("- op: softmax" + GOOD_KERNEL, "did you mean 'aten::softmax.int_out'?"),
-    ("- func: add2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)" + GOOD_KERNEL,
-     "has no namespace; write mylib::add2.out"),
+    ("- func: add.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)" + GOOD_KERNEL,
+     "func declares aten::add.out as 'aten::add.out(Tensor self, Tensor other, *, Tensor(a!) "
+     "out) -> Tensor(a!)', but torch's schema is 'aten::add.out(Tensor self, Tensor other, *, "
+     "Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)'; write `op: add.out`"),
+    ("- op: add.out\n  variants: [function]" + GOOD_KERNEL,
+     "variants must be a string such as `function`"),
+    ("- op: clamp.out\n  cpp_no_default_args: ['mn']" + GOOD_KERNEL,
+     "cpp_no_default_args names 'mn', not an argument of aten::clamp.out; did you mean 'min'?"),
+    ("- op: add.out\n  tags: {a: 1}" + GOOD_KERNEL, "tags must be a tag or a list of tags"),
+    ("- op: add.out\n  dispatch: [CPU]" + GOOD_KERNEL, "dispatch must be a mapping"),
+    ("- op: add.out\n  variant: function" + GOOD_KERNEL,
+     "entry 1 (op: add.out): unknown key 'variant' in the entry; did you mean 'variants'?; "
+     "the keys are op, func, kernels, type_alias, dim_order_alias, source"),
+    ("- func: mylib::f.out(Tensor self, float eps=1e-5x, *, Tensor(a!) out) -> Tensor(a!)"
+     + GOOD_KERNEL, "default '1e-5x' is not a value of type float"),
     ("- func: mylib::f.out(Scalar[] x, *, Tensor(a!) out) -> Tensor(a!)" + GOOD_KERNEL,
      "entry 1 (func: mylib::f.out): operator mylib::f.out: type Scalar[]"),
     ("""

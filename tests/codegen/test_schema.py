@@ -84,6 +84,28 @@ def test_schema_round_trip(text):
     assert str(parse_schema(text, "aten")) == f"aten::{text}"
 
 
+@pytest.mark.parametrize("argument, value", [
+    ("float rtol=1e-05", 1e-05), ("float eps=1.", 1.0), ("float p=-inf", float("-inf")),
+    ("int[] dims=[]", []), ("int[1] dim=[-2, -1]", [-2, -1]), ("int[2] stride=1", [1, 1]),
+    ("SymInt[2] padding=[0, 0]", [0, 0]), ("str? reduce=None", None),
+    ("str mode=\"linear\"", "linear"), ("ScalarType? dtype=None", None),
+    ("ScalarType dtype=long", "long"), ("bool keepdim=False", False),
+    ("Scalar alpha=1", 1), ("Scalar beta=0.5", 0.5), ("MemoryFormat? memory_format=0", 0),
+    ("MemoryFormat memory_format=contiguous_format", 0), ("int reduction=Mean", 1),
+    ("Tensor? bias=None", None), ("float? scale=None", None),
+])
+def test_defaults_parse_to_values(argument, value):
+    schema = parse_schema(f"mylib::f.out(Tensor self, {argument}, *, Tensor(a!) out) -> Tensor(a!)")
+    assert schema.arguments[1].default_value == value
+    assert str(schema.arguments[1]) == argument
+
+
+def test_every_aten_default_parses(aten):
+    defaults = [a for s in aten.values() for a in s.arguments if a.default is not None]
+    assert len(defaults) > 700
+    assert all(a.default_value is not None or "None" in a.default for a in defaults)
+
+
 def test_returns_and_custom_namespace():
     s = parse_schema("tailor_prim::mul.int(int a, int b) -> int")
     assert s.op == "tailor_prim::mul.int" and s.value_returns[0].type == BaseType("int")
@@ -99,6 +121,11 @@ def test_returns_and_custom_namespace():
     ("mylib::f.out(Tensor) -> Tensor", "is not `Type name`"),
     ("mylib::f.out(Tensor<3> self) -> Tensor", "'Tensor<3>' is not a type"),
     ("f.out(Tensor self) -> Tensor", "has no namespace; write mylib::f.out"),
+    ("mylib::f.out(Tensor self, bool flag=Flase) -> Tensor", "default 'Flase' is not a value "
+     "of type bool"),
+    ("mylib::f.out(Tensor self, int[] dims=[1, x]) -> Tensor", "default 'x' is not a value"),
+    ("mylib::f.out(Tensor self, int n=None) -> Tensor", "default 'None' is not a value of "
+     "type int"),
 ])
 def test_bad_schemas_name_the_place_and_the_problem(text, why):
     with pytest.raises(ManifestError) as e:
