@@ -64,7 +64,10 @@ def clang() -> str:
 def _digest(tops, extra: str) -> str:
     h = hashlib.sha256(extra.encode())
     for top in tops:
-        for root, dirs, files in sorted(os.walk(os.path.join(REPO, top))):
+        path = os.path.join(REPO, top)
+        walk = [(os.path.dirname(path), [], [os.path.basename(path)])] if os.path.isfile(
+            path) else os.walk(path)
+        for root, dirs, files in sorted(walk):
             dirs[:] = sorted(d for d in dirs if d != "__pycache__")
             for name in sorted(files):
                 path = os.path.join(root, name)
@@ -94,7 +97,8 @@ def build_fuzzer(jobs: int = 2) -> str:
     """Path of the fuzz target binary, compiled when its sources changed."""
     cxx = clang()
     final = os.path.join(BUILD, "bin", _digest(
-        ("runtime", "kernels", "schema", "codegen", "templates", "manifests/kernels", "fuzz"),
+        ("runtime", "kernels", "schema", "codegen", "templates", "manifests/kernels",
+         "fuzz/fuzz_program.cpp"),
         " ".join([cxx, LIBRARIES] + CXXFLAGS)))
     binary = os.path.join(final, "fuzz_program")
     if os.path.exists(binary):
@@ -205,7 +209,7 @@ def main() -> int:
     print("fuzzer: %s\nseeds: %s\nregressions: %s" % (binary, seeds, REGRESSIONS))
     if args.run:
         proc = fuzz(binary, [seeds, REGRESSIONS], "-max_total_time=%d" % args.run,
-                    "-jobs=1", "-print_final_stats=1", timeout=args.run + 300)
+                    "-timeout=20", "-print_final_stats=1", timeout=args.run + 300)
         sys.stderr.write(proc.stderr[-6000:])
         return proc.returncode
     return 0
