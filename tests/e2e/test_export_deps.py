@@ -3,6 +3,7 @@ from another package re-exports on an edit, an unrelated file of the factory's p
 does not. Only the program is built here (scons <path>.pte), so no compile runs."""
 
 import os
+import shutil
 import subprocess
 
 from tests.conftest import REPO, SCONS
@@ -32,6 +33,9 @@ def _export(tmp_path) -> str:
 
 
 def test_export_depends_on_what_it_imported(tmp_path):
+    # A program left by an earlier run (other tmp paths, the same manifest text) would be
+    # up to date: start from an empty build directory.
+    shutil.rmtree(os.path.join(REPO, BUILD), ignore_errors=True)
     models, helpers = tmp_path / "models", tmp_path / "lib" / "helpers"
     models.mkdir()
     helpers.mkdir(parents=True)

@@ -395,7 +395,7 @@ CASES = [
             (Tensors((In((3, 2), perm=(1, 0)), In((2, 1), "Long"))), Arg(-1))], name="mixed"),
     OpCase("cat.default", ("Byte",),
            [(Tensors(((2, 3), In((1, 3), "Char"))),), (Tensors(((1, 2), In((1, 2), "Bool"))),),
-            (Tensors((In((2,), "Bool"), In((3,), "Long"))),)], name="mixed"),
+            (Tensors((In((2,), "Bool"), In((3,), "Long"))),)], name="mixed_int"),
     OpCase("index.Tensor", others("Float", "Bool", "Half", "Long"),
            [((5, 6), Tensors((None, In((2,), "Long"))))], domain="small", name="dtypes"),
     OpCase("index_select.default", others("Float", "Bool", "Half", "Long"),
