@@ -8,12 +8,8 @@ namespace tailor::native {
 Tensor& _softmax_out(KernelContext& ctx, const Tensor& self, int64_t dim, bool half_to_float,
                    Tensor& out) {
   // Validate
-  int64_t outer = 0;
-  int64_t n = 0;
-  int64_t inner = 0;
-  TL_KERNEL_CHECK(ctx,
-                  check_softmax_out("_softmax.out", self, dim, half_to_float, out, &outer, &n,
-                                    &inner),
+  SoftmaxSplit split;
+  TL_KERNEL_CHECK(ctx, check_softmax_out("_softmax.out", self, dim, half_to_float, out, &split),
                   InvalidArgument, out);
 
   // Compute
@@ -21,7 +17,7 @@ Tensor& _softmax_out(KernelContext& ctx, const Tensor& self, int64_t dim, bool h
     return out;
   }
   TL_SWITCH_FLOAT_TYPES(out.dtype(), ctx, "_softmax.out", T, [&] {
-    softmax_rows(self.const_data<T>(), out.mutable_data<T>(), outer, n, inner, false);
+    softmax_rows(self.const_data<T>(), out.mutable_data<T>(), split, false);
   });
   return out;
 }

@@ -122,6 +122,10 @@ GEMM_ODD = [(1, 7, 65), (7, 65, 129), (65, 129, 257), (129, 257, 1), (257, 1, 7)
             (13, 33, 600)]
 
 
+# Rows of 1, 7, 65 and 129 elements (each width's ragged end), a permuted input last.
+ODD_ROWS = [((1,),), ((7,),), ((3, 65),), ((2, 129),), (In((129, 2), perm=(1, 0)),)]
+
+
 def others(*tested: str) -> tuple:
     """ALL but `tested`: the remaining dtypes of an op whose main case runs a few."""
     return tuple(d for d in ALL if d not in tested)
@@ -313,6 +317,23 @@ CASES = [
                                           ((2, 13, 257), Constant((129, 257))),
                                           ((1, 600), Constant((7, 600)), Constant((7,)))],
            domain="small", name="odd_sizes"),
+    # The optimized vector kernels (kernels/optimized/util/vec.h: 16, 8 or 4 lanes a
+    # step): rows of 1, 7, 65 and 129 floats, a ragged end at every width, and permuted
+    # inputs; softmax along an inner dim too (portable's strided rows).
+    OpCase("_softmax.default", ("Float",), ODD_ROWS + [((2, 3, 129),)], args=(-1, False),
+           name="odd_sizes"),
+    OpCase("_softmax.default", ("Float",), [((3, 65, 7),), ((2, 7, 1),)], args=(1, False),
+           name="odd_sizes_dim1"),
+    OpCase("gelu.default", ("Float",), ODD_ROWS, name="odd_sizes"),
+    OpCase("gelu.default", ("Float",), ODD_ROWS, kwargs={"approximate": "tanh"},
+           name="odd_sizes_tanh"),
+    OpCase("native_layer_norm.default", ("Float",),
+           [((1,), Arg([1]), (1,), (1,), Arg(1e-5)),
+            ((3, 7), Arg([7]), (7,), (7,), Arg(1e-5)),
+            ((2, 65), Arg([65]), Arg(None), (65,), Arg(1e-5)),
+            ((2, 3, 129), Arg([129]), (129,), Arg(None), Arg(1e-5)),
+            (In((129, 2), perm=(1, 0)), Arg([129]), (129,), (129,), Arg(1e-5)),
+            ((4, 5, 13), Arg([5, 13]), (5, 13), (5, 13), Arg(1e-3))], name="odd_sizes"),
 
     # Reductions and normalization.
     OpCase("layer_norm.default", FLOAT, [((2, 3, 5),), ((4, 5),), ((0, 5),)], args=([5],)),

@@ -7,10 +7,16 @@
 
 namespace tailor::native {
 
-// Validates a softmax call and writes the (outer, n, inner) split of self around `dim`.
+// Self seen around the softmax dim: `outer` rows of n elements, `inner` apart.
+struct SoftmaxSplit {
+  int64_t outer = 1;
+  int64_t n = 1;
+  int64_t inner = 1;
+};
+
+// Validates a softmax call and writes the split of self around `dim`.
 inline bool check_softmax_out(const char* op, const Tensor& self, int64_t dim,
-                              bool half_to_float, Tensor& out, int64_t* outer, int64_t* n,
-                              int64_t* inner) {
+                              bool half_to_float, Tensor& out, SoftmaxSplit* split) {
   int64_t d = 0;
   if (!normalize_dim(dim, self.dim(), &d) || half_to_float ||
       resize_like(out, self) != Error::Ok || !same_dtype(self, out) ||
@@ -20,12 +26,11 @@ inline bool check_softmax_out(const char* op, const Tensor& self, int64_t dim,
            "floating tensor like self", op);
     return false;
   }
-  *outer = 1;
-  *n = self.dim() == 0 ? 1 : self.size(d);
-  *inner = 1;
+  *split = SoftmaxSplit{};
+  split->n = self.dim() == 0 ? 1 : self.size(d);
   for (int64_t i = 0; i < self.dim(); ++i) {
-    if (i < d) *outer *= self.size(i);
-    if (i > d) *inner *= self.size(i);
+    if (i < d) split->outer *= self.size(i);
+    if (i > d) split->inner *= self.size(i);
   }
   return true;
 }
@@ -33,8 +38,11 @@ inline bool check_softmax_out(const char* op, const Tensor& self, int64_t dim,
 // softmax (or, with `log`, log_softmax) of each of the outer * inner rows of n elements
 // strided by `inner`; computed in acc_t<T>, subtracting the row's max first.
 template <typename T>
-void softmax_rows(const T* in, T* out, int64_t outer, int64_t n, int64_t inner, bool log) {
+void softmax_rows(const T* in, T* out, const SoftmaxSplit& split, bool log) {
   using Acc = acc_t<T>;
+  const int64_t outer = split.outer;
+  const int64_t n = split.n;
+  const int64_t inner = split.inner;
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t j = 0; j < inner; ++j) {
       const T* src = in + o * n * inner + j;

@@ -1,0 +1,104 @@
+// Vectors of W floats for the optimized row and elementwise kernels (softmax, layer norm,
+// GELU), written once in GNU vector C++ and compiled per instruction-set level:
+//
+//   struct GeluBody { template <int W> TL_VEC_INLINE static void run(...) {...} };
+//   vec_run<GeluBody>(in, out, n);   // W = 16 (AVX-512), 8 (AVX2+FMA), 4 (baseline)
+//
+// vec_run() calls Body::run<W> inside a function compiled for the level cpu_level()
+// allows (a target attribute, as the GEMM's micro-kernels), so the runtime stays
+// compiled for the architecture's baseline and no CPU meets an instruction it lacks.
+// Everything a body calls is always inlined into that function: a vector never crosses
+// a call, whose ABI would depend on the level. Helpers therefore take vectors by
+// reference (GCC warns about by-value vector arguments of a level the caller lacks).
+#pragma once
+
+#include <stdint.h>
+
+#include "runtime/kernel/cpu_level.h"
+
+#define TL_VEC_INLINE __attribute__((always_inline)) inline
+
+namespace tailor::optimized {
+
+template <int W>
+struct Vec {
+  typedef float F __attribute__((vector_size(4 * W)));
+  typedef int32_t I __attribute__((vector_size(4 * W)));
+};
+
+// A scalar broadcasts in arithmetic with a vector: `v * 2.0f`, and `VecF<W>{} + x` is W
+// lanes of x.
+template <int W>
+using VecF = typename Vec<W>::F;
+
+template <int W>
+TL_VEC_INLINE void vec_load(const float* p, VecF<W>& v) {
+  __builtin_memcpy(&v, p, sizeof(v));  // unaligned: one vmovups
+}
+
+template <int W>
+TL_VEC_INLINE void vec_store(float* p, const VecF<W>& v) {
+  __builtin_memcpy(p, &v, sizeof(v));
+}
+
+// The first `count` (< W) lanes from p, the others `fill`: a row's ragged end.
+template <int W>
+TL_VEC_INLINE void vec_load_partial(const float* p, int64_t count, float fill, VecF<W>& v) {
+  v = VecF<W>{} + fill;
+  for (int64_t i = 0; i < count; ++i) v[i] = p[i];
+}
+
+template <int W>
+TL_VEC_INLINE void vec_store_partial(float* p, int64_t count, const VecF<W>& v) {
+  for (int64_t i = 0; i < count; ++i) p[i] = v[i];
+}
+
+template <int W>
+TL_VEC_INLINE float vec_sum(const VecF<W>& v) {
+  float s = 0.0f;
+  for (int i = 0; i < W; ++i) s += v[i];
+  return s;
+}
+
+template <int W>
+TL_VEC_INLINE float vec_max(const VecF<W>& v) {
+  float m = v[0];
+  for (int i = 1; i < W; ++i) m = v[i] > m ? v[i] : m;
+  return m;
+}
+
+template <int W>
+TL_VEC_INLINE void vec_max_into(VecF<W>& acc, const VecF<W>& v) {
+  acc = v > acc ? v : acc;
+}
+
+#if defined(__x86_64__)
+template <class Body, class... Args>
+__attribute__((target("avx512f,avx2,fma"))) void vec_run_avx512(Args... args) {
+  Body::template run<16>(args...);
+}
+
+template <class Body, class... Args>
+__attribute__((target("avx2,fma"))) void vec_run_avx2(Args... args) {
+  Body::template run<8>(args...);
+}
+#endif
+
+template <class Body, class... Args>
+void vec_run_baseline(Args... args) {
+  Body::template run<4>(args...);
+}
+
+/// Runs Body::run<W>(args...) at the widest vector width cpu_level() allows (16 floats
+/// with AVX-512, 8 with AVX2+FMA, else 4: SSE2 on x86-64, NEON on aarch64).
+template <class Body, class... Args>
+void vec_run(Args... args) {
+#if defined(__x86_64__)
+  const CpuLevel level = cpu_level();
+  if (level >= CpuLevel::Avx512) return vec_run_avx512<Body>(args...);
+  if (level >= CpuLevel::Avx2) return vec_run_avx2<Body>(args...);
+#endif
+  vec_run_baseline<Body>(args...);
+}
+
+}  // namespace tailor::optimized
