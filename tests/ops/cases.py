@@ -125,6 +125,12 @@ GEMM_ODD = [(1, 7, 65), (7, 65, 129), (65, 129, 257), (129, 257, 1), (257, 1, 7)
 # Rows of 1, 7, 65 and 129 elements (each width's ragged end), a permuted input last.
 ODD_ROWS = [((1,),), ((7,),), ((3, 65),), ((2, 129),), (In((129, 2), perm=(1, 0)),)]
 
+# Binary broadcasts at odd lengths: same shape, a row on either side, a single element on
+# either side, a permuted input, and one broadcast that is none of those.
+ODD_BINARY = [((129,), (129,)), ((7, 65), (65,)), ((65,), (7, 65)), ((1,), (3, 129)),
+              ((2, 7, 129), ()), ((1, 7, 65), (7, 65)), ((3, 65, 1), (65, 7)),
+              (In((65, 7), perm=(1, 0)), (7, 65))]
+
 
 def others(*tested: str) -> tuple:
     """ALL but `tested`: the remaining dtypes of an op whose main case runs a few."""
@@ -334,6 +340,15 @@ CASES = [
             ((2, 3, 129), Arg([129]), (129,), Arg(None), Arg(1e-5)),
             (In((129, 2), perm=(1, 0)), Arg([129]), (129,), (129,), Arg(1e-5)),
             ((4, 5, 13), Arg([5, 13]), (5, 13), (5, 13), Arg(1e-3))], name="odd_sizes"),
+    # Float arithmetic (kernels/optimized/util/binary.h): each fast path (same shape, a
+    # single element on either side, a row of the out's last dims on either side) at odd
+    # lengths, and a broadcast none of them covers.
+    *[OpCase(f"{op}.Tensor", ("Float",), ODD_BINARY, kwargs=kwargs, name="odd_sizes",
+             domain="nonzero" if op == "div" else "any")
+      for op, kwargs in (("add", {"alpha": 0.5}), ("sub", {"alpha": 2}), ("mul", {}),
+                         ("div", {}))],
+    OpCase("mul.Scalar", ("Float",), [((1,),), ((7,),), ((3, 65),), ((129,),)], args=(0.5,),
+           name="odd_sizes"),
 
     # Reductions and normalization.
     OpCase("layer_norm.default", FLOAT, [((2, 3, 5),), ((4, 5),), ((0, 5),)], args=([5],)),

@@ -1,0 +1,141 @@
+// Float add, sub, mul and div with fast paths (kernels/optimized/op_{add,sub,mul,div}.cpp).
+//
+// Contiguous operands whose broadcast is one of the common ones run on vectors
+// (util/vec.h): both of the out's shape; one a single element; or one a block of the
+// out's last dims repeated over rows (a bias [n] over [rows, n], a position table
+// [T, C] over [1, T, C]). Any other broadcast goes through portable's
+// apply_elementwise, which handles every shape.
+#pragma once
+
+#include "kernels/optimized/util/vec.h"
+#include "kernels/portable/util/binary.h"
+#include "runtime/kernel/kernel_includes.h"
+
+namespace tailor::optimized {
+
+enum class BinaryKind { Add, Sub, Mul, Div };
+
+// x = x op y (a float or a vector); add and sub scale y by alpha, as torch's add.out
+// and sub.out do.
+template <BinaryKind kKind, typename V>
+TL_VEC_INLINE void binary_apply(V& x, const V& y, float alpha) {
+  if constexpr (kKind == BinaryKind::Add) {
+    x += alpha * y;
+  } else if constexpr (kKind == BinaryKind::Sub) {
+    x -= alpha * y;
+  } else if constexpr (kKind == BinaryKind::Mul) {
+    x *= y;
+  } else {
+    x /= y;
+  }
+}
+
+// How an operand spans the out's rows of `cols` elements.
+enum class BinarySpan {
+  Full,    // all of out's elements: moves by cols a row
+  Row,     // one row, the same for every row
+  Single,  // one element for all
+};
+
+struct BinaryOperand {
+  const float* data;
+  BinarySpan span;
+};
+
+template <int W>
+TL_VEC_INLINE void binary_load(const BinaryOperand& in, int64_t i, VecF<W>& v) {
+  if (in.span == BinarySpan::Single) {
+    v = VecF<W>{} + in.data[0];
+  } else {
+    vec_load<W>(in.data + i, v);
+  }
+}
+
+template <BinaryKind kKind>
+struct BinaryRows {
+  template <int W>
+  TL_VEC_INLINE static void run(BinaryOperand a, BinaryOperand b, float* out, int64_t rows,
+                                int64_t cols, float alpha) {
+    VecF<W> x;
+    VecF<W> y;
+    for (int64_t r = 0; r < rows; ++r, out += cols) {
+      int64_t i = 0;
+      for (; i + W <= cols; i += W) {
+        binary_load<W>(a, i, x);
+        binary_load<W>(b, i, y);
+        binary_apply<kKind>(x, y, alpha);
+        vec_store<W>(out + i, x);
+      }
+      for (; i < cols; ++i) {
+        float xi = a.data[a.span == BinarySpan::Single ? 0 : i];
+        binary_apply<kKind>(xi, b.data[b.span == BinarySpan::Single ? 0 : i], alpha);
+        out[i] = xi;
+      }
+      if (a.span == BinarySpan::Full) a.data += cols;
+      if (b.span == BinarySpan::Full) b.data += cols;
+    }
+  }
+};
+
+// The span of `t` over `out` (both contiguous) and, for a Row, its length in *cols;
+// false when it is none of the three.
+inline bool binary_span_of(const Tensor& t, const Tensor& out, BinarySpan* span,
+                           int64_t* cols) {
+  if (t.numel() == out.numel()) {
+    *span = BinarySpan::Full;
+    return true;
+  }
+  if (t.numel() == 1) {
+    *span = BinarySpan::Single;
+    return true;
+  }
+  // A row: t's sizes, leading ones aside, are out's last ones.
+  int64_t first = 0;
+  while (first < t.dim() && t.size(first) == 1) ++first;
+  const int64_t k = t.dim() - first;
+  if (k > out.dim()) return false;
+  for (int64_t d = 0; d < k; ++d) {
+    if (t.size(first + d) != out.size(out.dim() - k + d)) return false;
+  }
+  *span = BinarySpan::Row;
+  *cols = static_cast<int64_t>(t.numel());
+  return true;
+}
+
+/// out = a op b (add, sub: a op alpha * b) for Float tensors: validates (as portable's
+/// check_binary_out, Float only), resizes out, computes; `op` and kMask name the op for
+/// the log and the general fallback.
+template <BinaryKind kKind, uint32_t kMask>
+Tensor& float_binary_out(KernelContext& ctx, const char* op, const Tensor& a, const Tensor& b,
+                         float alpha, Tensor& out) {
+  // Validate
+  TL_KERNEL_CHECK(ctx,
+                  tailor::native::check_binary_out(op, a, b, out) &&
+                      out.dtype() == ScalarType::Float,
+                  InvalidArgument, out);
+
+  // Compute
+  const int64_t numel = static_cast<int64_t>(out.numel());
+  if (numel == 0) return out;
+  BinarySpan span_a;
+  BinarySpan span_b;
+  int64_t cols_a = numel;
+  int64_t cols_b = numel;
+  if (binary_span_of(a, out, &span_a, &cols_a) && binary_span_of(b, out, &span_b, &cols_b) &&
+      (span_a != BinarySpan::Row || span_b != BinarySpan::Row || cols_a == cols_b)) {
+    const int64_t cols = span_a == BinarySpan::Row ? cols_a : cols_b;
+    vec_run<BinaryRows<kKind>>(BinaryOperand{a.const_data<float>(), span_a},
+                               BinaryOperand{b.const_data<float>(), span_b},
+                               out.mutable_data<float>(), numel / cols, cols, alpha);
+    return out;
+  }
+  const Tensor* in[2] = {&a, &b};
+  tailor::native::apply_elementwise<float, float, kMask>(ctx, op, in, out,
+                                                         [alpha](float x, float y) {
+                                                           binary_apply<kKind>(x, y, alpha);
+                                                           return x;
+                                                         });
+  return out;
+}
+
+}  // namespace tailor::optimized
