@@ -87,15 +87,9 @@ void check_one(const GemmMicroKernels& uk, int64_t m, int64_t n, int64_t k, int6
   for (int64_t i = 0; i < m * n; ++i) bias[i] = random_float();
   if (kind.beta == 0.0f) bias[0] = NAN;  // beta 0: bias is not read
 
-  GemmArgs g;
-  g.m = m;
-  g.n = n;
-  g.k = k;
-  g.a = a_all;
-  g.lda = lda;
-  g.b = b_all;
+  GemmArgs g = gemm_args(m, n, k, a_all, b_all, c_all);
+  g.lda = lda;  // rows padded past their length: the strides are honoured
   g.ldb = ldb;
-  g.c = c_all;
   g.ldc = ldc;
   g.alpha = kind.alpha;
   g.beta = kind.beta;

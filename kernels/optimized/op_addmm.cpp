@@ -35,16 +35,8 @@ Tensor& addmm_out(KernelContext& ctx, const Tensor& self, const Tensor& mat1,
                   InvalidArgument, out);
 
   // Compute: self broadcasts by strides, 0 along a dimension of size 1.
-  GemmArgs g;
-  g.m = n;
-  g.n = p;
-  g.k = m;
-  g.a = mat1.const_data<float>();
-  g.lda = m;
-  g.b = mat2.const_data<float>();
-  g.ldb = p;
-  g.c = out.mutable_data<float>();
-  g.ldc = p;
+  GemmArgs g = gemm_args(n, p, m, mat1.const_data<float>(), mat2.const_data<float>(),
+                         out.mutable_data<float>());
   g.alpha = alpha.to<float>();
   g.beta = beta.to<float>();
   if (g.beta != 0.0f) {

@@ -28,16 +28,8 @@ Tensor& bmm_out(KernelContext& ctx, const Tensor& self, const Tensor& mat2, Tens
                   InvalidArgument, out);
 
   // Compute: one GEMM per batch, the batch split over the threads first.
-  GemmArgs g;
-  g.m = n;
-  g.n = p;
-  g.k = m;
-  g.a = self.const_data<float>();
-  g.lda = m;
-  g.b = mat2.const_data<float>();
-  g.ldb = p;
-  g.c = out.mutable_data<float>();
-  g.ldc = p;
+  const GemmArgs g = gemm_args(n, p, m, self.const_data<float>(), mat2.const_data<float>(),
+                                out.mutable_data<float>());
   gemm_batch(ctx, gemm_micro_kernels(cpu_level()), g, batch, n * m, m * p, n * p);
   return out;
 }

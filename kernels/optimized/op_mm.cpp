@@ -25,17 +25,8 @@ Tensor& mm_out(KernelContext& ctx, const Tensor& self, const Tensor& mat2, Tenso
                   InvalidArgument, out);
 
   // Compute
-  GemmArgs g;
-  g.m = n;
-  g.n = p;
-  g.k = m;
-  g.a = self.const_data<float>();
-  g.lda = m;
-  g.b = mat2.const_data<float>();
-  g.ldb = p;
-  g.c = out.mutable_data<float>();
-  g.ldc = p;
-  gemm(ctx, g);
+  gemm(ctx, gemm_args(n, p, m, self.const_data<float>(), mat2.const_data<float>(),
+                      out.mutable_data<float>()));
   return out;
 }
 

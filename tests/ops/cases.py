@@ -453,6 +453,38 @@ CASES = [
     OpCase("view_copy.default", others("Float", "Long", "Bool", "Half"), [((2, 3, 4),)],
            args=([4, -1],), name="dtypes"),
 
+    # The optimized convolution (kernels/optimized/util/conv_gemm.h): im2col blocks of up
+    # to 256 deep and 16384 / depth columns, the GEMM's 8 x 32 tiles, a bias written
+    # first; 1x1 read in place; under 4 output channels a group, direct loops. Odd
+    # channel counts (1, 7, 65, 129), depths of 1 to 3 blocks, planes of several column
+    # blocks, strides, dilation, padding, groups, 1-D; integer values keep sums exact.
+    OpCase("convolution.default", ("Float",),
+           [((1, 65, 9, 9), Constant((7, 65, 3, 3)), Constant((7,)), Arg([1, 1]), Arg([1, 1]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
+            ((2, 3, 40, 41), Constant((65, 3, 3, 3)), Arg(None), Arg([1, 1]), Arg([1, 1]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
+            ((1, 7, 19, 17), Constant((129, 7, 3, 3)), Constant((129,)), Arg([2, 2]),
+             Arg([2, 1]), Arg([2, 1]), Arg(False), Arg([0, 0]), Arg(1)),
+            ((1, 65, 7, 7), Constant((129, 65, 1, 1)), Constant((129,)), Arg([1, 1]),
+             Arg([0, 0]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
+            ((1, 65, 8, 8), Constant((7, 65, 1, 1)), Arg(None), Arg([2, 2]), Arg([0, 0]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
+            ((1, 14, 9, 9), Constant((8, 7, 3, 3)), Constant((8,)), Arg([1, 1]), Arg([1, 1]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(2)),
+            ((1, 7, 9, 9), Constant((7, 1, 3, 3)), Constant((7,)), Arg([1, 1]), Arg([1, 1]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(7)),
+            ((1, 1, 1, 1), Constant((1, 1, 1, 1)), Arg(None), Arg([1, 1]), Arg([0, 0]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
+            (In((1, 9, 9, 7), perm=(0, 3, 1, 2)), Constant((65, 7, 5, 5)), Constant((65,)),
+             Arg([1, 1]), Arg([2, 2]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1))],
+           domain="small", name="odd_sizes"),
+    OpCase("convolution.default", ("Float",),
+           [((1, 7, 65), Constant((8, 7, 5)), Constant((8,)), Arg([1]), Arg([2]), Arg([1]),
+             Arg(False), Arg([0]), Arg(1)),
+            ((2, 65, 129), Constant((7, 65, 3)), Arg(None), Arg([2]), Arg([1]), Arg([3]),
+             Arg(False), Arg([0]), Arg(1))],
+           domain="small", name="odd_sizes_1d"),
+
     # --- convolution and normalization ---
     # convolution: input, weight, bias, then stride, padding, dilation, transposed,
     # output_padding, groups as Args. Weights are constants, as in a model. util/conv.h

@@ -56,7 +56,26 @@ struct GemmArgs {
   const float* bias = nullptr;
   int64_t bias_row_stride = 0;
   int64_t bias_col_stride = 0;
+  // c += alpha * (a @ b) instead: c's values are kept (a depth split into several calls,
+  // as convolution's); no bias then.
+  bool accumulate = false;
 };
+
+/// The GemmArgs of c[m, n] = a[m, k] @ b[k, n], each contiguous and row-major.
+inline GemmArgs gemm_args(int64_t m, int64_t n, int64_t k, const float* a, const float* b,
+                          float* c) {
+  GemmArgs g;
+  g.m = m;
+  g.n = n;
+  g.k = k;
+  g.a = a;
+  g.lda = k;
+  g.b = b;
+  g.ldb = n;
+  g.c = c;
+  g.ldc = n;
+  return g;
+}
 
 /// The micro-kernels of `level`, or of the best level below it compiled for this
 /// architecture (on aarch64 every level gives NEON's).
@@ -117,7 +136,7 @@ inline void gemm_tile(const GemmMicroKernels& uk, const GemmArgs& g, int64_t i0,
                       int64_t rows, int64_t cols, int64_t pc, int64_t kc, const float* b,
                       int64_t ldb, bool first, const float* add) {
   float* c = g.c + i0 * g.ldc + j0;
-  bool load = !first;
+  bool load = !first || g.accumulate;
   if (first && g.bias != nullptr && add == nullptr) {
     for (int64_t r = 0; r < rows; ++r) {
       const float* bias = g.bias + (i0 + r) * g.bias_row_stride + j0 * g.bias_col_stride;
@@ -150,7 +169,7 @@ inline void gemm_tile(const GemmMicroKernels& uk, const GemmArgs& g, int64_t i0,
 /// Threads may run disjoint column ranges of one GemmArgs at once.
 inline void gemm_columns(const GemmMicroKernels& uk, const GemmArgs& g, int64_t j_begin,
                          int64_t j_end) {
-  if (g.m <= 0 || j_end <= j_begin) return;
+  if (g.m <= 0 || j_end <= j_begin || (g.k <= 0 && g.accumulate)) return;
   if (g.k <= 0) {  // no products: c = beta * bias, or zeros
     for (int64_t i = 0; i < g.m; ++i) {
       for (int64_t j = j_begin; j < j_end; ++j) {

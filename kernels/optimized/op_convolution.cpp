@@ -1,0 +1,48 @@
+#include "kernels/optimized/util/conv_gemm.h"
+#include "kernels/portable/util/conv_check.h"
+#include "runtime/kernel/kernel_includes.h"
+
+namespace tailor::optimized::native {
+
+// Below this many output channels per group a gathered patch serves too few rows of the
+// product to pay for gathering it (depthwise convolutions have one): direct loops.
+inline constexpr int64_t kConvGemmMinRows = 4;
+
+// convolution.out(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride,
+//                 SymInt[] padding, SymInt[] dilation, bool transposed,
+//                 SymInt[] output_padding, SymInt groups, *, Tensor(a!) out) -> Tensor(a!)
+// Float only (the other dtypes go to portable): 1-D and 2-D, groups, as im2col and the
+// optimized GEMM (util/conv_gemm.h); depthwise-like and transposed convolutions by
+// portable's direct loops.
+Tensor& convolution_out(KernelContext& ctx, const Tensor& input, const Tensor& weight,
+                        const Tensor* bias, IntArrayRef stride, IntArrayRef padding,
+                        IntArrayRef dilation, bool transposed, IntArrayRef output_padding,
+                        int64_t groups, Tensor& out) {
+  // Validate and resize
+  tailor::native::ConvShape s;
+  if (!tailor::native::check_convolution_out(ctx, input, weight, bias, stride, padding,
+                                             dilation, transposed, output_padding, groups, out,
+                                             &s)) {
+    return out;
+  }
+  TL_KERNEL_CHECK(ctx, input.dtype() == ScalarType::Float, InvalidArgument, out);
+
+  // Compute
+  if (out.numel() == 0) {
+    return out;
+  }
+  const float* x = input.const_data<float>();
+  const float* w = weight.const_data<float>();
+  const float* b = bias != nullptr ? bias->const_data<float>() : nullptr;
+  float* y = out.mutable_data<float>();
+  if (transposed) {
+    tailor::native::conv_transposed_direct(s, x, w, b, y);
+  } else if (s.out_per_group() < kConvGemmMinRows) {
+    tailor::native::conv_direct(s, x, w, b, y);
+  } else {
+    conv_gemm_float(ctx, s, x, w, b, y);
+  }
+  return out;
+}
+
+}  // namespace tailor::optimized::native

@@ -1,0 +1,113 @@
+// Convolution as the optimized GEMM (util/gemm.h), for kernels/optimized/op_convolution.cpp.
+//
+// Each (batch, group) is a product: out[cout_g, plane] = weight[cout_g, depth] @
+// patches[depth, plane] (+ bias per row), depth = cin_g * kh * kw and plane = out_h *
+// out_w. A 1x1, stride-1 convolution's patches are its input planes as they lie, so the
+// GEMM reads them in place. Otherwise blocks of the patch matrix (im2col), depth by
+// columns, are gathered into a 64 KB stack panel, and the GEMM accumulates each depth
+// block into out: no heap, and a panel that stays in L2 while every row tile of the
+// weight runs across it.
+#pragma once
+
+#include "kernels/optimized/util/gemm.h"
+#include "kernels/portable/util/conv.h"
+
+namespace tailor::optimized {
+
+// The panel: depth block (at most kGemmDepth) times columns.
+inline constexpr int64_t kConvPanelFloats = 16 * 1024;
+
+// Gathers rows [pc, pc + kc) (row = (ic, kh, kw)) and columns [jc, jc + nc) (column =
+// (oh, ow)) of one group's patch matrix into `panel` (row stride nc); taps in the padding
+// are zeros. `src` is the group's first input plane.
+inline void conv_im2col(const tailor::native::ConvShape& s, const float* src, int64_t pc,
+                        int64_t kc, int64_t jc, int64_t nc, float* panel) {
+  using tailor::native::conv_ceil_div;
+  const int64_t taps = s.kernel_h * s.kernel_w;
+  for (int64_t k = 0; k < kc; ++k) {
+    const int64_t row = pc + k;
+    const int64_t kh = (row % taps) / s.kernel_w;
+    const int64_t kw = row % s.kernel_w;
+    const float* plane = src + (row / taps) * s.in_h * s.in_w;
+    float* dst = panel + k * nc;
+    int64_t oh = jc / s.out_w;
+    int64_t ow = jc % s.out_w;
+    // One output row's run of columns at a time: they read one input row.
+    for (int64_t j = 0; j < nc; j += gemm_min(nc - j, s.out_w - ow), ow = 0, ++oh) {
+      const int64_t run = gemm_min(nc - j, s.out_w - ow);
+      const int64_t ih = oh * s.stride_h - s.pad_h + kh * s.dilation_h;
+      float* out = dst + j;
+      if (ih < 0 || ih >= s.in_h) {
+        __builtin_memset(out, 0, run * sizeof(float));
+        continue;
+      }
+      const float* in_row = plane + ih * s.in_w;
+      // Column t reads in_row[iw0 + t * stride]: inside the row for t in [lo, hi).
+      const int64_t iw0 = ow * s.stride_w - s.pad_w + kw * s.dilation_w;
+      const int64_t lo = gemm_min(run, iw0 >= 0 ? 0 : conv_ceil_div(-iw0, s.stride_w));
+      const int64_t past = conv_ceil_div(s.in_w - iw0, s.stride_w);
+      const int64_t hi = past < lo ? lo : gemm_min(run, past);
+      for (int64_t t = 0; t < lo; ++t) out[t] = 0.0f;
+      if (s.stride_w == 1) {
+        __builtin_memcpy(out + lo, in_row + iw0 + lo, (hi - lo) * sizeof(float));
+      } else {
+        for (int64_t t = lo; t < hi; ++t) out[t] = in_row[iw0 + t * s.stride_w];
+      }
+      for (int64_t t = hi; t < run; ++t) out[t] = 0.0f;
+    }
+  }
+}
+
+/// out = convolution of `in` by `weight` (+ bias) for the geometry `s` (not transposed),
+/// all contiguous NCHW floats, each group's product over ctx's threads.
+inline void conv_gemm_float(KernelContext& ctx, const tailor::native::ConvShape& s,
+                            const float* in, const float* weight, const float* bias,
+                            float* out) {
+  const int64_t cin_g = s.in_per_group();
+  const int64_t cout_g = s.out_per_group();
+  const int64_t depth = cin_g * s.kernel_h * s.kernel_w;
+  const int64_t plane = s.out_h * s.out_w;
+  const int64_t kc_max = gemm_min(depth, kGemmDepth);
+  const int64_t nc_max = kConvPanelFloats / kc_max;
+  alignas(64) float panel[kConvPanelFloats];
+  for (int64_t n = 0; n < s.batch; ++n) {
+    for (int64_t group = 0; group < s.groups; ++group) {
+      const float* a = weight + group * cout_g * depth;
+      const float* src = in + (n * s.in_channels + group * cin_g) * s.in_h * s.in_w;
+      float* c = out + (n * s.out_channels + group * cout_g) * plane;
+      GemmArgs g = gemm_args(cout_g, plane, depth, a, src, c);
+      // The bias first, one value a row of c, then every product accumulates onto it:
+      // a plain fill, where a per-row bias in the GEMM would go element by element.
+      if (bias != nullptr) {
+        for (int64_t r = 0; r < cout_g; ++r) {
+          float* row = c + r * plane;
+          const float value = bias[group * cout_g + r];
+          for (int64_t j = 0; j < plane; ++j) row[j] = value;
+        }
+        g.accumulate = true;
+      }
+      if (s.pointwise()) {
+        gemm(ctx, g);
+        continue;
+      }
+      for (int64_t jc = 0; jc < plane; jc += nc_max) {
+        const int64_t nc = gemm_min(plane - jc, nc_max);
+        for (int64_t pc = 0; pc < depth; pc += kc_max) {
+          const int64_t kc = gemm_min(depth - pc, kc_max);
+          conv_im2col(s, src, pc, kc, jc, nc, panel);
+          GemmArgs block = g;
+          block.n = nc;
+          block.k = kc;
+          block.a = a + pc;
+          block.b = panel;
+          block.ldb = nc;
+          block.c = c + jc;
+          block.accumulate = g.accumulate || pc > 0;  // onto the bias, earlier blocks
+          gemm(ctx, block);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace tailor::optimized
