@@ -13,12 +13,9 @@ Tensor& _adaptive_avg_pool2d_out(KernelContext& ctx, const Tensor& self,
                                  IntArrayRef output_size, Tensor& out) {
   // Validate
   PoolPlanes in;
-  const char* problem = read_pool_input(self, true, &in);
-  TL_KERNEL_CHECK_MSG(ctx, problem == nullptr, InvalidArgument, out,
-                      "_adaptive_avg_pool2d.out: %s", problem);
   int64_t out_h = 0;
   int64_t out_w = 0;
-  problem = read_adaptive_size(output_size, &out_h, &out_w);
+  const char* problem = read_adaptive_pool(self, output_size, &in, &out_h, &out_w);
   TL_KERNEL_CHECK_MSG(ctx, problem == nullptr, InvalidArgument, out,
                       "_adaptive_avg_pool2d.out: %s", problem);
   TL_KERNEL_CHECK_MSG(ctx, same_dtype(self, out), InvalidArgument, out,
@@ -34,29 +31,20 @@ Tensor& _adaptive_avg_pool2d_out(KernelContext& ctx, const Tensor& self,
   // Compute: divides by the window's height, then its width, as torch does.
   TL_SWITCH_FLOAT_TYPES(self.dtype(), ctx, "_adaptive_avg_pool2d.out", T, [&] {
     using Acc = acc_t<T>;
-    const int64_t in_h = in.in_h;
     const int64_t in_w = in.in_w;
-    for (int64_t p = 0; p < in.planes; ++p) {
-      const T* src = self.const_data<T>() + p * in_h * in_w;
-      T* dst = out.mutable_data<T>() + p * out_h * out_w;
-      for (int64_t oh = 0; oh < out_h; ++oh) {
-        const int64_t h0 = adaptive_start(oh, out_h, in_h);
-        const int64_t h1 = adaptive_end(oh, out_h, in_h);
-        for (int64_t ow = 0; ow < out_w; ++ow) {
-          const int64_t w0 = adaptive_start(ow, out_w, in_w);
-          const int64_t w1 = adaptive_end(ow, out_w, in_w);
-          Acc sum = 0;
-          for (int64_t h = h0; h < h1; ++h) {
-            const T* row = src + h * in_w;
-            for (int64_t x = w0; x < w1; ++x) {
-              sum += static_cast<Acc>(row[x]);
-            }
-          }
-          dst[oh * out_w + ow] =
-              static_cast<T>(sum / static_cast<Acc>(h1 - h0) / static_cast<Acc>(w1 - w0));
+    T* dst = out.mutable_data<T>();
+    for_each_adaptive_window(in, self.const_data<T>(), out_h, out_w,
+                             [&](const T* src, int64_t cell, int64_t h0, int64_t h1,
+                                 int64_t w0, int64_t w1) {
+      Acc sum = 0;
+      for (int64_t h = h0; h < h1; ++h) {
+        const T* row = src + h * in_w;
+        for (int64_t x = w0; x < w1; ++x) {
+          sum += static_cast<Acc>(row[x]);
         }
       }
-    }
+      dst[cell] = static_cast<T>(sum / static_cast<Acc>(h1 - h0) / static_cast<Acc>(w1 - w0));
+    });
   });
   return out;
 }

@@ -14,12 +14,9 @@ void adaptive_max_pool2d_out(KernelContext& ctx, const Tensor& self, IntArrayRef
                              Tensor& out, Tensor& indices) {
   // Validate
   PoolPlanes in;
-  const char* problem = read_pool_input(self, true, &in);
-  TL_KERNEL_CHECK_MSG(ctx, problem == nullptr, InvalidArgument, ,
-                      "adaptive_max_pool2d.out: %s", problem);
   int64_t out_h = 0;
   int64_t out_w = 0;
-  problem = read_adaptive_size(output_size, &out_h, &out_w);
+  const char* problem = read_adaptive_pool(self, output_size, &in, &out_h, &out_w);
   TL_KERNEL_CHECK_MSG(ctx, problem == nullptr, InvalidArgument, ,
                       "adaptive_max_pool2d.out: %s", problem);
   TL_KERNEL_CHECK_MSG(ctx, same_dtype(self, out) && indices.dtype() == ScalarType::Long,
@@ -41,35 +38,27 @@ void adaptive_max_pool2d_out(KernelContext& ctx, const Tensor& self, IntArrayRef
   // Compute: 16-bit floats compare in float (exact, and the maximum is stored back as is).
   TL_SWITCH_FLOAT_TYPES(self.dtype(), ctx, "adaptive_max_pool2d.out", T, [&] {
     using Acc = acc_t<T>;
-    const int64_t in_h = in.in_h;
     const int64_t in_w = in.in_w;
-    for (int64_t p = 0; p < in.planes; ++p) {
-      const T* src = self.const_data<T>() + p * in_h * in_w;
-      T* dst = out.mutable_data<T>() + p * out_h * out_w;
-      int64_t* idx = indices.mutable_data<int64_t>() + p * out_h * out_w;
-      for (int64_t oh = 0; oh < out_h; ++oh) {
-        const int64_t h0 = adaptive_start(oh, out_h, in_h);
-        const int64_t h1 = adaptive_end(oh, out_h, in_h);
-        for (int64_t ow = 0; ow < out_w; ++ow) {
-          const int64_t w0 = adaptive_start(ow, out_w, in_w);
-          const int64_t w1 = adaptive_end(ow, out_w, in_w);
-          Acc best = lowest_value<Acc>();
-          int64_t best_at = h0 * in_w + w0;
-          for (int64_t h = h0; h < h1; ++h) {
-            const T* row = src + h * in_w;
-            for (int64_t x = w0; x < w1; ++x) {
-              const Acc v = static_cast<Acc>(row[x]);
-              if (v > best || is_nan_value(v)) {
-                best = v;
-                best_at = h * in_w + x;
-              }
-            }
+    T* dst = out.mutable_data<T>();
+    int64_t* idx = indices.mutable_data<int64_t>();
+    for_each_adaptive_window(in, self.const_data<T>(), out_h, out_w,
+                             [&](const T* src, int64_t cell, int64_t h0, int64_t h1,
+                                 int64_t w0, int64_t w1) {
+      Acc best = lowest_value<Acc>();
+      int64_t best_at = h0 * in_w + w0;
+      for (int64_t h = h0; h < h1; ++h) {
+        const T* row = src + h * in_w;
+        for (int64_t x = w0; x < w1; ++x) {
+          const Acc v = static_cast<Acc>(row[x]);
+          if (v > best || is_nan_value(v)) {
+            best = v;
+            best_at = h * in_w + x;
           }
-          dst[oh * out_w + ow] = static_cast<T>(best);
-          idx[oh * out_w + ow] = best_at;
         }
       }
-    }
+      dst[cell] = static_cast<T>(best);
+      idx[cell] = best_at;
+    });
   });
 }
 

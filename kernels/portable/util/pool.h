@@ -139,10 +139,14 @@ inline int64_t adaptive_end(int64_t i, int64_t n, int64_t in) {
   return 1 + ((i + 1) * in - 1) / n;
 }
 
-// Reads an adaptive pooling call's output_size; returns what is wrong, or nullptr. Zero
-// is allowed (an empty output), as in torch.
-inline const char* read_adaptive_size(IntArrayRef output_size, int64_t* out_h,
-                                      int64_t* out_w) {
+// Reads an adaptive pooling call: its input (see read_pool_input) and output_size;
+// returns what is wrong, or nullptr. A zero size is allowed (an empty output), as in torch.
+inline const char* read_adaptive_pool(const Tensor& self, IntArrayRef output_size,
+                                      PoolPlanes* in, int64_t* out_h, int64_t* out_w) {
+  const char* problem = read_pool_input(self, true, in);
+  if (problem != nullptr) {
+    return problem;
+  }
   if (output_size.size() != 2) {
     return "output_size must have 2 values";
   }
@@ -152,6 +156,25 @@ inline const char* read_adaptive_size(IntArrayRef output_size, int64_t* out_h,
     return "output_size must be in [0, 2^31)";
   }
   return nullptr;
+}
+
+// Calls f(src, cell, h0, h1, w0, w1) for every output cell of adaptive pooling: `src` is
+// its input plane (in_h x in_w, starting at `data`), `cell` its index in the output, and
+// rows [h0, h1) by columns [w0, w1) its window.
+template <typename T, typename F>
+void for_each_adaptive_window(const PoolPlanes& in, const T* data, int64_t out_h,
+                              int64_t out_w, F&& f) {
+  for (int64_t p = 0; p < in.planes; ++p) {
+    const T* src = data + p * in.in_h * in.in_w;
+    for (int64_t oh = 0; oh < out_h; ++oh) {
+      const int64_t h0 = adaptive_start(oh, out_h, in.in_h);
+      const int64_t h1 = adaptive_end(oh, out_h, in.in_h);
+      for (int64_t ow = 0; ow < out_w; ++ow) {
+        f(src, (p * out_h + oh) * out_w + ow, h0, h1, adaptive_start(ow, out_w, in.in_w),
+          adaptive_end(ow, out_w, in.in_w));
+      }
+    }
+  }
 }
 
 }  // namespace tailor::native
