@@ -30,6 +30,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--backend", default="",
                         help="delegate what this backend can run (xnnpack); the manifest's "
                              "`backend: none` turns it off for the model")
+    parser.add_argument("--kernel-libraries", default="",
+                        help="the runtime's kernel libraries, comma-separated (beside "
+                             "`optimized`, XNNPACK takes only groups with a convolution or "
+                             "pooling)")
     parser.add_argument("--deps-out",
                         help="write the Python source files the export imported here, one "
                              "a line (the build re-exports when one changes)")
@@ -81,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
     backend = "none" if manifest.backend == "none" else (manifest.backend or args.backend)
     try:
         program = export(module, inputs, dynamic_shapes(manifest, inputs),
-                         partitioner=make_partitioner(backend))
+                         partitioner=make_partitioner(
+                             backend, tuple(filter(None, args.kernel_libraries.split(",")))))
     except ExportError as e:
         raise ExportError(f"{manifest.path}: model {name}: {e}") from None
     plan = program.plan

@@ -122,10 +122,12 @@ def partitioner_for_target(target: str):
         known = sorted(f[:-5] for f in os.listdir(os.path.dirname(path)) if f.endswith(".yaml"))
         raise ExportError(f"target '{target}': there is no {path}; targets: {', '.join(known)}")
     try:
-        backends = load_target(path).backends
+        target_manifest = load_target(path)
     except ManifestError as e:
         raise ExportError(str(e)) from None
-    return make_partitioner(backends[0]) if backends else None
+    backends = target_manifest.backends
+    return (make_partitioner(backends[0], tuple(target_manifest.kernel_libraries))
+            if backends else None)
 
 
 def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, *,

@@ -180,13 +180,14 @@ def available_backends() -> list[str]:
         if os.path.isdir(folder) else []
 
 
-def make_partitioner(backend: str):
-    """The exporter.delegation.Partitioner of `backend` ("" or "none": None)."""
+def make_partitioner(backend: str, kernel_libraries: tuple = ()):
+    """The exporter.delegation.Partitioner of `backend` ("" or "none": None) for a runtime
+    with `kernel_libraries` (the target's, in precedence order; () when unknown)."""
     if backend in ("", "none"):
         return None
     if backend == "xnnpack":
         from backends.xnnpack import XnnpackPartitioner
-        return XnnpackPartitioner()
+        return XnnpackPartitioner(beside_optimized="optimized" in kernel_libraries)
     raise ExportError(f"backend '{backend}' has no partitioner; the backends are "
                       f"{', '.join(available_backends())}")
 

@@ -294,7 +294,8 @@ def wire(env, plan: BuildPlan):
                                 % (model.manifest, model.backend, plan.target_name,
                                    ", ".join(target.backends), model.backend))
         # The target's backend (if any) takes what it can run, unless the model opts out.
-        backend = " --backend %s" % target.backends[0] if target.backends else ""
+        backend = (" --backend %s --kernel-libraries %s"
+                   % (target.backends[0], ",".join(library_names)) if target.backends else "")
         # The check files are an output too: deleting <model>_io/ re-exports. So is the
         # list of the Python files the export imported, which the next build depends on.
         deps = "%s/%s.deps" % (out, model.name)

@@ -15,7 +15,10 @@ from tests.backends.conftest import require
 from tests.conftest import REPO, run_scons
 
 BUILD = "build/test-backends"
-OUT = os.path.join(REPO, BUILD, "host-xnnpack", "mlp+gpt_tiny")
+# Beside the portable kernels alone, XNNPACK takes every group it can run: the MLP whole
+# and gpt_tiny's linear layers (beside the optimized kernels, the target's default, only
+# groups with a convolution or pooling; test_xnnpack_beside_optimized_kernels below).
+OUT = os.path.join(REPO, BUILD, "host-xnnpack", "mlp+gpt_tiny@portable+prim")
 INSTALL = "apt-get install -y libxnnpack-dev libpthreadpool-dev libcpuinfo-dev"
 
 
@@ -23,7 +26,8 @@ INSTALL = "apt-get install -y libxnnpack-dev libpthreadpool-dev libcpuinfo-dev"
 def build():
     if not os.path.exists("/usr/include/xnnpack.h"):
         pytest.skip("XNNPACK is not installed; install it: " + INSTALL)
-    return run_scons("target=host-xnnpack", "model=mlp,gpt_tiny", "run=1", "build_dir=" + BUILD)
+    return run_scons("target=host-xnnpack", "model=mlp,gpt_tiny", "libraries=portable,prim",
+                     "run=1", "build_dir=" + BUILD)
 
 
 def _run(*args) -> subprocess.CompletedProcess:

@@ -206,6 +206,28 @@ def test_a_conv_net_is_one_delegate_with_repacked_weights_stored_once():
     assert layouts[0] == "ChannelsLast" and layouts[len(args) - 1] == "Plain"
 
 
+def test_beside_the_optimized_kernels_only_groups_with_a_convolution_or_pooling_delegate():
+    """host-xnnpack lists the optimized kernels: a linear-only group would be no faster on
+    XNNPACK, so the MLP stays with the kernels, the conv net stays one delegate."""
+    beside = XnnpackPartitioner(beside_optimized=True)
+    mlp = export(Mlp(), (torch.randn(4, 16),), partitioner=beside)
+    assert "DelegateCall" not in _kinds(mlp)
+    assert {why for _, _, why in mlp.delegation.outside} == {
+        "no convolution or pooling: the optimized kernels run these as fast without a "
+        "delegate call"}
+    torch.manual_seed(0)
+    conv = export(ConvNet().eval(), (torch.randn(1, 3, 16, 16),), partitioner=beside)
+    assert _kinds(conv) == ["DelegateCall"]
+
+
+def test_a_target_with_the_optimized_kernels_delegates_as_its_build_does():
+    from exporter.export import partitioner_for_target
+    assert partitioner_for_target("host-xnnpack").beside_optimized
+    assert partitioner_for_target("host") is None
+    from exporter.manifest import make_partitioner
+    assert not make_partitioner("xnnpack", ("portable", "prim")).beside_optimized
+
+
 class KeywordNet(torch.nn.Module):
     """1-d convolutions around a MaxPool1d (unsqueeze, 2-d pooling, squeeze) and a
     global average pooling, as keyword-spotting models have."""
