@@ -15,9 +15,9 @@ ResNet-18 (torchvision, random weights) on one 224x224 image, and the MLP
   timed by the runner (`--repeat`: execute() alone, no process start or program load).
 
 Rounds interleave: each round times every engine on every workload for --runs runs
-(median of the burst, after one warm-up run), in the same order; the figure is the median
-of the rounds' medians, so a burst of other work on this shared machine costs one round,
-not one engine. Then the GEMM alone (bench/gemm.py's `time`): GFLOP/s at 256^3 against
+(after one warm-up run), in the same order, and keeps the burst's fastest run; the figure
+is the median over rounds of those, so other work on this shared machine (it slows every
+engine, eager's Python most) costs one round, not one engine. Then the GEMM alone (bench/gemm.py's `time`): GFLOP/s at 256^3 against
 the single-core FMA peak it measures. --write puts both tables into BENCHMARKS.md under
 "## Versus onnxruntime".
 """
@@ -120,14 +120,14 @@ def onnxruntime_sessions(work: list[Workload], folder: str):
 
 
 def burst_ms(fn, runs: int) -> float:
-    """Median ms of `runs` calls of fn after one warm-up call."""
+    """The fastest of `runs` calls of fn after one warm-up call, in ms."""
     fn()
     times = []
     for _ in range(runs):
         start = time.perf_counter()
         fn()
         times.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(times)
+    return min(times)
 
 
 def runner_ms(out: str, w: Workload, runs: int) -> float:
@@ -138,11 +138,11 @@ def runner_ms(out: str, w: Workload, runs: int) -> float:
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit(f"error: {' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout}{proc.stderr}")
-    return float(re.search(r"median ([0-9.]+) ms", proc.stdout).group(1))
+    return float(re.search(r"min ([0-9.]+) ms", proc.stdout).group(1))
 
 
 def measure(work: list[Workload], builds: dict, sessions, rounds: int, runs: int) -> dict:
-    """(workload, engine) -> median over rounds of each round's burst median, ms."""
+    """(workload, engine) -> median over rounds of each round's fastest run, ms."""
     import torch
     torch.set_num_threads(1)
     samples: dict = {}
@@ -224,8 +224,9 @@ def main(argv=None) -> int:
         import torch
         benchmarks_md.write_section(SECTION, (
             "Latency of one forward pass on one thread, side by side in one run (fp32, batch "
-            f"1; {args.rounds} interleaved rounds of {args.runs} runs per engine, median of "
-            "the rounds' medians; the ratios divide by torch eager's time, lower is better). "
+            f"1; {args.rounds} interleaved rounds of {args.runs} runs per engine, the median "
+            "over rounds of each round's fastest run; the ratios divide by torch eager's time, "
+            "lower is better). "
             f"torch {torch.__version__}, onnxruntime {onnxruntime.__version__} (the model "
             "from torch.onnx.export at the workload's static shape, all graph "
             "optimizations), Tailor's host and host-xnnpack runtimes (the runner's "
