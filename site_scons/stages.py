@@ -58,6 +58,7 @@ class BuildPlan:
     log: bool = True     # False compiles every log message out (TL_LOG_ENABLED=0)
     size: bool = False   # also link the size apps and write the size report
     generate: str = ""   # a prompt for each model's app, run after the build
+    trace: bool = False  # compile the event tracer in (TL_TRACE=1, runtime/trace/)
 
     @property
     def root(self) -> str:
@@ -69,6 +70,7 @@ class BuildPlan:
         """Objects differ per target, profile, logging and sanitizer: one tree for each."""
         return (self.target_name + ("-" + self.profile if self.profile else "")
                 + ("" if self.log else "-nolog")
+                + ("-trace" if self.trace else "")
                 + ("-asan" if self.sanitize == "address" else ""))
 
     @property
@@ -182,7 +184,7 @@ def plan_build(env, repo: str):
     profile = "" if profile == "none" else profile
     return BuildPlan(env["target"], models, programs, libraries, env["ops"], env["select"],
                      env["run"], env["sanitize"], env["verbose"], env["build_dir"],
-                     profile, env["log"], env["size"], env["generate"])
+                     profile, env["log"], env["size"], env["generate"], env["trace"])
 
 
 def _stale_imports_changed(node, target, prev_ni, repo_node=None) -> bool:
@@ -210,6 +212,13 @@ def _py(module: str) -> str:
 def _sources(repo: str, pattern: str) -> list:
     return sorted(os.path.relpath(p, repo) for p in glob.glob(os.path.join(repo, pattern),
                                                                recursive=True))
+
+
+def _runtime_sources(repo: str, trace: bool) -> list:
+    """The runtime's sources; the event tracer's only when asked for, so the default
+    runtime is byte for byte what it is without the tracer."""
+    return [src for src in _sources(repo, "runtime/**/*.cpp")
+            if trace or not src.startswith(os.path.join("runtime", "trace") + os.sep)]
 
 
 def _label(plan: BuildPlan, text: str):
@@ -276,7 +285,7 @@ def wire(env, plan: BuildPlan):
     """Declares every stage for `plan`; returns the nodes `scons` builds by default."""
     repo = env.Dir("#").abspath
     tenv, target = targets.configure(env, repo, plan.target_name, plan.sanitize, plan.verbose,
-                                     plan.profile, plan.log, plan.build_dir)
+                                     plan.profile, plan.log, plan.build_dir, plan.trace)
     out = "%s/%s/%s" % (plan.root, plan.target_dir, plan.variant)
     # libraries= wins, then the profile's (size: portable only), then the target's.
     chosen_libraries = tuple(plan.libraries or tenv["TL_KERNEL_LIBRARIES"])
@@ -390,7 +399,7 @@ def wire(env, plan: BuildPlan):
                  for src in link_sources]
     # The backends' sources go into the runtime library: only the generated backend
     # table references them, so a runtime links the backends its target lists.
-    runtime_sources = _sources(repo, "runtime/**/*.cpp") + [
+    runtime_sources = _runtime_sources(repo, plan.trace) + [
         src for b in backends.backends for src in b.sources]
     runtime_objs = [tenv.Object("%s/%s.o" % (objects, os.path.splitext(src)[0]), src)
                     for src in runtime_sources if src not in link_sources]
@@ -408,7 +417,8 @@ def wire(env, plan: BuildPlan):
     runtime_lib = tenv.StaticLibrary("%s/%s/lib/tailor_runtime" % (plan.root, plan.target_dir),
                                      runtime_objs)
     runner_objs = [tenv.Object("%s/%s.o" % (objects, os.path.splitext(src)[0]), src)
-                   for src in _sources(repo, "runner/*.cpp")]
+                   for src in _sources(repo, "runner/*.cpp")
+                   + (_sources(repo, "runner/trace/*.cpp") if plan.trace else [])]
     tenv.Depends(runner_objs, schema_header)
     tenv.Requires(runner_objs, plan_yaml)
 
