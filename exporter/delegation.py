@@ -178,6 +178,7 @@ class Delegated:
     remap: dict              # old value id -> new value id (kept values only)
     report: DelegationReport
     nodes: list              # per instruction, the graph nodes it runs
+    num_inputs: list         # per instruction, how many of its args it reads (then writes)
 
 
 def _group_calls(method: LoweredMethod, claimed: set, reads) -> list:
@@ -301,12 +302,13 @@ def delegate_method(method: LoweredMethod, partitioner: Partitioner) -> Delegate
     for u in order:
         for v in unit_reads(u):
             needed_outside.setdefault(v, set()).add(u)
-    instructions, delegates, nodes = [], [], []
+    instructions, delegates, nodes, num_inputs = [], [], [], []
     for u in order:
         if u[0] == "c":
             c = method.calls[u[1]]
             instructions.append(("KernelCall", c.op, list(c.args)))
             nodes.append([c.node])
+            num_inputs.append(c.num_inputs)
             continue
         members = groups[u[1]]
         ins = unit_reads(u)
@@ -315,6 +317,7 @@ def delegate_method(method: LoweredMethod, partitioner: Partitioner) -> Delegate
         payload = partitioner.preprocess(method, members, ins, outs)
         instructions.append(("DelegateCall", len(delegates), ins + outs))
         nodes.append([method.calls[i].node for i in sorted(members)])
+        num_inputs.append(len(ins))
         delegates.append({"backend": partitioner.backend, "data": list(payload)})
 
     # Keep the values still referenced, renumbered in their old order.
@@ -334,7 +337,7 @@ def delegate_method(method: LoweredMethod, partitioner: Partitioner) -> Delegate
 
     report = _report(method, partitioner.backend, groups, folded, reasons, order)
     return Delegated(values, instructions, delegates, [remap[v] for v in method.inputs],
-                     [remap[v] for v in method.outputs], remap, report, nodes)
+                     [remap[v] for v in method.outputs], remap, report, nodes, num_inputs)
 
 
 def _report(method, backend, groups, folded, reasons, order) -> DelegationReport:
