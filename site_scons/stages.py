@@ -251,13 +251,20 @@ def write_value(target, source, env):
     return 0
 
 
+TRACE_RUNS = 5  # runs a trace=1 self-check times, for the per-operator summary
+
+
 def run_self_check(target, source, env):
-    """Runs the runner's --check on one model; writes the report only when it passes."""
+    """Runs the runner's --check on one model; writes the report only when it passes.
+    With targets [report, trace.json, trace.png] (trace=1) it traces the check's runs and
+    prints the per-operator summary (python -m inspector)."""
     runner, program, tolerance = str(source[0]), str(source[1]), source[2].read()
     atol, rtol = tolerance.split()
     # A cross target's binary runs under its emulator (qemu-aarch64 -L ...).
     command = list(env["TL_EMULATOR"]) + [runner, program, "--check", "--atol", atol,
                                           "--rtol", rtol]
+    if len(target) > 1:
+        command += ["--repeat", str(TRACE_RUNS), "--trace", str(target[1])]
     print("checking %s against torch eager" % os.path.basename(program))
     proc = subprocess.run(command, capture_output=True, text=True)
     report = proc.stdout + proc.stderr
@@ -266,6 +273,15 @@ def run_self_check(target, source, env):
         print("error: self-check of %s failed (exit %d): %s" % (program, proc.returncode,
                                                                " ".join(command)))
         return 1
+    if len(target) > 1:
+        summary = [sys.executable, "-m", "inspector", program, "--trace", str(target[1]),
+                   "--summary", "--png", str(target[2])]
+        proc = subprocess.run(summary, capture_output=True, text=True, cwd=env.Dir("#").abspath)
+        sys.stdout.write("".join(("  " + line).rstrip() + "\n"
+                                 for line in (proc.stdout + proc.stderr).splitlines()))
+        if proc.returncode != 0:
+            print("error: the trace summary failed: %s" % " ".join(summary))
+            return 1
     with open(str(target[0]), "w") as f:
         f.write(report)
     return 0
@@ -448,10 +464,14 @@ def wire(env, plan: BuildPlan):
     if plan.run:
         for model, pte in programs:
             check = tenv.Command(
-                "%s/%s.check.txt" % (out, model.name),
+                ["%s/%s.check.txt" % (out, model.name)]
+                + (["%s/%s.trace.json" % (out, model.name), "%s/%s.trace.png" % (out, model.name)]
+                   if plan.trace else []),
                 [runner[0], pte, tenv.Value("%r %r" % (model.atol, model.rtol)),
                  tenv.Value(" ".join(tenv["TL_EMULATOR"]))],
                 Action(run_self_check, None))
+            if plan.trace:
+                tenv.Depends(check, _sources(repo, "inspector/*.py"))
             checks.append(check)
     defaults += checks
 
