@@ -348,7 +348,7 @@ int run(const Options& o) {
   }
   Method& method = module.method();
 #if TL_TRACE
-  tailor::runner::RunTrace trace(o.program, o.trace_file, o.dump_dir);
+  tailor::runner::RunTrace trace(o.program, o.trace_file, o.dump_dir, o.repeat);
   if (!trace.attach(method, *module.program().method_meta(o.method.c_str()), load_start,
                     tl_pal_current_ticks())) {
     return kExitFailure;

@@ -53,48 +53,48 @@ std::string memory_plan_json(const MemoryPlanFigures& plan) {
 }  // namespace
 
 void ChromeTrace::add(const EventTracer& tracer) {
-  for (size_t i = 0; i < tracer.size(); ++i) {
-    const TraceEvent& e = tracer.events()[i];
+  events_.insert(events_.end(), tracer.events(), tracer.events() + tracer.size());
+  dropped_ += tracer.dropped();
+}
+
+bool ChromeTrace::write(const std::string& path, const EventTracer& tracer,
+                        std::string* error) const {
+  // Times count from the first event's start (the load's).
+  const uint64_t origin = events_.empty() ? 0 : tl_pal_ticks_to_ns(events_[0].start_ticks);
+  std::string events;
+  uint32_t runs = 0;
+  for (const TraceEvent& e : events_) {
     const uint64_t start = tl_pal_ticks_to_ns(e.start_ticks);
     const uint64_t end = tl_pal_ticks_to_ns(e.end_ticks);
-    if (!have_origin_) {
-      origin_ns_ = start;
-      have_origin_ = true;
-    }
     std::string args;
     if (e.kind == TraceEventKind::Instruction) {
       args = "{\"instruction\": " + std::to_string(e.index) + ", \"run\": " +
              std::to_string(e.run) + "}";
     } else if (e.kind == TraceEventKind::Execute) {
       args = "{\"run\": " + std::to_string(e.run) + "}";
-      runs_ = e.run + 1 > runs_ ? e.run + 1 : runs_;
+      runs = e.run + 1 > runs ? e.run + 1 : runs;
     } else {
       args = "{\"memory_plan\": " + memory_plan_json(tracer.memory_plan()) + "}";
     }
     const std::string name = e.kind == TraceEventKind::MethodLoad
                                  ? std::string("load ") + e.name
                                  : std::string(e.name);
-    events_ += events_.empty() ? "\n" : ",\n";
-    events_ += "{\"name\": " + json_string(name) + ", \"cat\": \"" + category(e) +
-               "\", \"ph\": \"X\", \"ts\": " + micros(start - origin_ns_) +
-               ", \"dur\": " + micros(end >= start ? end - start : 0) +
-               ", \"pid\": 1, \"tid\": 1, \"args\": " + args + "}";
+    events += events.empty() ? "\n" : ",\n";
+    events += "{\"name\": " + json_string(name) + ", \"cat\": \"" + category(e) +
+              "\", \"ph\": \"X\", \"ts\": " + micros(start >= origin ? start - origin : 0) +
+              ", \"dur\": " + micros(end >= start ? end - start : 0) +
+              ", \"pid\": 1, \"tid\": 1, \"args\": " + args + "}";
   }
-  dropped_ += tracer.dropped();
-}
-
-bool ChromeTrace::write(const std::string& path, const EventTracer& tracer,
-                        std::string* error) const {
   const std::string names =
       "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"args\": {\"name\": " +
       json_string("runner " + program_) + "}},\n{\"name\": \"thread_name\", \"ph\": \"M\", "
       "\"pid\": 1, \"tid\": 1, \"args\": {\"name\": " + json_string("method " + method_) + "}}";
   const std::string text =
-      "{\"traceEvents\": [\n" + names + (events_.empty() ? "" : ",") + events_ +
+      "{\"traceEvents\": [\n" + names + (events.empty() ? "" : ",") + events +
       "\n],\n\"displayTimeUnit\": \"ns\",\n\"otherData\": {\"format\": \"tailor-trace\", "
       "\"version\": 1, \"program\": " + json_string(program_) + ", \"method\": " +
       json_string(method_) + ", \"instructions\": " + std::to_string(num_instructions_) +
-      ", \"runs\": " + std::to_string(runs_) + ", \"dropped_events\": " +
+      ", \"runs\": " + std::to_string(runs) + ", \"dropped_events\": " +
       std::to_string(dropped_) + ", \"memory_plan\": " + memory_plan_json(tracer.memory_plan()) +
       "}}\n";
   FILE* f = fopen(path.c_str(), "wb");

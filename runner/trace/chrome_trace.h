@@ -5,12 +5,14 @@
 #include <stdint.h>
 
 #include <string>
+#include <vector>
 
 #include "runtime/trace/event_tracer.h"
 
 namespace tailor::runner {
 
-/// Collects the events of every run, then writes one file:
+/// Collects the events of every run (as they are: formatting waits for write(), so it
+/// disturbs no run), then writes one file:
 ///   {"traceEvents": [{"name": "aten::addmm.out", "cat": "kernel", "ph": "X",
 ///     "ts": 12.345, "dur": 3.210, "pid": 1, "tid": 1,
 ///     "args": {"instruction": 4, "run": 0}}, ...],
@@ -22,6 +24,8 @@ class ChromeTrace {
               size_t num_instructions)
       : program_(program), method_(method), num_instructions_(num_instructions) {}
 
+  /// Room for `events` events, so add() allocates nothing.
+  void reserve(size_t events) { events_.reserve(events); }
   /// Appends the tracer's events (then the caller may clear it).
   void add(const EventTracer& tracer);
   /// Writes the file; false with `error` set when it cannot.
@@ -31,10 +35,7 @@ class ChromeTrace {
   std::string program_;
   std::string method_;
   size_t num_instructions_;
-  std::string events_;       // the JSON objects so far, comma separated
-  bool have_origin_ = false;
-  uint64_t origin_ns_ = 0;   // the first event's start
-  uint32_t runs_ = 0;
+  std::vector<TraceEvent> events_;
   size_t dropped_ = 0;
 };
 

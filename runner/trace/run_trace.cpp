@@ -23,6 +23,7 @@ bool RunTrace::attach(Method& method, const MethodMeta& meta, uint64_t load_star
   plan.planned_bytes = meta.planned_bytes();
   tracer_->record_method_load(method.name(), plan, load_start, load_end);
   chrome_.reset(new ChromeTrace(program_, method.name(), method.num_instructions()));
+  chrome_->reserve(1 + static_cast<size_t>(runs_) * (method.num_instructions() + 1));
   if (!dump_dir_.empty()) {
     dump_.dir = dump_dir_;
     tracer_->set_observer(&IntermediateDump::observe, &dump_);

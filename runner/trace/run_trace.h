@@ -22,8 +22,8 @@ namespace tailor::runner {
 class RunTrace {
  public:
   RunTrace(const std::string& program, const std::string& trace_file,
-           const std::string& dump_dir)
-      : program_(program), trace_file_(trace_file), dump_dir_(dump_dir) {}
+           const std::string& dump_dir, uint32_t runs)
+      : program_(program), trace_file_(trace_file), dump_dir_(dump_dir), runs_(runs) {}
   RunTrace(const RunTrace&) = delete;
   RunTrace& operator=(const RunTrace&) = delete;
   ~RunTrace() {
@@ -41,6 +41,7 @@ class RunTrace {
   std::string program_;
   std::string trace_file_;
   std::string dump_dir_;
+  uint32_t runs_;
   Method* method_ = nullptr;
   std::vector<TraceEvent> buffer_;
   std::unique_ptr<EventTracer> tracer_;
