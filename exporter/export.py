@@ -128,11 +128,29 @@ def partitioner_for_target(target: str):
     return make_partitioner(backends[0]) if backends else None
 
 
-def trace_graph(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None):
-    """`module` traced by torch.export, decomposed to core ATen and simplified in place:
-    (the ExportedProgram whose nodes a program's debug record names, the number of call
-    nodes torch.export produced, the SimplifyReport). Raises ExportError when torch.export
-    cannot trace the model."""
+def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, *,
+           name: str = "forward", target: str | None = None, partitioner=None) -> Program:
+    """Exports `module` called on `example_inputs` as a Program with one method `name`.
+
+    `dynamic_shapes` is torch.export's argument; dynamic dims are planned at their max.
+    `target` ("host-xnnpack") delegates what that target's backend runs, as
+    `scons target=...` does for a model manifest; `partitioner` (e.g.
+    backends.xnnpack.XnnpackPartitioner()) does the same with a partitioner of your own.
+    `program.delegation` then reports what moved.
+    Raises ExportError when the model uses something a Tailor program cannot express.
+    """
+    if target is not None:
+        if partitioner is not None:
+            raise ExportError("give export() a target or a partitioner, not both")
+        partitioner = partitioner_for_target(target)
+    return lower(trace(module, example_inputs, dynamic_shapes), name=name,
+                 partitioner=partitioner)
+
+
+def trace(module: torch.nn.Module, example_inputs: tuple,
+          dynamic_shapes=None) -> torch.export.ExportedProgram:
+    """torch.export's part of export(): the module traced and decomposed to core ATen.
+    Raises ExportError with torch.export's verdict on the module."""
     # torch's own pytree code warns about its own deprecated API; not the user's concern.
     warnings.filterwarnings("ignore", message=".*LeafSpec.*deprecated", category=FutureWarning)
     with torch.no_grad():
@@ -149,29 +167,16 @@ def trace_graph(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=N
                               "change the code there so torch.export can trace it (see "
                               "torch.export's documentation on graph breaks and dynamic "
                               "shapes)") from None
-        ep = ep.run_decompositions()
+        return ep.run_decompositions()
+
+
+def lower(ep: torch.export.ExportedProgram, *, name: str = "forward",
+          partitioner=None) -> Program:
+    """Tailor's part of export(): a traced program (trace()) simplified and lowered to a
+    Program; rewrites `ep` in place. Raises ExportError for what a program cannot express."""
+    with torch.no_grad():
         node_count = sum(1 for n in ep.graph.nodes if n.op == "call_function")
         simplified = simplify(ep)
-    return ep, node_count, simplified
-
-
-def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, *,
-           name: str = "forward", target: str | None = None, partitioner=None) -> Program:
-    """Exports `module` called on `example_inputs` as a Program with one method `name`.
-
-    `dynamic_shapes` is torch.export's argument; dynamic dims are planned at their max.
-    `target` ("host-xnnpack") delegates what that target's backend runs, as
-    `scons target=...` does for a model manifest; `partitioner` (e.g.
-    backends.xnnpack.XnnpackPartitioner()) does the same with a partitioner of your own.
-    `program.delegation` then reports what moved.
-    Raises ExportError when the model uses something a Tailor program cannot express.
-    """
-    if target is not None:
-        if partitioner is not None:
-            raise ExportError("give export() a target or a partitioner, not both")
-        partitioner = partitioner_for_target(target)
-    with torch.no_grad():
-        ep, node_count, simplified = trace_graph(module, example_inputs, dynamic_shapes)
         built = build_method(ep, name, partitioner)
     segments = [{"offset": 0, "size": len(built.segment)}] if built.segment else []
     data = {"version": PROGRAM_VERSION, "methods": [built.method], "segments": segments}

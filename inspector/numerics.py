@@ -2,8 +2,9 @@
 in eager torch on the same inputs -> each instruction's error, and the first one past a
 threshold.
 
-The graph is traced again from the model manifest exactly as the exporter traces it
-(exporter.export.trace_graph), so its node names are the ones the debug record lists.
+The graph is traced and simplified again from the model manifest exactly as the exporter
+does it (exporter.export.trace() and lower(), which rewrites the graph in place), so its
+node names are the ones the debug record lists.
 Errors are per instruction, over every tensor it writes: `max abs` = max |runtime -
 eager|, `max rel` = max abs / max |eager| (the error against the tensor's own scale, so
 values near zero do not blow it up). Delegate calls are not compared: their outputs
@@ -26,13 +27,14 @@ def eager_node_values(manifest_path: str, inputs: list[np.ndarray]) -> dict:
     traced graph of the model in `manifest_path` on `inputs`."""
     import torch
 
-    from exporter.export import trace_graph
+    from exporter.export import lower, trace
     from exporter.manifest import dynamic_shapes, load_manifest, load_model
     from exporter.passes.graph_constants import constant_tensors
 
     manifest = load_manifest(manifest_path)
     module, example = load_model(manifest)
-    ep, _, _ = trace_graph(module, example, dynamic_shapes(manifest, example))
+    ep = trace(module, example, dynamic_shapes(manifest, example))
+    lower(ep)  # simplifies `ep` in place, as the export did; the program itself is not needed
     constants = constant_tensors(ep)
     placeholders = [n for n in ep.graph.nodes if n.op == "placeholder"]
     wanted = len(placeholders) - len(constants)
