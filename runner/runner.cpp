@@ -3,6 +3,7 @@
 //   runner PROGRAM [--method NAME] [--input FILE.npy ...] [--output FILE.npy ...]
 //          [--check] [--atol X] [--rtol X] [--threads N] [--repeat N] [--verbose]
 //          [--max-memory BYTES] [--max-elements N]
+//          [--trace FILE] [--dump-intermediates DIR]      (trace=1 builds)
 //
 // Exit codes: 0 ok, 1 load/run error or check failure, 2 usage error.
 #include <errno.h>
