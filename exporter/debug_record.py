@@ -14,7 +14,8 @@ It stays out of the program file, so what ships to a device carries none of it. 
 
 `index` is the instruction's position in the method (the trace's "instruction");
 `outputs` the tensors it writes: argument `slot` of the call (and `item` of a tensor
-list), at its planned (upper-bound) shape. A DelegateCall lists every node it runs; its
+list), at its planned (upper-bound) shape; a DelegateCall's also name the graph `node`
+and its `node_output` (index into its outputs) that each one is. A DelegateCall lists every node it runs; its
 module and source are its first node's.
 codegen/oplist.py reads it (without torch) to name the source line of each operator use.
 """
@@ -30,15 +31,21 @@ def debug_path_for(pte_path: str) -> str:
     return os.path.splitext(pte_path)[0] + ".debug.json"
 
 
-def written_tensors(values: list, args: list, num_inputs: int) -> list[dict]:
+def written_tensors(values: list, args: list, num_inputs: int,
+                    written_by: list | None = None) -> list[dict]:
     """The tensors a call with `args` (value ids; the first `num_inputs` read, the rest
-    written) writes, as debug record `outputs` entries."""
+    written) writes, as debug record `outputs` entries. `written_by` (delegate calls)
+    names per written arg the graph node and its output index that produce it."""
     found = []
     for slot in range(num_inputs, len(args)):
         value = values[args[slot]]
         kind = value.get("val_type")
         if kind == "Tensor":
-            found.append({"slot": slot, **_tensor_entry(value["val"])})
+            origin = {}
+            if written_by is not None:
+                node, output = written_by[slot - num_inputs]
+                origin = {"node": node, "node_output": output}
+            found.append({"slot": slot, **_tensor_entry(value["val"]), **origin})
         elif kind == "TensorList":
             found += [{"slot": slot, "item": item, **_tensor_entry(values[vid]["val"])}
                       for item, vid in enumerate(value["val"]["items"])]

@@ -382,9 +382,10 @@ class _MethodBuilder:
                         for i, args in self.instructions]
         nodes = [[call.node] for call in self.calls]
         num_inputs = [call.num_inputs for call in self.calls]
+        written_by = [None] * len(self.calls)
         delegates, report = [], None
         if self.partitioner is not None:
-            inputs, outputs, instructions, delegates, report, nodes, num_inputs = \
+            inputs, outputs, instructions, delegates, report, nodes, num_inputs, written_by = \
                 self._delegate(inputs, outputs)
         plan, segment = self._place_tensors(inputs, outputs,
                                             [args for _, _, args in instructions])
@@ -415,9 +416,10 @@ class _MethodBuilder:
         debug = tuple({"index": index, "kind": kind,
                        "op": what if kind == "KernelCall" else delegates[what]["backend"],
                        "nodes": names, **self.origins.get(names[0], {}),
-                       "outputs": written_tensors(self.values, args, reads)}
-                      for index, ((kind, what, args), names, reads)
-                      in enumerate(zip(instructions, nodes, num_inputs, strict=True)))
+                       "outputs": written_tensors(self.values, args, reads, writers)}
+                      for index, ((kind, what, args), names, reads, writers)
+                      in enumerate(zip(instructions, nodes, num_inputs, written_by,
+                                       strict=True)))
         return BuiltMethod(method, segment, plan, len(calls), report, debug)
 
     def _delegate(self, inputs: list[int], outputs: list[int]):
@@ -436,7 +438,7 @@ class _MethodBuilder:
         for vid, t in self.tensors.items():
             t.payload = self.values[vid]["val"]
         return (done.inputs, done.outputs, done.instructions, done.delegates, done.report,
-                done.nodes, done.num_inputs)
+                done.nodes, done.num_inputs, done.written_by)
 
     def _tensor_ids(self, args: list[int]) -> list[int]:
         """Tensor ids an instruction touches, list members included."""

@@ -7,8 +7,8 @@ does it (exporter.export.trace() and lower(), which rewrites the graph in place)
 node names are the ones the debug record lists.
 Errors are per instruction, over every tensor it writes: `max abs` = max |runtime -
 eager|, `max rel` = max abs / max |eager| (the error against the tensor's own scale, so
-values near zero do not blow it up). Delegate calls are not compared: their outputs
-are not single graph nodes.
+values near zero do not blow it up). A delegate call's outputs are compared with the
+graph nodes that the debug record says each one is.
 """
 
 import os
@@ -94,7 +94,11 @@ def _dump_name(index: int, output: dict) -> str:
     return f"{index}_{output['slot']}{item}.npy"
 
 
-def _eager_output(value, position: int, output: dict):
+def _eager_output(eager: dict, node: str, position: int, output: dict):
+    """The eager value an instruction's output entry stands for: output `position` of the
+    instruction's node, or for a delegate call the node and output the entry names."""
+    node, position = output.get("node", node), output.get("node_output", position)
+    value = eager[node]
     if "item" in output:
         return value[output["item"]]
     return value[position] if isinstance(value, (tuple, list)) else value
@@ -121,17 +125,19 @@ def compare_instruction(entry: dict, dump_dir: str, eager: dict) -> ErrorRow:
     shape = "[" + ", ".join(str(d) for d in outputs[0]["shape"]) + "]" if outputs else ""
     base = ErrorRow(index, entry.get("op", "?"), node, shape, None, None,
                     entry.get("module", ""), entry.get("source", ""), entry.get("code", ""))
-    if entry.get("kind") != "KernelCall":
-        return _with(base, note="delegate call: not compared")
-    if node not in eager:
-        return _with(base, note=f"node {node} is not in the eager graph")
+    delegate = entry.get("kind") != "KernelCall"
+    if delegate and not all("node" in o for o in outputs):
+        return _with(base, note="delegate call: the record names no node; export again")
+    missing = {o.get("node", node) for o in outputs} - set(eager)
+    if missing:
+        return _with(base, note=f"node {sorted(missing)[0]} is not in the eager graph")
     worst_abs, worst_rel = 0.0, 0.0
     for position, output in enumerate(outputs):
         path = os.path.join(dump_dir, _dump_name(index, output))
         if not os.path.exists(path):
             return _with(base, note=f"no {os.path.basename(path)} (did the run stop early?)")
         actual = np.load(path)
-        value = _eager_output(eager[node], position, output).detach()
+        value = _eager_output(eager, node, position, output).detach()
         # numpy has no bfloat16: floats are compared in float32 or wider.
         if value.is_floating_point() and value.element_size() < 4:
             value = value.float()
