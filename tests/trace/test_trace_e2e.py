@@ -20,6 +20,7 @@ OUT = os.path.join(REPO, BUILD, "host-trace", "gpt_tiny")
 PROGRAM = os.path.join(OUT, "gpt_tiny.pte")
 RUNNER = os.path.join(OUT, "bin", "runner")
 RUNS = 20
+CACHE = os.path.join(REPO, "build", "test-trace-cache")
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +28,9 @@ def built():
     # The check (and with it the summary) runs again even when the build is up to date.
     if os.path.exists(os.path.join(OUT, "gpt_tiny.check.txt")):
         os.remove(os.path.join(OUT, "gpt_tiny.check.txt"))
-    return run_scons("model=gpt_tiny", "trace=1", "run=1", "build_dir=" + BUILD)
+    # The cache lends the trace=1 runtime's objects to test_wrong_kernel.py's build.
+    return run_scons("model=gpt_tiny", "trace=1", "run=1", "build_dir=" + BUILD,
+                     "cache=" + CACHE)
 
 
 @pytest.fixture(scope="module")
