@@ -145,6 +145,14 @@ def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, 
         if partitioner is not None:
             raise ExportError("give export() a target or a partitioner, not both")
         partitioner = partitioner_for_target(target)
+    return lower(trace(module, example_inputs, dynamic_shapes), name=name,
+                 partitioner=partitioner)
+
+
+def trace(module: torch.nn.Module, example_inputs: tuple,
+          dynamic_shapes=None) -> torch.export.ExportedProgram:
+    """torch.export's part of export(): the module traced and decomposed to core ATen.
+    Raises ExportError with torch.export's verdict on the module."""
     # torch's own pytree code warns about its own deprecated API; not the user's concern.
     warnings.filterwarnings("ignore", message=".*LeafSpec.*deprecated", category=FutureWarning)
     with torch.no_grad():
@@ -161,7 +169,14 @@ def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, 
                               "change the code there so torch.export can trace it (see "
                               "torch.export's documentation on graph breaks and dynamic "
                               "shapes)") from None
-        ep = ep.run_decompositions()
+        return ep.run_decompositions()
+
+
+def lower(ep: torch.export.ExportedProgram, *, name: str = "forward",
+          partitioner=None) -> Program:
+    """Tailor's part of export(): a traced program (trace()) simplified and lowered to a
+    Program; rewrites `ep` in place. Raises ExportError for what a program cannot express."""
+    with torch.no_grad():
         node_count = sum(1 for n in ep.graph.nodes if n.op == "call_function")
         simplified = simplify(ep)
         built = build_method(ep, name, partitioner)
