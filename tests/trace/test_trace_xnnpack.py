@@ -12,7 +12,9 @@ import pytest
 from tests.conftest import REPO, run_scons
 
 BUILD = "build/test-trace"
-OUT = os.path.join(REPO, BUILD, "host-xnnpack-trace", "mlp_ln")
+# Beside the portable kernels, so that XNNPACK takes mlp_ln's linear layers (beside the
+# optimized ones it takes only groups with a convolution or pooling).
+OUT = os.path.join(REPO, BUILD, "host-xnnpack-trace", "mlp_ln@portable+prim")
 PROGRAM = os.path.join(OUT, "mlp_ln.pte")
 INSTALL = "apt-get install -y libxnnpack-dev libpthreadpool-dev libcpuinfo-dev"
 
@@ -21,7 +23,8 @@ INSTALL = "apt-get install -y libxnnpack-dev libpthreadpool-dev libcpuinfo-dev"
 def built():
     if not os.path.exists("/usr/include/xnnpack.h"):
         pytest.skip("XNNPACK is not installed; install it: " + INSTALL)
-    run_scons("target=host-xnnpack", "model=mlp_ln", "trace=1", "build_dir=" + BUILD)
+    run_scons("target=host-xnnpack", "model=mlp_ln", "libraries=portable,prim", "trace=1",
+              "build_dir=" + BUILD)
     with open(os.path.join(OUT, "mlp_ln.debug.json")) as f:
         return json.load(f)["methods"][0]["instructions"]
 
