@@ -36,8 +36,9 @@ tl_status fail(Error error, const char* fmt, ...) {
   va_start(args, fmt);
   vsnprintf(t_message, kMessageBytes, fmt, args);
   va_end(args);
-  append(t_message, ": ");
+  append(t_message, " (");
   append(t_message, error_name(error));
+  append(t_message, ")");
   if (t_log[0] != '\0') {
     append(t_message, ": ");
     append(t_message, t_log);

@@ -13,7 +13,7 @@ void begin_call();
 /// Appends a runtime error log line to what this call has logged so far.
 void capture_log(const char* message);
 
-/// Sets this thread's message to "<printf of fmt>: <ErrorName>: <captured log>" and
+/// Sets this thread's message to "<printf of fmt> (<ErrorName>): <captured log>" and
 /// returns `error` as a tl_status.
 tl_status fail(Error error, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 
