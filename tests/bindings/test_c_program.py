@@ -8,7 +8,8 @@ import subprocess
 
 import numpy as np
 
-from tests.conftest import REPO
+from tests.bindings.conftest import BUILD
+from tests.conftest import REPO, run_scons
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -28,23 +29,42 @@ def test_library_exports_only_the_c_api(mlp_shared):
     assert not [s for s in symbols if "tailor" in s], "C++ symbols leak out"
 
 
-def test_c_program_runs_the_mlp(mlp_shared, tmp_path):
-    lib_dir = os.path.dirname(mlp_shared.library)
+def _compile_and_run(library: str, program: str, tmp_path, flags=(), env=None):
+    """Compiles mlp_check.c against `library` and runs it on `program`'s example I/O."""
+    lib_dir = os.path.dirname(library)
     exe = tmp_path / "mlp_check"
-    subprocess.run(["gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic",
+    subprocess.run(["gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", *flags,
                     "-I", REPO, os.path.join(HERE, "mlp_check.c"), "-o", str(exe),
                     "-L", lib_dir, "-ltailor", "-Wl,-rpath," + lib_dir, "-lm"],
                    check=True)
-    io = os.path.splitext(mlp_shared.program)[0] + "_io"
+    io = os.path.splitext(program)[0] + "_io"
     x = np.load(os.path.join(io, "input_0.npy"))
     expected = np.load(os.path.join(io, "expected_0.npy"))
     assert x.dtype == np.float32 and expected.dtype == np.float32
     x.tofile(tmp_path / "input.f32")
     expected.tofile(tmp_path / "expected.f32")
-    proc = subprocess.run([str(exe), mlp_shared.program, str(tmp_path / "input.f32"),
+    return subprocess.run([str(exe), program, str(tmp_path / "input.f32"),
                            ",".join(map(str, x.shape)), str(tmp_path / "expected.f32"), "1e-5"],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, env=env)
+
+
+def test_c_program_runs_the_mlp(mlp_shared, tmp_path):
+    proc = _compile_and_run(mlp_shared.library, mlp_shared.program, tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "c api check passed" in proc.stdout
     assert proc.stdout.count("max abs error") == 2  # from the path and from a buffer
     assert proc.stderr == "", "the library prints nothing: errors go to tl_last_error()"
+
+
+def test_c_program_under_asan(tmp_path):
+    """The same calls, good and bad, against a sanitize=address library: no memory error,
+    no leak."""
+    run_scons("model=mlp", "lib=shared", "sanitize=address", "build_dir=" + BUILD)
+    out = os.path.join(REPO, BUILD, "host-shared-asan", "mlp")
+    flags = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
+    env = dict(os.environ, ASAN_OPTIONS="exitcode=99:detect_leaks=1",
+               UBSAN_OPTIONS="halt_on_error=1:exitcode=99")
+    proc = _compile_and_run(os.path.join(out, "lib", "libtailor.so"),
+                            os.path.join(out, "mlp.pte"), tmp_path, flags, env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "c api check passed" in proc.stdout
