@@ -72,3 +72,12 @@ def test_console_command_exports_a_manifest(venv, tmp_path):
                 os.path.join(REPO, "manifests", "models", "mlp.yaml"), "--out", "mlp.pte")
     assert "wrote mlp.pte" in proc.stdout
     assert (tmp_path / "mlp_io" / "expected_0.npy").exists()
+
+
+def test_inspect_a_file_that_is_no_program(tmp_path):
+    (tmp_path / "junk.pte").write_bytes(b"junk")
+    proc = subprocess.run([sys.executable, "-m", "tailor", "inspect", str(tmp_path / "junk.pte")],
+                          cwd=REPO, capture_output=True, text=True)
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("error: %s: " % (tmp_path / "junk.pte"))
+    assert len(proc.stderr.splitlines()) == 1, proc.stderr

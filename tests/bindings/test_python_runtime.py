@@ -97,3 +97,21 @@ def test_a_refused_input_leaves_the_method_usable(program):
         program.run(np.zeros((9, 16), np.float32))
     [y] = program.run(np.ones((2, 16), np.float32))
     assert y.shape == (2, 4) and np.isfinite(y).all()
+
+
+def test_threads_give_the_same_numbers(mlp_shared, program):
+    x = np.random.default_rng(1).standard_normal((8, 16)).astype(np.float32)
+    threaded = tailor.Runtime(mlp_shared.library).load(mlp_shared.program)
+    np.testing.assert_array_equal(threaded.method("forward", threads=2).run(x)[0],
+                                  program.run(x)[0])
+    with pytest.raises(tailor.TailorError, match="65 threads asked for, at most 64"):
+        threaded.method("forward", threads=65)
+
+
+def test_methods_outlive_their_closed_program(mlp_shared):
+    program = tailor.Runtime(mlp_shared.library).load(mlp_shared.program)
+    method = program.method()
+    program.close()  # the C API frees the program with its last method
+    assert method.run(np.ones((1, 16), np.float32))[0].shape == (1, 4)
+    with pytest.raises(tailor.TailorError, match="the program is closed"):
+        program.method("forward", threads=2)
