@@ -193,7 +193,9 @@ class Method:
         return [self._output(i) for i in range(len(self.outputs))]
 
     def _set_input(self, index: int, value, spec: ValueSpec) -> None:
-        array = np.ascontiguousarray(value)
+        array = np.asarray(value)  # (ascontiguousarray would make a scalar 1-d)
+        if not array.flags.c_contiguous:
+            array = np.ascontiguousarray(array)
         if spec.dtype == "BFloat16" and array.dtype == np.float32:
             array, dtype = _to_bfloat16_bits(array), "BFloat16"  # numpy has no bfloat16
         elif array.dtype in _NUMPY_TO_DTYPE:
