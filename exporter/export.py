@@ -53,6 +53,7 @@ class Program:
     delegation: DelegationReport | None = None   # set when exported with a partitioner
     simplified: SimplifyReport = SimplifyReport()  # what the export-time passes did
     debug: tuple = ()                            # per instruction: node, module, source line
+    quantization: object = None                  # exporter.quantize.QuantizeReport, if quantized
 
     @property
     def folded(self) -> tuple[str, ...]:
@@ -129,7 +130,8 @@ def partitioner_for_target(target: str):
 
 
 def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, *,
-           name: str = "forward", target: str | None = None, partitioner=None) -> Program:
+           name: str = "forward", target: str | None = None, partitioner=None,
+           quantize=None) -> Program:
     """Exports `module` called on `example_inputs` as a Program with one method `name`.
 
     `dynamic_shapes` is torch.export's argument; dynamic dims are planned at their max.
@@ -137,12 +139,22 @@ def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, 
     `scons target=...` does for a model manifest; `partitioner` (e.g.
     backends.xnnpack.XnnpackPartitioner()) does the same with a partitioner of your own.
     `program.delegation` then reports what moved.
+    `quantize` ("int8-weight", "8da8w", "8da4w" or {"scheme": "8da4w", "group_size": 64},
+    see exporter/quantize/scheme.py) exports a quantized copy of the module;
+    `program.quantization` says what was quantized and the error against fp32 eager.
     Raises ExportError when the model uses something a Tailor program cannot express.
     """
     if target is not None:
         if partitioner is not None:
             raise ExportError("give export() a target or a partitioner, not both")
         partitioner = partitioner_for_target(target)
+    report = None
+    if quantize is not None:
+        from exporter.quantize.apply import quantize_for_export
+        try:
+            module, report = quantize_for_export(module, tuple(example_inputs), quantize)
+        except ValueError as e:
+            raise ExportError(f"quantize: {e}") from None
     # torch's own pytree code warns about its own deprecated API; not the user's concern.
     warnings.filterwarnings("ignore", message=".*LeafSpec.*deprecated", category=FutureWarning)
     with torch.no_grad():
@@ -166,4 +178,4 @@ def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, 
     segments = [{"offset": 0, "size": len(built.segment)}] if built.segment else []
     data = {"version": PROGRAM_VERSION, "methods": [built.method], "segments": segments}
     return Program(data, built.segment, built.plan, node_count, built.delegation, simplified,
-                   built.debug)
+                   built.debug, report)
