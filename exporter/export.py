@@ -13,6 +13,7 @@ drives this from a model manifest.
 
 import contextlib
 import copy
+import dataclasses
 import functools
 import io
 import json
@@ -155,6 +156,15 @@ def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, 
             module, report = quantize_for_export(module, tuple(example_inputs), quantize)
         except ValueError as e:
             raise ExportError(f"quantize: {e}") from None
+    program = lower(trace(module, example_inputs, dynamic_shapes), name=name,
+                    partitioner=partitioner)
+    return dataclasses.replace(program, quantization=report) if report else program
+
+
+def trace(module: torch.nn.Module, example_inputs: tuple,
+          dynamic_shapes=None) -> torch.export.ExportedProgram:
+    """torch.export's part of export(): the module traced and decomposed to core ATen.
+    Raises ExportError with torch.export's verdict on the module."""
     # torch's own pytree code warns about its own deprecated API; not the user's concern.
     warnings.filterwarnings("ignore", message=".*LeafSpec.*deprecated", category=FutureWarning)
     with torch.no_grad():
@@ -171,11 +181,18 @@ def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, 
                               "change the code there so torch.export can trace it (see "
                               "torch.export's documentation on graph breaks and dynamic "
                               "shapes)") from None
-        ep = ep.run_decompositions()
+        return ep.run_decompositions()
+
+
+def lower(ep: torch.export.ExportedProgram, *, name: str = "forward",
+          partitioner=None) -> Program:
+    """Tailor's part of export(): a traced program (trace()) simplified and lowered to a
+    Program; rewrites `ep` in place. Raises ExportError for what a program cannot express."""
+    with torch.no_grad():
         node_count = sum(1 for n in ep.graph.nodes if n.op == "call_function")
         simplified = simplify(ep)
         built = build_method(ep, name, partitioner)
     segments = [{"offset": 0, "size": len(built.segment)}] if built.segment else []
     data = {"version": PROGRAM_VERSION, "methods": [built.method], "segments": segments}
     return Program(data, built.segment, built.plan, node_count, built.delegation, simplified,
-                   built.debug, report)
+                   built.debug)

@@ -581,18 +581,23 @@ def build_library(library: str, selection: Selection) -> LibraryBuild:
     runs the library's runtime with TL_CPU_LEVEL=<level>."""
     base, level = split_library(library)
     ptes = [e.pte for e in selection.programs.values()]
-    runner = ""
-    if ptes:
-        how = ([f"target={XNNPACK_TARGET}"] if base == XNNPACK
-               else ["libraries=" + ",".join((base, *fallbacks(base)))])
-        listing = os.path.join(BUILD, f"programs-{base}.txt")  # too many for a command line
-        os.makedirs(os.path.join(REPO, BUILD), exist_ok=True)
-        with open(os.path.join(REPO, listing), "w") as f:
-            f.write("".join(p + "\n" for p in ptes))
-        scons("programs=@" + listing, *how, "build_dir=" + BUILD)
-        runner = runner_path(ptes, base)
-        assert os.path.exists(runner), f"the build made no {runner}"
+    runner = build_programs(base, ptes) if ptes else ""
     return LibraryBuild(library, runner, selection, level)
+
+
+def build_programs(library: str, ptes: list[str], build_dir: str = BUILD) -> str:
+    """One runtime of `library` (with its fallbacks) for every program in `ptes`, built
+    through the real flow; returns its runner."""
+    how = ([f"target={XNNPACK_TARGET}"] if library == XNNPACK
+           else ["libraries=" + ",".join((library, *fallbacks(library)))])
+    listing = os.path.join(build_dir, f"programs-{library}.txt")  # too many for a command line
+    os.makedirs(os.path.join(REPO, build_dir), exist_ok=True)
+    with open(os.path.join(REPO, listing), "w") as f:
+        f.write("".join(p + "\n" for p in ptes))
+    scons("programs=@" + listing, *how, "build_dir=" + build_dir)
+    runner = runner_path(ptes, library, build_dir=build_dir)
+    assert os.path.exists(runner), f"the build made no {runner}"
+    return runner
 
 
 def run_and_compare(build: LibraryBuild, exported: Exported, tmp_dir: str) -> None:
