@@ -11,16 +11,19 @@ from torch import nn
 
 from exporter.quantize import ops  # noqa: F401  (registers the operators called below)
 from exporter.quantize.scheme import QuantizeSpec
-from exporter.quantize.weights import quantize_int4_groups, quantize_int8_rows
+from exporter.quantize.weights import (pack_int4, pack_int8, quantize_int4_groups,
+                                       quantize_int8_rows)
 
 
 class QuantizedLinear(nn.Module):
     def __init__(self, linear: nn.Linear, spec: QuantizeSpec):
         super().__init__()
         if spec.weight_bits == 4:
-            weight, scales = quantize_int4_groups(linear.weight, spec.group_size)
+            q, scales = quantize_int4_groups(linear.weight, spec.group_size)
+            weight = pack_int4(q)
         else:
-            weight, scales = quantize_int8_rows(linear.weight)
+            q, scales = quantize_int8_rows(linear.weight)
+            weight = pack_int8(q)
         self.register_buffer("weight", weight)
         self.register_buffer("weight_scales", scales)
         self.register_buffer("bias", None if linear.bias is None

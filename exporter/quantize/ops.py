@@ -5,9 +5,10 @@ Importing this module defines:
 
 - `tailor_quant::linear(Tensor input, Tensor weight, Tensor weight_scales, Tensor? bias,
   int weight_bits, bool dynamic_input) -> Tensor` and its `.out`: the fused
-  dequantize -> linear of the quantized Linear layers (weight: int8 [N, K] or packed
-  int4 uint8 [N, K / 2], see weights.py; weight_scales: float [N, K / group_size]; with
-  `dynamic_input`, each input row is quantized per token first, see activations.py);
+  dequantize -> linear of the quantized Linear layers (weight: int8 or int4 packed in
+  blocks of 8 output rows, see weights.py; weight_scales: float [N, K / group_size],
+  which gives N; with `dynamic_input`, each input row is quantized per token first, see
+  activations.py);
 - `quantized_decomposed::embedding_byte` and `.out`, with ExecuTorch's schema: an
   embedding lookup in an int8 table with one scale per row;
 - the `.out` variants torch lacks of the quantized_decomposed ops Tailor has kernels for
@@ -57,7 +58,7 @@ _decomposed.define(
 
 def linear(input, weight, weight_scales, bias, weight_bits, dynamic_input):
     x = fake_quantize_tokens(input) if dynamic_input else input
-    return F.linear(x, dequantize(weight, weight_scales, weight_bits), bias)
+    return F.linear(x, dequantize(weight, weight_scales, weight_bits, input.shape[-1]), bias)
 
 
 def embedding_byte(weight, weight_scales, weight_zero_points, quant_min, quant_max, indices):
@@ -69,7 +70,7 @@ def embedding_byte(weight, weight_scales, weight_zero_points, quant_min, quant_m
 
 
 def _linear_fake(input, weight, weight_scales, bias, weight_bits, dynamic_input):
-    return input.new_empty((*input.shape[:-1], weight.shape[0]))
+    return input.new_empty((*input.shape[:-1], weight_scales.shape[0]))
 
 
 def _embedding_fake(weight, weight_scales, weight_zero_points, quant_min, quant_max, indices):

@@ -3,17 +3,25 @@
 - int8, one scale per row (output channel): q = round(w / s) in [-127, 127],
   s = max|row| / 127;
 - int4, one scale per group of `group_size` consecutive inputs: q in [-8, 7],
-  s = max|group| / 7 (q = -8 is never produced: the range stays symmetric);
-  stored two per byte, offset by 8, in blocks of 32: byte j of a block holds element j
-  in its low nibble and element j + 16 in its high nibble, so a SIMD kernel gets 16
-  consecutive weights from one mask and 16 from one shift (kernels/quantized/util/int4.h).
+  s = max|group| / 7 (q = -8 is never produced: the range stays symmetric).
 
-unpack_int4() is the inverse, used by the eager reference of the ops.
+Packed for the SIMD kernels (kernels/quantized/util/qlinear_layout.h), which compute 8
+outputs at once from 32 bytes: output rows go in blocks of 8 (the last one padded with
+zero rows), and within a block the weights of 8 rows for a few consecutive inputs lie
+side by side:
+
+- int8 [ceil(N/8), ceil(K/4) * 32]: per 4 inputs k..k+3, 32 bytes; byte i is
+  w[8b + i/4, k + i%4] (K padded with zeros to a multiple of 4);
+- int4 [ceil(N/8), K * 4] (K a multiple of 32): per 8 inputs k..k+7, 32 bytes; byte i
+  holds w[8b + i/4, k + i%4] + 8 in its low nibble and w[8b + i/4, k + 4 + i%4] + 8 in
+  its high nibble.
+
+unpack() is the inverse, used by the eager reference of the ops.
 """
 
 import torch
 
-INT4_BLOCK = 32
+BLOCK_ROWS = 8
 
 
 def _scales(amax: torch.Tensor, qmax: int) -> torch.Tensor:
@@ -29,33 +37,52 @@ def quantize_int8_rows(w: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
 
 
 def quantize_int4_groups(w: torch.Tensor, group_size: int) -> tuple[torch.Tensor, torch.Tensor]:
-    """[N, K] float (K a multiple of group_size) -> (packed uint8 [N, K / 2],
+    """[N, K] float (K a multiple of group_size) -> (int8 [N, K] in [-8, 7],
     float scales [N, K / group_size])."""
     w = w.detach().float()
     n, k = w.shape
     groups = w.reshape(n, k // group_size, group_size)
     scales = _scales(groups.abs().amax(dim=2), 7)
-    q = torch.clamp(torch.round(groups / scales.unsqueeze(2)), -8, 7).to(torch.int16)
-    return pack_int4(q.reshape(n, k)), scales
+    q = torch.clamp(torch.round(groups / scales.unsqueeze(2)), -8, 7).to(torch.int8)
+    return q.reshape(n, k), scales
+
+
+def _blocks(q: torch.Tensor, step: int) -> torch.Tensor:
+    """[N, K] -> [ceil(N/8), K'/step, step, 8] int16 with K' = K rounded up to `step`,
+    zero padded: [block, step of k, k within the step, row within the block]."""
+    n, k = q.shape
+    padded = torch.zeros(-(-n // BLOCK_ROWS) * BLOCK_ROWS, -(-k // step) * step,
+                         dtype=torch.int16)
+    padded[:n, :k] = q.to(torch.int16)
+    rows, cols = padded.shape
+    return padded.reshape(rows // BLOCK_ROWS, BLOCK_ROWS, cols // step, step).permute(0, 2, 3, 1)
+
+
+def pack_int8(q: torch.Tensor) -> torch.Tensor:
+    """int8 [N, K] -> int8 [ceil(N/8), ceil(K/4) * 32] (the module docstring's layout)."""
+    b = _blocks(q, 4)                          # [B, K/4, 4 (k), 8 (row)]
+    return b.permute(0, 1, 3, 2).reshape(b.shape[0], -1).to(torch.int8)
 
 
 def pack_int4(q: torch.Tensor) -> torch.Tensor:
-    """[N, K] integers in [-8, 7] (K a multiple of 32) -> uint8 [N, K / 2]."""
-    n, k = q.shape
-    blocks = (q.to(torch.int16) + 8).reshape(n, k // INT4_BLOCK, 2, INT4_BLOCK // 2)
-    return (blocks[:, :, 0] | (blocks[:, :, 1] << 4)).reshape(n, k // 2).to(torch.uint8)
+    """[N, K] in [-8, 7], K a multiple of 8 -> uint8 [ceil(N/8), K * 4]."""
+    b = _blocks(q, 8) + 8                      # [B, K/8, 8 (k), 8 (row)]
+    low = b[:, :, :4].permute(0, 1, 3, 2)      # [B, K/8, row, k 0..3]
+    high = b[:, :, 4:].permute(0, 1, 3, 2)
+    return (low | (high << 4)).reshape(b.shape[0], -1).to(torch.uint8)
 
 
-def unpack_int4(packed: torch.Tensor) -> torch.Tensor:
-    """uint8 [N, K / 2] -> int8 [N, K] in [-8, 7] (the inverse of pack_int4)."""
-    n, half = packed.shape
-    b = packed.to(torch.int16).reshape(n, half // (INT4_BLOCK // 2), 1, INT4_BLOCK // 2)
-    low, high = b & 0xF, b >> 4
-    return (torch.cat([low, high], dim=2).reshape(n, half * 2) - 8).to(torch.int8)
+def unpack(weight: torch.Tensor, bits: int, n: int, k: int) -> torch.Tensor:
+    """A packed weight -> int8 [n, k] (the inverse of pack_int8 / pack_int4)."""
+    blocks = weight.shape[0]
+    b = weight.to(torch.int16).reshape(blocks, -1, BLOCK_ROWS, 4)   # [B, steps, row, 4]
+    if bits == 4:
+        b = torch.cat([b & 0xF, b >> 4], dim=3) - 8                # [B, K/8, row, 8]
+    q = b.permute(0, 2, 1, 3).reshape(blocks * BLOCK_ROWS, -1)
+    return q[:n, :k].to(torch.int8)
 
 
-def dequantize(weight: torch.Tensor, scales: torch.Tensor, bits: int) -> torch.Tensor:
-    """Packed weight and its scales [N, G] -> float [N, K]."""
-    q = unpack_int4(weight) if bits == 4 else weight
-    group = q.shape[1] // scales.shape[1]
-    return q.float() * scales.float().repeat_interleave(group, dim=1)
+def dequantize(weight: torch.Tensor, scales: torch.Tensor, bits: int, k: int) -> torch.Tensor:
+    """Packed weight and its scales [N, G] -> float [N, k]."""
+    q = unpack(weight, bits, scales.shape[0], k)
+    return q.float() * scales.float().repeat_interleave(k // scales.shape[1], dim=1)

@@ -10,11 +10,11 @@ from torch import nn
 from exporter.errors import ExportError
 from exporter.export import export
 from exporter.manifest import parse_manifest
-from exporter.quantize.activations import fake_quantize_tokens, token_qparams
+from exporter.quantize.activations import fake_quantize_tokens, token_scales
 from exporter.quantize.apply import quantize_model
 from exporter.quantize.scheme import QuantizeSpec, parse_quantize
-from exporter.quantize.weights import (pack_int4, quantize_int4_groups, quantize_int8_rows,
-                                       unpack_int4)
+from exporter.quantize.weights import (dequantize, pack_int4, pack_int8, quantize_int4_groups,
+                                       quantize_int8_rows, unpack)
 from codegen.yaml_io import parse_yaml
 
 
@@ -56,13 +56,19 @@ def test_export_rejects_a_bad_scheme_with_the_argument_named(mlp):
         export(*mlp, quantize="int3")
 
 
-def test_int4_packs_two_per_byte_in_blocks_of_32_and_unpacks_back():
-    q = torch.randint(-8, 8, (3, 64), generator=torch.Generator().manual_seed(0))
-    packed = pack_int4(q)
-    assert packed.dtype == torch.uint8 and packed.shape == (3, 32)
-    # Byte j of a block: value j in the low nibble, value j + 16 in the high one.
-    assert int(packed[0, 0]) == (int(q[0, 0]) + 8) | ((int(q[0, 16]) + 8) << 4)
-    assert torch.equal(unpack_int4(packed).to(torch.int64), q)
+def test_weights_pack_in_blocks_of_8_rows_and_unpack_back():
+    gen = torch.Generator().manual_seed(0)
+    q8 = torch.randint(-127, 128, (11, 37), generator=gen).to(torch.int8)
+    packed = pack_int8(q8)   # 2 blocks of 8 rows (the last padded), 40 inputs by 4
+    assert packed.dtype == torch.int8 and packed.shape == (2, 10 * 32)
+    # Per 4 inputs, 32 bytes: row 0's inputs 0..3, then row 1's, ...
+    assert packed[0, :8].tolist() == q8[0, :4].tolist() + q8[1, :4].tolist()
+    assert torch.equal(unpack(packed, 8, 11, 37), q8)
+    q4 = torch.randint(-8, 8, (11, 64), generator=gen).to(torch.int8)
+    packed = pack_int4(q4)   # per 8 inputs, 32 bytes: inputs 0..3 low nibbles, 4..7 high
+    assert packed.dtype == torch.uint8 and packed.shape == (2, 64 * 4)
+    assert int(packed[0, 4]) == (int(q4[1, 0]) + 8) | ((int(q4[1, 4]) + 8) << 4)
+    assert torch.equal(unpack(packed, 4, 11, 64), q4)
 
 
 def test_weights_quantize_within_half_a_step():
@@ -71,14 +77,14 @@ def test_weights_quantize_within_half_a_step():
     assert q8.dtype == torch.int8 and s8.shape == (6, 1)
     assert (q8.float() * s8 - w).abs().le(s8 / 2 + 1e-7).all()
     q4, s4 = quantize_int4_groups(w, 32)
-    assert s4.shape == (6, 2)
-    back = unpack_int4(q4).float() * s4.repeat_interleave(32, dim=1)
+    assert s4.shape == (6, 2) and q4.min() >= -8 and q4.max() <= 7
+    back = dequantize(pack_int4(q4), s4, 4, 64)
     assert (back - w).abs().le(s4.repeat_interleave(32, dim=1) / 2 + 1e-7).all()
 
 
 def test_activations_quantize_per_token_within_half_a_step():
     x = torch.randn(4, 5, 40, generator=torch.Generator().manual_seed(2)) * 3
-    scale, _ = token_qparams(x)
+    scale = token_scales(x)
     assert scale.shape == (4, 5, 1)
     assert (fake_quantize_tokens(x) - x).abs().le(scale / 2 + 1e-6).all()
 

@@ -1023,21 +1023,24 @@ CASES = [
 
 
 def _qlinear(m: tuple, n: int, k: int, bits: int, groups: int, bias: bool = True) -> tuple:
-    """One call of tailor_quant::linear: input m + (k,), weight [n, k] (int8) or [n, k / 2]
-    (packed int4), scales [n, groups], bias [n] or None."""
-    weight = Constant((n, k), "Char") if bits == 8 else Constant((n, k // 2), "Byte")
+    """One call of tailor_quant::linear: input m + (k,), n outputs, weights packed in
+    blocks of 8 rows (int8: 32 bytes per 4 inputs; int4: per 8), scales [n, groups],
+    bias [n] or None (kernels/quantized/util/qlinear_layout.h)."""
+    blocks = -(-n // 8)
+    weight = (Constant((blocks, -(-k // 4) * 32), "Char") if bits == 8
+              else Constant((blocks, k * 4), "Byte"))
     return (In((*m, k)), weight, Constant((n, groups), "Float", domain="positive"),
             Constant((n,), "Float") if bias else None)
 
 
 # The quantized library (kernels/quantized/, manifests/kernels/quantized.yaml). Linear:
-# 1 to 9 rows cross the 4-row tiles of util/qlinear.h, k = 70 and 37 leave SIMD tails,
-# several groups per row test the per-group scales; its LEVELED runs test the plain C++
-# dot kernels against the same references.
+# 1 to 9 rows cross the 4-row tiles of util/qlinear.h, 3, 5, 13 and 17 outputs partial
+# blocks of 8, k = 70 and 37 partial quads of inputs, several groups per row the
+# per-group scales; its LEVELED runs test the plain C++ kernels on the same references.
 QUANTIZED_CASES = [
     OpCase("tailor_quant::linear.default", ("Float",),
            [_qlinear((1,), 8, 64, 8, 1), _qlinear((5,), 3, 70, 8, 1),
-            _qlinear((2, 3), 17, 64, 8, 2, bias=False), _qlinear((9,), 4, 256, 8, 1)],
+            _qlinear((2, 3), 17, 64, 8, 1, bias=False), _qlinear((9,), 13, 256, 8, 1)],
            args=(8, True), name="8da8w", atol=1e-4, rtol=1e-5),
     OpCase("tailor_quant::linear.default", ("Float",),
            [_qlinear((1,), 8, 64, 4, 2), _qlinear((6,), 5, 128, 4, 4),
@@ -1045,7 +1048,7 @@ QUANTIZED_CASES = [
            args=(4, True), name="8da4w", atol=1e-4, rtol=1e-5),
     OpCase("tailor_quant::linear.default", ("Float",),
            [_qlinear((1,), 8, 64, 8, 1), _qlinear((7,), 3, 37, 8, 1),
-            _qlinear((2, 2), 5, 64, 8, 4, bias=False)],
+            _qlinear((2, 2), 5, 64, 8, 1, bias=False)],
            args=(8, False), name="int8_weight", atol=1e-4, rtol=1e-5),
     OpCase("quantized_decomposed::embedding_byte.default", ("Float",),
            [(Constant((10, 4), "Char"), Constant((10,), "Float", domain="positive"), None,

@@ -1,168 +1,166 @@
-// AVX2 dot kernels of the quantized linear (contract: util/qlinear_kernels.h). The runtime
-// is compiled for x86-64's baseline; only these functions carry a target attribute, and
-// util/qlinear.h calls them only when cpu_level() reports AVX2.
+// AVX2 kernels of the quantized linear (contract: util/qlinear_kernels.h; weight layout:
+// util/qlinear_layout.h). The runtime is compiled for x86-64's baseline; only these
+// functions carry a target attribute, and util/qlinear.h calls them only when
+// cpu_level() reports AVX2.
 //
-// Integer products use vpmaddwd (_mm256_madd_epi16): 16 int16 inputs (already centered
-// on their zero point, in [-255, 255]) times 16 weights widened to int16, summed in pairs
-// into 8 int32 lanes. Unlike vpmaddubsw (u8 x s8 -> saturating int16) it cannot saturate
-// for int8 weights, so the sums are exact and match the reference bit for bit. Each
-// group's int32 sums become float and are scaled once per group.
+// One 32-byte load holds 8 outputs x 4 inputs of int8 weights (or x 8 inputs of int4), and
+// one broadcast 4 inputs of a row: vpmaddubsw multiplies them as 32 u8 x s8 pairs into 16
+// int16 sums and vpmaddwd against ones widens those to 8 int32 lanes, one per output, so
+// nothing is summed across lanes. vpmaddubsw saturates past 32767: int8 weights enter as
+// |w| (u8) with the input's sign flipped where w < 0 (vpsignb), at most 2 x 127 x 127 =
+// 32258; int4 weights as their nibbles (0..15), at most 2 x 2 x 15 x 127 = 7620 for the
+// two halves added in int16. Every sum is exact, as in the reference.
 #pragma once
 
 #if defined(__x86_64__)
 
 #include <immintrin.h>
+#include <string.h>
 
-#include "kernels/quantized/util/int4.h"
 #include "kernels/quantized/util/qlinear_generic.h"
 #include "kernels/quantized/util/qlinear_kernels.h"
+#include "kernels/quantized/util/qlinear_layout.h"
 
 namespace tailor::quantized {
 
-__attribute__((target("avx2,fma"))) inline float qlinear_hsum_avx2(__m256 v) {
-  __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-  s = _mm_add_ss(s, _mm_shuffle_ps(s, s, 1));
-  return _mm_cvtss_f32(s);
+// Four consecutive int8 inputs, in every 32-bit lane.
+__attribute__((target("avx2"))) inline __m256i qlinear_broadcast4(const int8_t* x) {
+  int32_t v;
+  memcpy(&v, x, 4);
+  return _mm256_set1_epi32(v);
 }
 
 template <int R>
-__attribute__((target("avx2,fma"))) void dot_dynamic_int8_avx2_rows(
-    const int16_t* x, int64_t k, const int8_t* w, const float* scales, int64_t groups,
-    float* acc) {
-  const int64_t size = k / groups;
-  __m256 total[R];
-  float tail[R];
-  for (int r = 0; r < R; ++r) {
-    total[r] = _mm256_setzero_ps();
-    tail[r] = 0.0f;
-  }
-  for (int64_t g = 0; g < groups; ++g) {
-    const int64_t begin = g * size;
-    const int64_t simd_end = begin + size / 16 * 16;
-    __m256i dot[R];
-    for (int r = 0; r < R; ++r) dot[r] = _mm256_setzero_si256();
-    for (int64_t i = begin; i < simd_end; i += 16) {
-      const __m256i w16 =
-          _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w + i)));
-      for (int r = 0; r < R; ++r) {
-        const __m256i x16 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + r * k + i));
-        dot[r] = _mm256_add_epi32(dot[r], _mm256_madd_epi16(x16, w16));
-      }
-    }
-    const __m256 scale = _mm256_set1_ps(scales[g]);
+__attribute__((target("avx2"))) void dynamic_int8_avx2_rows(const int8_t* x, int64_t ldx,
+                                                           int64_t kp, const int8_t* w,
+                                                           float* acc) {
+  const __m256i ones = _mm256_set1_epi16(1);
+  __m256i sum[R];
+  for (int r = 0; r < R; ++r) sum[r] = _mm256_setzero_si256();
+  for (int64_t k = 0; k < kp; k += 4, w += 32) {
+    const __m256i wv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w));
+    const __m256i magnitude = _mm256_abs_epi8(wv);
     for (int r = 0; r < R; ++r) {
-      total[r] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(dot[r]), scale, total[r]);
-      int32_t rest = 0;
-      for (int64_t i = simd_end; i < begin + size; ++i) rest += int32_t{x[r * k + i]} * w[i];
-      tail[r] += static_cast<float>(rest) * scales[g];
+      const __m256i xs = _mm256_sign_epi8(qlinear_broadcast4(x + r * ldx + k), wv);
+      sum[r] = _mm256_add_epi32(sum[r],
+                                _mm256_madd_epi16(_mm256_maddubs_epi16(magnitude, xs), ones));
     }
   }
-  for (int r = 0; r < R; ++r) acc[r] = qlinear_hsum_avx2(total[r]) + tail[r];
+  for (int r = 0; r < R; ++r) _mm256_storeu_ps(acc + r * kQBlock, _mm256_cvtepi32_ps(sum[r]));
 }
 
 template <int R>
-__attribute__((target("avx2,fma"))) void dot_dynamic_int4_avx2_rows(
-    const int16_t* x, int64_t k, const uint8_t* w, const float* scales, int64_t groups,
-    float* acc) {
-  const int64_t size = k / groups;  // a multiple of kInt4Block (checked by the op)
-  const __m256i low_mask = _mm256_set1_epi16(0xF);
-  const __m256i offset = _mm256_set1_epi16(8);
+__attribute__((target("avx2,fma"))) void dynamic_int4_avx2_rows(
+    const int8_t* x, int64_t ldx, int64_t k, const uint8_t* w, const float* scales,
+    int64_t groups, int64_t valid, const int32_t* sums, float* acc) {
+  const int64_t size = k / groups;
+  const __m256i ones = _mm256_set1_epi16(1);
+  const __m256i low = _mm256_set1_epi8(0x0F);
+  // Lane c reads the scale of row c (row valid - 1 for the padding rows: weights 0).
+  alignas(32) int32_t index[kQBlock];
+  for (int64_t c = 0; c < kQBlock; ++c) {
+    index[c] = static_cast<int32_t>((c < valid ? c : valid - 1) * groups);
+  }
+  const __m256i scale_index = _mm256_load_si256(reinterpret_cast<const __m256i*>(index));
   __m256 total[R];
   for (int r = 0; r < R; ++r) total[r] = _mm256_setzero_ps();
   for (int64_t g = 0; g < groups; ++g) {
-    __m256i dot[R];
-    for (int r = 0; r < R; ++r) dot[r] = _mm256_setzero_si256();
-    for (int64_t i = g * size; i < (g + 1) * size; i += kInt4Block) {
-      const __m256i bytes =
-          _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w + i / 2)));
-      const __m256i first = _mm256_sub_epi16(_mm256_and_si256(bytes, low_mask), offset);
-      const __m256i second = _mm256_sub_epi16(_mm256_srli_epi16(bytes, 4), offset);
+    __m256i sum[R];
+    for (int r = 0; r < R; ++r) sum[r] = _mm256_setzero_si256();
+    for (int64_t i = g * size; i < (g + 1) * size; i += 8) {
+      const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + i * 4));
+      const __m256i first = _mm256_and_si256(v, low);                         // inputs i..i+3
+      const __m256i second = _mm256_and_si256(_mm256_srli_epi16(v, 4), low);  // i+4..i+7
       for (int r = 0; r < R; ++r) {
-        const int16_t* xr = x + r * k + i;
-        const __m256i x0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xr));
-        const __m256i x1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xr + 16));
-        dot[r] = _mm256_add_epi32(dot[r], _mm256_add_epi32(_mm256_madd_epi16(x0, first),
-                                                           _mm256_madd_epi16(x1, second)));
+        const int8_t* xr = x + r * ldx + i;
+        const __m256i pairs =
+            _mm256_add_epi16(_mm256_maddubs_epi16(first, qlinear_broadcast4(xr)),
+                             _mm256_maddubs_epi16(second, qlinear_broadcast4(xr + 4)));
+        sum[r] = _mm256_add_epi32(sum[r], _mm256_madd_epi16(pairs, ones));
       }
     }
-    const __m256 scale = _mm256_set1_ps(scales[g]);
+    const __m256 scale = _mm256_i32gather_ps(scales + g, scale_index, 4);
     for (int r = 0; r < R; ++r) {
-      total[r] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(dot[r]), scale, total[r]);
+      const __m256i dot = _mm256_sub_epi32(sum[r], _mm256_set1_epi32(8 * sums[r * groups + g]));
+      total[r] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(dot), scale, total[r]);
     }
   }
-  for (int r = 0; r < R; ++r) acc[r] = qlinear_hsum_avx2(total[r]);
+  for (int r = 0; r < R; ++r) _mm256_storeu_ps(acc + r * kQBlock, total[r]);
 }
 
+// Weight-only: 4 products of 8 lanes per 4 inputs (rows 2j and 2j + 1, inputs k..k+3),
+// reduced across lanes once at the end. Two rows at a time (8 accumulators).
 template <int R>
-__attribute__((target("avx2,fma"))) void dot_float_int8_avx2_rows(
-    const float* x, int64_t ldx, int64_t k, const int8_t* w, const float* scales,
-    int64_t groups, float* acc) {
-  const int64_t size = k / groups;
-  __m256 total[R];
-  float tail[R];
+__attribute__((target("avx2,fma"))) void float_int8_avx2_rows(const float* x, int64_t ldx,
+                                                            int64_t k, const int8_t* w,
+                                                            float* acc) {
+  __m256 part[R][4];
   for (int r = 0; r < R; ++r) {
-    total[r] = _mm256_setzero_ps();
-    tail[r] = 0.0f;
+    for (int j = 0; j < 4; ++j) part[r][j] = _mm256_setzero_ps();
   }
-  for (int64_t g = 0; g < groups; ++g) {
-    const int64_t begin = g * size;
-    const int64_t simd_end = begin + size / 8 * 8;
-    __m256 dot[R];
-    for (int r = 0; r < R; ++r) dot[r] = _mm256_setzero_ps();
-    for (int64_t i = begin; i < simd_end; i += 8) {
-      const __m256 wf = _mm256_cvtepi32_ps(
-          _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(w + i))));
-      for (int r = 0; r < R; ++r) {
-        dot[r] = _mm256_fmadd_ps(_mm256_loadu_ps(x + r * ldx + i), wf, dot[r]);
-      }
-    }
-    const __m256 scale = _mm256_set1_ps(scales[g]);
+  for (int64_t i = 0; i < k; i += 4, w += 32) {
+    __m256 xq[R];
     for (int r = 0; r < R; ++r) {
-      total[r] = _mm256_fmadd_ps(dot[r], scale, total[r]);
-      float rest = 0.0f;
-      for (int64_t i = simd_end; i < begin + size; ++i) {
-        rest += x[r * ldx + i] * static_cast<float>(w[i]);
+      alignas(16) float quad[4] = {0.0f, 0.0f, 0.0f, 0.0f};  // the last quad may be partial
+      const float* src = x + r * ldx + i;
+      if (i + 4 <= k) {
+        xq[r] = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(src));
+      } else {
+        for (int64_t t = 0; i + t < k; ++t) quad[t] = src[t];
+        xq[r] = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(quad));
       }
-      tail[r] += rest * scales[g];
+    }
+    for (int j = 0; j < 4; ++j) {
+      const __m256 wf = _mm256_cvtepi32_ps(
+          _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(w + 8 * j))));
+      for (int r = 0; r < R; ++r) part[r][j] = _mm256_fmadd_ps(wf, xq[r], part[r][j]);
     }
   }
-  for (int r = 0; r < R; ++r) acc[r] = qlinear_hsum_avx2(total[r]) + tail[r];
-}
-
-inline void dot_dynamic_int8_avx2(const int16_t* x, int rows, int64_t k, const int8_t* w,
-                                  const float* scales, int64_t groups, float* acc) {
-  switch (rows) {
-    case 1: return dot_dynamic_int8_avx2_rows<1>(x, k, w, scales, groups, acc);
-    case 2: return dot_dynamic_int8_avx2_rows<2>(x, k, w, scales, groups, acc);
-    case 3: return dot_dynamic_int8_avx2_rows<3>(x, k, w, scales, groups, acc);
-    default: return dot_dynamic_int8_avx2_rows<4>(x, k, w, scales, groups, acc);
+  // part[j] lanes: row 2j inputs 0..3, row 2j+1 inputs 0..3. Two rounds of hadd leave
+  // rows (0 2 4 6 | 1 3 5 7); the permute puts them in order.
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  for (int r = 0; r < R; ++r) {
+    const __m256 a = _mm256_hadd_ps(part[r][0], part[r][1]);
+    const __m256 b = _mm256_hadd_ps(part[r][2], part[r][3]);
+    _mm256_storeu_ps(acc + r * kQBlock,
+                     _mm256_permutevar8x32_ps(_mm256_hadd_ps(a, b), order));
   }
 }
 
-inline void dot_dynamic_int4_avx2(const int16_t* x, int rows, int64_t k, const uint8_t* w,
-                                  const float* scales, int64_t groups, float* acc) {
+inline void dynamic_int8_avx2(const int8_t* x, int64_t ldx, int rows, int64_t kp,
+                              const int8_t* w, float* acc) {
   switch (rows) {
-    case 1: return dot_dynamic_int4_avx2_rows<1>(x, k, w, scales, groups, acc);
-    case 2: return dot_dynamic_int4_avx2_rows<2>(x, k, w, scales, groups, acc);
-    case 3: return dot_dynamic_int4_avx2_rows<3>(x, k, w, scales, groups, acc);
-    default: return dot_dynamic_int4_avx2_rows<4>(x, k, w, scales, groups, acc);
+    case 1: return dynamic_int8_avx2_rows<1>(x, ldx, kp, w, acc);
+    case 2: return dynamic_int8_avx2_rows<2>(x, ldx, kp, w, acc);
+    case 3: return dynamic_int8_avx2_rows<3>(x, ldx, kp, w, acc);
+    default: return dynamic_int8_avx2_rows<4>(x, ldx, kp, w, acc);
   }
 }
 
-inline void dot_float_int8_avx2(const float* x, int64_t ldx, int rows, int64_t k,
-                                const int8_t* w, const float* scales, int64_t groups,
-                                float* acc) {
+inline void dynamic_int4_avx2(const int8_t* x, int64_t ldx, int rows, int64_t k,
+                              const uint8_t* w, const float* scales, int64_t groups,
+                              int64_t valid, const int32_t* sums, float* acc) {
   switch (rows) {
-    case 1: return dot_float_int8_avx2_rows<1>(x, ldx, k, w, scales, groups, acc);
-    case 2: return dot_float_int8_avx2_rows<2>(x, ldx, k, w, scales, groups, acc);
-    case 3: return dot_float_int8_avx2_rows<3>(x, ldx, k, w, scales, groups, acc);
-    default: return dot_float_int8_avx2_rows<4>(x, ldx, k, w, scales, groups, acc);
+    case 1: return dynamic_int4_avx2_rows<1>(x, ldx, k, w, scales, groups, valid, sums, acc);
+    case 2: return dynamic_int4_avx2_rows<2>(x, ldx, k, w, scales, groups, valid, sums, acc);
+    case 3: return dynamic_int4_avx2_rows<3>(x, ldx, k, w, scales, groups, valid, sums, acc);
+    default: return dynamic_int4_avx2_rows<4>(x, ldx, k, w, scales, groups, valid, sums, acc);
   }
 }
 
-inline constexpr QLinearKernels kQLinearAvx2 = {"avx2", dot_dynamic_int8_avx2,
-                                                dot_dynamic_int4_avx2, dot_float_int8_avx2};
+inline void float_int8_avx2(const float* x, int64_t ldx, int rows, int64_t k, const int8_t* w,
+                            float* acc) {
+  for (int r = 0; r < rows; r += 2) {
+    if (rows - r >= 2) {
+      float_int8_avx2_rows<2>(x + r * ldx, ldx, k, w, acc + r * kQBlock);
+    } else {
+      float_int8_avx2_rows<1>(x + r * ldx, ldx, k, w, acc + r * kQBlock);
+    }
+  }
+}
+
+inline constexpr QLinearKernels kQLinearAvx2 = {"avx2", dynamic_int8_avx2, dynamic_int4_avx2,
+                                                float_int8_avx2};
 
 }  // namespace tailor::quantized
 

@@ -1,37 +1,36 @@
-// The contract between the quantized linear (util/qlinear.h) and its per-level dot
-// kernels (qlinear_generic.h, qlinear_avx2.h). Each computes one weight row (one output
-// column n) against `rows` (<= kQRows) input rows:
+// The contract between the quantized linear (util/qlinear.h) and its per-level kernels
+// (qlinear_generic.h, qlinear_avx2.h). Each computes one block of 8 outputs
+// (util/qlinear_layout.h) for `rows` (<= kQRows) input rows, into acc[r * 8 + c]:
 //
-//   acc[r] = sum over groups g of scales[g] * sum over k in g of x[r][k] * w[k]
+//   dynamic_int8: acc = sum_k x[r][k] * w[c][k]       (x int8, kp = K padded to 4)
+//   dynamic_int4: acc = sum_g scales[c * groups + g] * (sum_{k in g} x[r][k] * nibble[c][k]
+//                                                       - 8 * sums[r * groups + g])
+//                 (= sum_g scale * sum_k x * w; scales of rows c >= valid are not read)
+//   float_int8:   acc = sum_k x[r][k] * w[c][k]       (x float, k inputs)
 //
-// with `groups` groups of k / groups inputs each. Dynamic kernels take the input rows
-// quantized and centered (int16, util/quantize_row.h; rows k apart); the weight-only
-// kernel takes them in float (rows ldx apart). Int8 weights are k int8; int4 weights are
-// k / 2 bytes packed in blocks of 32 (util/int4.h).
+// Input rows are ldx elements apart.
 #pragma once
 
 #include <stdint.h>
 
-#include "runtime/kernel/cpu_level.h"
-
 namespace tailor::quantized {
 
-// Input rows a kernel call handles at most: each weight row loaded once serves them all.
+// Input rows a kernel call handles at most: each weight block loaded once serves them all.
 inline constexpr int kQRows = 4;
 
-using DotDynamicInt8 = void (*)(const int16_t* x, int rows, int64_t k, const int8_t* w,
-                                const float* scales, int64_t groups, float* acc);
-using DotDynamicInt4 = void (*)(const int16_t* x, int rows, int64_t k, const uint8_t* w,
-                                const float* scales, int64_t groups, float* acc);
-using DotFloatInt8 = void (*)(const float* x, int64_t ldx, int rows, int64_t k,
-                              const int8_t* w, const float* scales, int64_t groups,
-                              float* acc);
+using QDynamicInt8 = void (*)(const int8_t* x, int64_t ldx, int rows, int64_t kp,
+                              const int8_t* w, float* acc);
+using QDynamicInt4 = void (*)(const int8_t* x, int64_t ldx, int rows, int64_t k,
+                              const uint8_t* w, const float* scales, int64_t groups,
+                              int64_t valid, const int32_t* sums, float* acc);
+using QFloatInt8 = void (*)(const float* x, int64_t ldx, int rows, int64_t k, const int8_t* w,
+                            float* acc);
 
 struct QLinearKernels {
   const char* name;  // "avx2", "generic"
-  DotDynamicInt8 dynamic_int8;
-  DotDynamicInt4 dynamic_int4;
-  DotFloatInt8 float_int8;
+  QDynamicInt8 dynamic_int8;
+  QDynamicInt4 dynamic_int4;
+  QFloatInt8 float_int8;
 };
 
 }  // namespace tailor::quantized

@@ -2,12 +2,10 @@
 // The float32 steps are those of exporter/quantize/activations.py, in the same order, so
 // the runtime and torch eager choose the same integers:
 //
-//   lo = min(min(row), 0), hi = max(max(row), 0), scale = (hi - lo) / 255 (1 if 0)
-//   zero_point = clamp(round(-128 - lo / scale), -128, 127)
-//   q = clamp(round(x * (1 / scale)) + zero_point, -128, 127)
+//   scale = max|row| / 127 (1 if 0),   q = clamp(round(x * (1 / scale)), -127, 127)
 //
-// The kernels keep q - zero_point (in [-255, 255]) as int16: the zero point is then
-// already subtracted, and int16 x int16 products sum into int32 without saturating.
+// Symmetric: with no zero point, the kernels' int8 products need no correction by the
+// weights' sums. The range stops at -127 so that vpsignb never has to negate -128.
 #pragma once
 
 #include <math.h>
@@ -15,34 +13,32 @@
 
 namespace tailor::quantized {
 
-struct TokenQParams {
-  float scale = 1.0f;
-  int32_t zero_point = 0;
-};
-
-inline float clamp_float(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
-
-inline TokenQParams token_qparams(const float* x, int64_t k) {
-  float lo = 0.0f;
-  float hi = 0.0f;
+// Quantizes x[0, k) into out[0, k), zeroes out[k, k_padded), returns the scale.
+inline float quantize_row(const float* x, int64_t k, int64_t k_padded, int8_t* out) {
+  float amax = 0.0f;
   for (int64_t i = 0; i < k; ++i) {
-    lo = x[i] < lo ? x[i] : lo;
-    hi = x[i] > hi ? x[i] : hi;
+    const float a = fabsf(x[i]);
+    amax = a > amax ? a : amax;
   }
-  TokenQParams p;
-  const float scale = (hi - lo) / 255.0f;
-  p.scale = scale > 0.0f ? scale : 1.0f;
-  p.zero_point = static_cast<int32_t>(clamp_float(nearbyintf(-128.0f - lo / p.scale), -128, 127));
-  return p;
+  float scale = amax / 127.0f;
+  scale = scale > 0.0f ? scale : 1.0f;
+  const float inverse = 1.0f / scale;
+  for (int64_t i = 0; i < k; ++i) {
+    float q = nearbyintf(x[i] * inverse);
+    q = q < -127.0f ? -127.0f : (q > 127.0f ? 127.0f : q);
+    out[i] = static_cast<int8_t>(q);
+  }
+  for (int64_t i = k; i < k_padded; ++i) out[i] = 0;
+  return scale;
 }
 
-// out[i] = q(x[i]) - zero_point for i < k.
-inline void quantize_row_centered(const float* x, int64_t k, TokenQParams p, int16_t* out) {
-  const float inverse = 1.0f / p.scale;
-  const float zp = static_cast<float>(p.zero_point);
-  for (int64_t i = 0; i < k; ++i) {
-    const float q = clamp_float(nearbyintf(x[i] * inverse) + zp, -128.0f, 127.0f);
-    out[i] = static_cast<int16_t>(static_cast<int32_t>(q) - p.zero_point);
+// sums[g] = sum of q over group g (groups of `size`): the int4 kernels subtract 8 x this,
+// because they multiply by the weights' stored nibbles, which are the values plus 8.
+inline void group_sums(const int8_t* q, int64_t groups, int64_t size, int32_t* sums) {
+  for (int64_t g = 0; g < groups; ++g) {
+    int32_t s = 0;
+    for (int64_t i = g * size; i < (g + 1) * size; ++i) s += q[i];
+    sums[g] = s;
   }
 }
 
