@@ -77,7 +77,7 @@ inline void qlinear(const QLinearArgs& a) {
     const int64_t chunk_rows = qlinear_min(chunk, a.m - m0);
     if (a.dynamic_input) {
       for (int64_t r = 0; r < chunk_rows; ++r) {
-        row_scale[r] = quantize_row(a.x + (m0 + r) * a.k, a.k, kp, buffer + r * kp);
+        row_scale[r] = kernels.quantize(a.x + (m0 + r) * a.k, a.k, kp, buffer + r * kp);
         if (a.weight_bits == 4) {
           group_sums(buffer + r * kp, a.groups, a.k / a.groups, sums + r * a.groups);
         }
@@ -86,6 +86,14 @@ inline void qlinear(const QLinearArgs& a) {
     for (int64_t n0 = 0; n0 < a.n; n0 += kQBlock) {
       const uint8_t* w = static_cast<const uint8_t*>(a.w) + (n0 / kQBlock) * block_bytes;
       const int64_t valid = qlinear_min(kQBlock, a.n - n0);
+      // The block's output scales (int8: one per weight row; int4 kernels apply their
+      // own) and bias, padded to 8 so the epilogue below is one fixed-length loop.
+      float w_scale[kQBlock];
+      float bias[kQBlock];
+      for (int64_t c = 0; c < kQBlock; ++c) {
+        w_scale[c] = a.weight_bits == 4 || c >= valid ? 1.0f : a.scales[n0 + c];
+        bias[c] = a.bias != nullptr && c < valid ? a.bias[n0 + c] : 0.0f;
+      }
       for (int64_t t = 0; t < chunk_rows; t += kQRows) {
         const int rows = static_cast<int>(qlinear_min(kQRows, chunk_rows - t));
         if (!a.dynamic_input) {
@@ -98,15 +106,13 @@ inline void qlinear(const QLinearArgs& a) {
           kernels.dynamic_int8(buffer + t * kp, kp, rows, kp, reinterpret_cast<const int8_t*>(w),
                                acc);
         }
-        // Scale and store: int8 weights have one scale per row, int4 ones are scaled.
         for (int r = 0; r < rows; ++r) {
-          float* out = a.out + (m0 + t + r) * a.n + n0;
           const float x_scale = a.dynamic_input ? row_scale[t + r] : 1.0f;
-          for (int64_t c = 0; c < valid; ++c) {
-            const float w_scale = a.weight_bits == 4 ? 1.0f : a.scales[n0 + c];
-            const float b = a.bias != nullptr ? a.bias[n0 + c] : 0.0f;
-            out[c] = acc[r * kQBlock + c] * w_scale * x_scale + b;
+          float result[kQBlock];
+          for (int64_t c = 0; c < kQBlock; ++c) {
+            result[c] = acc[r * kQBlock + c] * w_scale[c] * x_scale + bias[c];
           }
+          __builtin_memcpy(a.out + (m0 + t + r) * a.n + n0, result, valid * sizeof(float));
         }
       }
     }

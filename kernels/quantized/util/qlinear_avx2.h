@@ -30,6 +30,44 @@ __attribute__((target("avx2"))) inline __m256i qlinear_broadcast4(const int8_t* 
   return _mm256_set1_epi32(v);
 }
 
+// quantize_row() in 8 lanes: the same float32 steps (vroundps rounds half to even, as
+// nearbyintf does), so the same integers.
+__attribute__((target("avx2"))) inline float quantize_row_avx2(const float* x, int64_t k,
+                                                             int64_t k_padded, int8_t* out) {
+  const int64_t simd_end = k / 8 * 8;
+  const __m256 magnitude_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+  __m256 vmax = _mm256_setzero_ps();
+  for (int64_t i = 0; i < simd_end; i += 8) {
+    vmax = _mm256_max_ps(vmax, _mm256_and_ps(_mm256_loadu_ps(x + i), magnitude_mask));
+  }
+  alignas(32) float lanes[8];
+  _mm256_store_ps(lanes, vmax);
+  float amax = 0.0f;
+  for (int j = 0; j < 8; ++j) amax = lanes[j] > amax ? lanes[j] : amax;
+  for (int64_t i = simd_end; i < k; ++i) amax = fabsf(x[i]) > amax ? fabsf(x[i]) : amax;
+  float scale = amax / 127.0f;
+  scale = scale > 0.0f ? scale : 1.0f;
+  const float inverse = 1.0f / scale;
+  const __m256 vinverse = _mm256_set1_ps(inverse);
+  const __m256 lo = _mm256_set1_ps(-127.0f);
+  const __m256 hi = _mm256_set1_ps(127.0f);
+  for (int64_t i = 0; i < simd_end; i += 8) {
+    __m256 q = _mm256_round_ps(_mm256_mul_ps(_mm256_loadu_ps(x + i), vinverse),
+                               _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m256i v = _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(q, lo), hi));
+    const __m128i shorts =
+        _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + i), _mm_packs_epi16(shorts, shorts));
+  }
+  for (int64_t i = simd_end; i < k; ++i) {
+    float q = nearbyintf(x[i] * inverse);
+    q = q < -127.0f ? -127.0f : (q > 127.0f ? 127.0f : q);
+    out[i] = static_cast<int8_t>(q);
+  }
+  for (int64_t i = k; i < k_padded; ++i) out[i] = 0;
+  return scale;
+}
+
 template <int R>
 __attribute__((target("avx2"))) void dynamic_int8_avx2_rows(const int8_t* x, int64_t ldx,
                                                            int64_t kp, const int8_t* w,
@@ -159,7 +197,8 @@ inline void float_int8_avx2(const float* x, int64_t ldx, int rows, int64_t k, co
   }
 }
 
-inline constexpr QLinearKernels kQLinearAvx2 = {"avx2", dynamic_int8_avx2, dynamic_int4_avx2,
+inline constexpr QLinearKernels kQLinearAvx2 = {"avx2", quantize_row_avx2, dynamic_int8_avx2,
+                                                dynamic_int4_avx2,
                                                 float_int8_avx2};
 
 }  // namespace tailor::quantized

@@ -6,6 +6,7 @@
 
 #include "kernels/quantized/util/qlinear_kernels.h"
 #include "kernels/quantized/util/qlinear_layout.h"
+#include "kernels/quantized/util/quantize_row.h"
 
 namespace tailor::quantized {
 
@@ -50,7 +51,7 @@ inline void float_int8_generic(const float* x, int64_t ldx, int rows, int64_t k,
   }
 }
 
-inline constexpr QLinearKernels kQLinearGeneric = {"generic", dynamic_int8_generic,
+inline constexpr QLinearKernels kQLinearGeneric = {"generic", quantize_row, dynamic_int8_generic,
                                                    dynamic_int4_generic, float_int8_generic};
 
 }  // namespace tailor::quantized

@@ -8,7 +8,8 @@
 //                 (= sum_g scale * sum_k x * w; scales of rows c >= valid are not read)
 //   float_int8:   acc = sum_k x[r][k] * w[c][k]       (x float, k inputs)
 //
-// Input rows are ldx elements apart.
+// Input rows are ldx elements apart. `quantize` is quantize_row() (util/quantize_row.h),
+// with the same result at every level.
 #pragma once
 
 #include <stdint.h>
@@ -26,8 +27,11 @@ using QDynamicInt4 = void (*)(const int8_t* x, int64_t ldx, int rows, int64_t k,
 using QFloatInt8 = void (*)(const float* x, int64_t ldx, int rows, int64_t k, const int8_t* w,
                             float* acc);
 
+using QQuantizeRow = float (*)(const float* x, int64_t k, int64_t k_padded, int8_t* out);
+
 struct QLinearKernels {
   const char* name;  // "avx2", "generic"
+  QQuantizeRow quantize;
   QDynamicInt8 dynamic_int8;
   QDynamicInt4 dynamic_int4;
   QFloatInt8 float_int8;
