@@ -176,6 +176,21 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def goals(rows: list[dict]) -> str:
+    """The issue's goals for the demo GPT, each with its figure and whether it is met."""
+    gpt = {r["scheme"]: r for r in rows if r["model"] == "nanogpt"}
+    fp32, q4, q8 = gpt["fp32"], gpt["8da4w"], gpt["8da8w"]
+    checks = [
+        ("8da4w .pte <= 0.2x fp32", q4["size"] / fp32["size"], 0.2, "{:.3f}x"),
+        ("8da4w perplexity within 2% of fp32", q4["ppl"] / fp32["ppl"] - 1, 0.02, "{:+.2%}"),
+        ("8da4w latency at T=1 <= 0.6x fp32", q4["latency"][1] / fp32["latency"][1], 0.6,
+         "{:.2f}x"),
+        ("8da8w .pte <= 0.3x fp32", q8["size"] / fp32["size"], 0.3, "{:.3f}x"),
+    ]
+    return "\n".join(f"- {what}: {fmt.format(value)}, {'met' if value <= bound else 'NOT met'}"
+                     for what, value, bound, fmt in checks)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=50)
@@ -186,7 +201,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write", action="store_true", help="update BENCHMARKS.md")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
-    text = table(measure(args.repeat, args.windows, args.rounds))
+    rows = measure(args.repeat, args.windows, args.rounds)
+    text = table(rows) + "\n\nGoals (issue 14), demo GPT:\n\n" + goals(rows)
     print(text)
     if args.write:
         from bench import benchmarks_md
