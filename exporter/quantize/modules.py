@@ -25,7 +25,7 @@ class QuantizedLinear(nn.Module):
             q, scales = quantize_int8_rows(linear.weight)
             weight = pack_int8(q)
         self.register_buffer("weight", weight)
-        self.register_buffer("weight_scales", scales)
+        self.register_buffer("weight_scales", scales.t().contiguous())   # [G, N]
         self.register_buffer("bias", None if linear.bias is None
                              else linear.bias.detach().float().clone())
         self.weight_bits = spec.weight_bits

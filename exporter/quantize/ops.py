@@ -6,7 +6,7 @@ Importing this module defines:
 - `tailor_quant::linear(Tensor input, Tensor weight, Tensor weight_scales, Tensor? bias,
   int weight_bits, bool dynamic_input) -> Tensor` and its `.out`: the fused
   dequantize -> linear of the quantized Linear layers (weight: int8 or int4 packed in
-  blocks of 8 output rows, see weights.py; weight_scales: float [N, K / group_size],
+  blocks of 8 output rows, see weights.py; weight_scales: float [K / group_size, N],
   which gives N; with `dynamic_input`, each input row is quantized per token first, see
   activations.py);
 - `quantized_decomposed::embedding_byte` and `.out`, with ExecuTorch's schema: an
@@ -70,7 +70,7 @@ def embedding_byte(weight, weight_scales, weight_zero_points, quant_min, quant_m
 
 
 def _linear_fake(input, weight, weight_scales, bias, weight_bits, dynamic_input):
-    return input.new_empty((*input.shape[:-1], weight_scales.shape[0]))
+    return input.new_empty((*input.shape[:-1], weight_scales.shape[1]))
 
 
 def _embedding_fake(weight, weight_scales, weight_zero_points, quant_min, quant_max, indices):

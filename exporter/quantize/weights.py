@@ -83,6 +83,7 @@ def unpack(weight: torch.Tensor, bits: int, n: int, k: int) -> torch.Tensor:
 
 
 def dequantize(weight: torch.Tensor, scales: torch.Tensor, bits: int, k: int) -> torch.Tensor:
-    """Packed weight and its scales [N, G] -> float [N, k]."""
-    q = unpack(weight, bits, scales.shape[0], k)
-    return q.float() * scales.float().repeat_interleave(k // scales.shape[1], dim=1)
+    """Packed weight and its scales [G, N] (as the program stores them: a block of 8
+    outputs reads its 8 scales of a group with one load) -> float [N, k]."""
+    q = unpack(weight, bits, scales.shape[1], k)
+    return q.float() * scales.t().float().repeat_interleave(k // scales.shape[0], dim=1)

@@ -11,7 +11,7 @@ using ::tailor::native::kMaxDims;
 //            int weight_bits, bool dynamic_input, *, Tensor(a!) out) -> Tensor(a!)
 // The fused dequantize -> linear of quantized Linear layers (exporter/quantize/ops.py):
 // out = input @ dequantize(weight)^T + bias, with the input quantized per token first when
-// dynamic_input. weight_scales: Float [N, G], one per group of K / G inputs; weight, packed
+// dynamic_input. weight_scales: Float [G, N], one per group of K / G inputs; weight, packed
 // in blocks of 8 rows (util/qlinear_layout.h): Char [ceil(N/8), ceil(K/4) * 32] with G = 1
 // (8 bits), or Byte [ceil(N/8), K * 4] with groups of a multiple of 32 inputs (4 bits).
 // The product runs in util/qlinear.h.
@@ -35,8 +35,8 @@ Tensor& linear_out(KernelContext& ctx, const Tensor& input, const Tensor& weight
                       is_default_dim_order(weight_scales) && is_default_dim_order(out),
                   InvalidArgument, out);
   const int64_t k = input.size(input.dim() - 1);
-  const int64_t n = weight_scales.size(0);
-  const int64_t groups = weight_scales.size(1);
+  const int64_t n = weight_scales.size(1);
+  const int64_t groups = weight_scales.size(0);
   const bool groups_fit = bits == 8 ? groups == 1
                                     : groups > 0 && k % groups == 0 && (k / groups) % kInt4Group == 0;
   TL_KERNEL_CHECK_MSG(ctx,

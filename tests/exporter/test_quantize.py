@@ -78,7 +78,7 @@ def test_weights_quantize_within_half_a_step():
     assert (q8.float() * s8 - w).abs().le(s8 / 2 + 1e-7).all()
     q4, s4 = quantize_int4_groups(w, 32)
     assert s4.shape == (6, 2) and q4.min() >= -8 and q4.max() <= 7
-    back = dequantize(pack_int4(q4), s4, 4, 64)
+    back = dequantize(pack_int4(q4), s4.t(), 4, 64)
     assert (back - w).abs().le(s4.repeat_interleave(32, dim=1) / 2 + 1e-7).all()
 
 

@@ -1024,12 +1024,12 @@ CASES = [
 
 def _qlinear(m: tuple, n: int, k: int, bits: int, groups: int, bias: bool = True) -> tuple:
     """One call of tailor_quant::linear: input m + (k,), n outputs, weights packed in
-    blocks of 8 rows (int8: 32 bytes per 4 inputs; int4: per 8), scales [n, groups],
+    blocks of 8 rows (int8: 32 bytes per 4 inputs; int4: per 8), scales [groups, n],
     bias [n] or None (kernels/quantized/util/qlinear_layout.h)."""
     blocks = -(-n // 8)
     weight = (Constant((blocks, -(-k // 4) * 32), "Char") if bits == 8
               else Constant((blocks, k * 4), "Byte"))
-    return (In((*m, k)), weight, Constant((n, groups), "Float", domain="positive"),
+    return (In((*m, k)), weight, Constant((groups, n), "Float", domain="positive"),
             Constant((n,), "Float") if bias else None)
 
 

@@ -36,7 +36,7 @@ struct QLinearArgs {
   bool dynamic_input = true;       // quantize each input row per token
   const float* x = nullptr;        // [m, k]
   const void* w = nullptr;
-  const float* scales = nullptr;   // [n, groups]
+  const float* scales = nullptr;   // [groups, n]
   const float* bias = nullptr;     // [n] or nullptr
   float* out = nullptr;            // [m, n]
 };
@@ -100,8 +100,8 @@ inline void qlinear(const QLinearArgs& a) {
           kernels.float_int8(a.x + (m0 + t) * a.k, a.k, rows, a.k,
                              reinterpret_cast<const int8_t*>(w), acc);
         } else if (a.weight_bits == 4) {
-          kernels.dynamic_int4(buffer + t * kp, kp, rows, a.k, w, a.scales + n0 * a.groups,
-                               a.groups, valid, sums + t * a.groups, acc);
+          kernels.dynamic_int4(buffer + t * kp, kp, rows, a.k, w, a.scales + n0, a.n, a.groups,
+                               valid, sums + t * a.groups, acc);
         } else {
           kernels.dynamic_int8(buffer + t * kp, kp, rows, kp, reinterpret_cast<const int8_t*>(w),
                                acc);

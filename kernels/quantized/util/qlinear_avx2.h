@@ -90,34 +90,42 @@ __attribute__((target("avx2"))) void dynamic_int8_avx2_rows(const int8_t* x, int
 template <int R>
 __attribute__((target("avx2,fma"))) void dynamic_int4_avx2_rows(
     const int8_t* x, int64_t ldx, int64_t k, const uint8_t* w, const float* scales,
-    int64_t groups, int64_t valid, const int32_t* sums, float* acc) {
+    int64_t stride, int64_t groups, int64_t valid, const int32_t* sums, float* acc) {
   const int64_t size = k / groups;
   const __m256i ones = _mm256_set1_epi16(1);
   const __m256i low = _mm256_set1_epi8(0x0F);
-  // Lane c reads the scale of row c (row valid - 1 for the padding rows: weights 0).
-  alignas(32) int32_t index[kQBlock];
-  for (int64_t c = 0; c < kQBlock; ++c) {
-    index[c] = static_cast<int32_t>((c < valid ? c : valid - 1) * groups);
-  }
-  const __m256i scale_index = _mm256_load_si256(reinterpret_cast<const __m256i*>(index));
   __m256 total[R];
   for (int r = 0; r < R; ++r) total[r] = _mm256_setzero_ps();
   for (int64_t g = 0; g < groups; ++g) {
     __m256i sum[R];
     for (int r = 0; r < R; ++r) sum[r] = _mm256_setzero_si256();
-    for (int64_t i = g * size; i < (g + 1) * size; i += 8) {
-      const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + i * 4));
-      const __m256i first = _mm256_and_si256(v, low);                         // inputs i..i+3
-      const __m256i second = _mm256_and_si256(_mm256_srli_epi16(v, 4), low);  // i+4..i+7
-      for (int r = 0; r < R; ++r) {
-        const int8_t* xr = x + r * ldx + i;
-        const __m256i pairs =
-            _mm256_add_epi16(_mm256_maddubs_epi16(first, qlinear_broadcast4(xr)),
-                             _mm256_maddubs_epi16(second, qlinear_broadcast4(xr + 4)));
-        sum[r] = _mm256_add_epi32(sum[r], _mm256_madd_epi16(pairs, ones));
+    // Each 32 inputs' products add up in int16 (4 x 7620 <= 32767) before one widening.
+    for (int64_t i0 = g * size; i0 < (g + 1) * size; i0 += kInt4Group) {
+      __m256i pairs[R];
+      for (int r = 0; r < R; ++r) pairs[r] = _mm256_setzero_si256();
+      for (int64_t i = i0; i < i0 + kInt4Group; i += 8) {
+        const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + i * 4));
+        const __m256i first = _mm256_and_si256(v, low);                         // i..i+3
+        const __m256i second = _mm256_and_si256(_mm256_srli_epi16(v, 4), low);  // i+4..i+7
+        for (int r = 0; r < R; ++r) {
+          const int8_t* xr = x + r * ldx + i;
+          pairs[r] = _mm256_add_epi16(
+              pairs[r], _mm256_add_epi16(_mm256_maddubs_epi16(first, qlinear_broadcast4(xr)),
+                                         _mm256_maddubs_epi16(second, qlinear_broadcast4(xr + 4))));
+        }
       }
+      for (int r = 0; r < R; ++r) sum[r] = _mm256_add_epi32(sum[r], _mm256_madd_epi16(pairs[r], ones));
     }
-    const __m256 scale = _mm256_i32gather_ps(scales + g, scale_index, 4);
+    // The group's 8 scales lie side by side; a partial last block copies its valid ones
+    // (the padding rows' weights are 0).
+    __m256 scale;
+    if (valid == kQBlock) {
+      scale = _mm256_loadu_ps(scales + g * stride);
+    } else {
+      alignas(32) float part[kQBlock] = {};
+      for (int64_t c = 0; c < valid; ++c) part[c] = scales[g * stride + c];
+      scale = _mm256_load_ps(part);
+    }
     for (int r = 0; r < R; ++r) {
       const __m256i dot = _mm256_sub_epi32(sum[r], _mm256_set1_epi32(8 * sums[r * groups + g]));
       total[r] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(dot), scale, total[r]);
@@ -176,13 +184,13 @@ inline void dynamic_int8_avx2(const int8_t* x, int64_t ldx, int rows, int64_t kp
 }
 
 inline void dynamic_int4_avx2(const int8_t* x, int64_t ldx, int rows, int64_t k,
-                              const uint8_t* w, const float* scales, int64_t groups,
-                              int64_t valid, const int32_t* sums, float* acc) {
+                              const uint8_t* w, const float* scales, int64_t stride,
+                              int64_t groups, int64_t valid, const int32_t* sums, float* acc) {
   switch (rows) {
-    case 1: return dynamic_int4_avx2_rows<1>(x, ldx, k, w, scales, groups, valid, sums, acc);
-    case 2: return dynamic_int4_avx2_rows<2>(x, ldx, k, w, scales, groups, valid, sums, acc);
-    case 3: return dynamic_int4_avx2_rows<3>(x, ldx, k, w, scales, groups, valid, sums, acc);
-    default: return dynamic_int4_avx2_rows<4>(x, ldx, k, w, scales, groups, valid, sums, acc);
+    case 1: return dynamic_int4_avx2_rows<1>(x, ldx, k, w, scales, stride, groups, valid, sums, acc);
+    case 2: return dynamic_int4_avx2_rows<2>(x, ldx, k, w, scales, stride, groups, valid, sums, acc);
+    case 3: return dynamic_int4_avx2_rows<3>(x, ldx, k, w, scales, stride, groups, valid, sums, acc);
+    default: return dynamic_int4_avx2_rows<4>(x, ldx, k, w, scales, stride, groups, valid, sums, acc);
   }
 }
 

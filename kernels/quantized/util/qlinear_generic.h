@@ -22,8 +22,9 @@ inline void dynamic_int8_generic(const int8_t* x, int64_t ldx, int rows, int64_t
 }
 
 inline void dynamic_int4_generic(const int8_t* x, int64_t ldx, int rows, int64_t k,
-                                 const uint8_t* w, const float* scales, int64_t groups,
-                                 int64_t valid, const int32_t* sums, float* acc) {
+                                 const uint8_t* w, const float* scales, int64_t stride,
+                                 int64_t groups, int64_t valid, const int32_t* sums,
+                                 float* acc) {
   const int64_t size = k / groups;
   for (int r = 0; r < rows; ++r) {
     for (int64_t c = 0; c < kQBlock; ++c) {
@@ -33,7 +34,7 @@ inline void dynamic_int4_generic(const int8_t* x, int64_t ldx, int rows, int64_t
         for (int64_t i = g * size; i < (g + 1) * size; ++i) {
           dot += int32_t{x[r * ldx + i]} * int4_nibble_at(w, i, c);
         }
-        total += static_cast<float>(dot) * scales[c * groups + g];
+        total += static_cast<float>(dot) * scales[g * stride + c];
       }
       acc[r * kQBlock + c] = total;
     }

@@ -3,8 +3,8 @@
 // (util/qlinear_layout.h) for `rows` (<= kQRows) input rows, into acc[r * 8 + c]:
 //
 //   dynamic_int8: acc = sum_k x[r][k] * w[c][k]       (x int8, kp = K padded to 4)
-//   dynamic_int4: acc = sum_g scales[c * groups + g] * (sum_{k in g} x[r][k] * nibble[c][k]
-//                                                       - 8 * sums[r * groups + g])
+//   dynamic_int4: acc = sum_g scales[g * stride + c] * (sum_{k in g} x[r][k] * nibble[c][k]
+//                                                        - 8 * sums[r * groups + g])
 //                 (= sum_g scale * sum_k x * w; scales of rows c >= valid are not read)
 //   float_int8:   acc = sum_k x[r][k] * w[c][k]       (x float, k inputs)
 //
@@ -22,8 +22,8 @@ inline constexpr int kQRows = 4;
 using QDynamicInt8 = void (*)(const int8_t* x, int64_t ldx, int rows, int64_t kp,
                               const int8_t* w, float* acc);
 using QDynamicInt4 = void (*)(const int8_t* x, int64_t ldx, int rows, int64_t k,
-                              const uint8_t* w, const float* scales, int64_t groups,
-                              int64_t valid, const int32_t* sums, float* acc);
+                              const uint8_t* w, const float* scales, int64_t stride,
+                              int64_t groups, int64_t valid, const int32_t* sums, float* acc);
 using QFloatInt8 = void (*)(const float* x, int64_t ldx, int rows, int64_t k, const int8_t* w,
                             float* acc);
 
