@@ -169,7 +169,7 @@ def table(rows: list[dict]) -> str:
         cells = []
         for t in (1, 64):
             ms = r["latency"].get(t)
-            cells.append(f"{ms:.3f} ({ms / base['latency'][t]:.2f}x)" if ms is not None else "-")
+            cells.append(f"{ms:.4f} ({ms / base['latency'][t]:.2f}x)" if ms is not None else "-")
         lines.append(f"| {r['model']} | {r['scheme']} | {r['size']:,} | "
                      f"{r['size'] / base['size']:.3f}x | {r['error']:.3g} | {ppl} | "
                      f"{cells[0]} | {cells[1]} |")
@@ -184,7 +184,7 @@ def goals(rows: list[dict]) -> str:
         ("8da4w .pte <= 0.2x fp32", q4["size"] / fp32["size"], 0.2, "{:.3f}x"),
         ("8da4w perplexity within 2% of fp32", q4["ppl"] / fp32["ppl"] - 1, 0.02, "{:+.2%}"),
         ("8da4w latency at T=1 <= 0.6x fp32", q4["latency"][1] / fp32["latency"][1], 0.6,
-         "{:.2f}x"),
+         "{:.3f}x"),
         ("8da8w .pte <= 0.3x fp32", q8["size"] / fp32["size"], 0.3, "{:.3f}x"),
     ]
     return "\n".join(f"- {what}: {fmt.format(value)}, {'met' if value <= bound else 'NOT met'}"
