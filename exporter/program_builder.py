@@ -26,6 +26,7 @@ from torch.export.graph_signature import InputKind, OutputKind
 from torch.utils._sympy.value_ranges import bound_sympy
 
 from exporter.constant_segment import pack_constants
+from exporter.debug_record import written_tensors
 from exporter.delegation import Call, DelegationReport, LoweredMethod, delegate_method
 from exporter.errors import ExportError
 from exporter.memory_plan import Buffer, MemoryPlan, live_ranges, plan_memory
@@ -380,10 +381,12 @@ class _MethodBuilder:
         instructions = [("KernelCall", self.operators[i].qualified_name, args)
                         for i, args in self.instructions]
         nodes = [[call.node] for call in self.calls]
+        num_inputs = [call.num_inputs for call in self.calls]
+        written_by = [None] * len(self.calls)
         delegates, report = [], None
         if self.partitioner is not None:
-            inputs, outputs, instructions, delegates, report, nodes = self._delegate(
-                inputs, outputs)
+            inputs, outputs, instructions, delegates, report, nodes, num_inputs, written_by = \
+                self._delegate(inputs, outputs)
         plan, segment = self._place_tensors(inputs, outputs,
                                             [args for _, _, args in instructions])
         if delegates:
@@ -410,10 +413,13 @@ class _MethodBuilder:
                 for kind, what, args in instructions],
             "arena_sizes": plan.arena_sizes,
         }
-        debug = tuple({"kind": kind, "op": what if kind == "KernelCall" else
-                       delegates[what]["backend"], "nodes": names,
-                       **self.origins.get(names[0], {})}
-                      for (kind, what, _), names in zip(instructions, nodes, strict=True))
+        debug = tuple({"index": index, "kind": kind,
+                       "op": what if kind == "KernelCall" else delegates[what]["backend"],
+                       "nodes": names, **self.origins.get(names[0], {}),
+                       "outputs": written_tensors(self.values, args, reads, writers)}
+                      for index, ((kind, what, args), names, reads, writers)
+                      in enumerate(zip(instructions, nodes, num_inputs, written_by,
+                                       strict=True)))
         return BuiltMethod(method, segment, plan, len(calls), report, debug)
 
     def _delegate(self, inputs: list[int], outputs: list[int]):
@@ -432,7 +438,7 @@ class _MethodBuilder:
         for vid, t in self.tensors.items():
             t.payload = self.values[vid]["val"]
         return (done.inputs, done.outputs, done.instructions, done.delegates, done.report,
-                done.nodes)
+                done.nodes, done.num_inputs, done.written_by)
 
     def _tensor_ids(self, args: list[int]) -> list[int]:
         """Tensor ids an instruction touches, list members included."""
