@@ -223,8 +223,9 @@ def main(argv: list[str] | None = None) -> int:
             "corpus and the logits' max error there; MLP and keyword CNN: the output's max "
             "error on 64 random inputs (the CNN's convolutions stay float: only its "
             "classifier is a Linear, which 8da4w keeps in float as 48 inputs are not a "
-            "multiple of 32); latency: the fastest of 50 forwards in the best of 5 rounds over all variants, T=1 for the MLP and CNN meaning one "
-            "call on the example input.\n\n"
+            "multiple of 32); latency: the fastest of 50 forwards in the best of 5 rounds "
+            "over all variants, T=1 for the MLP and CNN meaning one call on the example "
+            "input.\n\n"
             "    .venv/bin/python bench/quantization.py --write\n\n") + text)
     return 0
 

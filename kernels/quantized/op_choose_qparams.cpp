@@ -1,5 +1,3 @@
-#include <math.h>
-
 #include "runtime/kernel/kernel_includes.h"
 
 namespace tailor::quantized::native {
@@ -46,7 +44,7 @@ void choose_qparams_tensor_out(KernelContext& ctx, const Tensor& input, int64_t 
     float s = (hi - lo) / static_cast<float>(quant_max - quant_min);
     const float e = static_cast<float>(eps);
     s = s > e ? s : e;
-    int64_t z = quant_min - static_cast<int64_t>(nearbyintf(lo / s));
+    int64_t z = quant_min - static_cast<int64_t>(__builtin_nearbyintf(lo / s));
     z = z < quant_min ? quant_min : (z > quant_max ? quant_max : z);
     scale = s;
     zero_point = z;

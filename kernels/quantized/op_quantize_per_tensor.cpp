@@ -1,5 +1,3 @@
-#include <math.h>
-
 #include "runtime/kernel/kernel_includes.h"
 
 namespace tailor::quantized::native {
@@ -34,7 +32,7 @@ Tensor& quantize_per_tensor_out(KernelContext& ctx, const Tensor& input, double 
   TL_SWITCH_INT_TYPES(dtype, ctx, "quantized_decomposed::quantize_per_tensor.out", T, [&] {
     T* dst = out.mutable_data<T>();
     for (size_t i = 0; i < input.numel(); ++i) {
-      float q = nearbyintf(in[i] * inverse) + zero;
+      float q = __builtin_nearbyintf(in[i] * inverse) + zero;
       q = q < lo ? lo : (q > hi ? hi : q);
       dst[i] = static_cast<T>(q);
     }

@@ -15,7 +15,6 @@
 #if defined(__x86_64__)
 
 #include <immintrin.h>
-#include <string.h>
 
 #include "kernels/quantized/util/qlinear_generic.h"
 #include "kernels/quantized/util/qlinear_kernels.h"
@@ -26,7 +25,7 @@ namespace tailor::quantized {
 // Four consecutive int8 inputs, in every 32-bit lane.
 __attribute__((target("avx2"))) inline __m256i qlinear_broadcast4(const int8_t* x) {
   int32_t v;
-  memcpy(&v, x, 4);
+  __builtin_memcpy(&v, x, 4);
   return _mm256_set1_epi32(v);
 }
 
@@ -44,7 +43,9 @@ __attribute__((target("avx2"))) inline float quantize_row_avx2(const float* x, i
   _mm256_store_ps(lanes, vmax);
   float amax = 0.0f;
   for (int j = 0; j < 8; ++j) amax = lanes[j] > amax ? lanes[j] : amax;
-  for (int64_t i = simd_end; i < k; ++i) amax = fabsf(x[i]) > amax ? fabsf(x[i]) : amax;
+  for (int64_t i = simd_end; i < k; ++i) {
+    amax = __builtin_fabsf(x[i]) > amax ? __builtin_fabsf(x[i]) : amax;
+  }
   float scale = amax / 127.0f;
   scale = scale > 0.0f ? scale : 1.0f;
   const float inverse = 1.0f / scale;
@@ -60,7 +61,7 @@ __attribute__((target("avx2"))) inline float quantize_row_avx2(const float* x, i
     _mm_storel_epi64(reinterpret_cast<__m128i*>(out + i), _mm_packs_epi16(shorts, shorts));
   }
   for (int64_t i = simd_end; i < k; ++i) {
-    float q = nearbyintf(x[i] * inverse);
+    float q = __builtin_nearbyintf(x[i] * inverse);
     q = q < -127.0f ? -127.0f : (q > 127.0f ? 127.0f : q);
     out[i] = static_cast<int8_t>(q);
   }
@@ -114,7 +115,9 @@ __attribute__((target("avx2,fma"))) void dynamic_int4_avx2_rows(
                                          _mm256_maddubs_epi16(second, qlinear_broadcast4(xr + 4))));
         }
       }
-      for (int r = 0; r < R; ++r) sum[r] = _mm256_add_epi32(sum[r], _mm256_madd_epi16(pairs[r], ones));
+      for (int r = 0; r < R; ++r) {
+        sum[r] = _mm256_add_epi32(sum[r], _mm256_madd_epi16(pairs[r], ones));
+      }
     }
     // The group's 8 scales lie side by side; a partial last block copies its valid ones
     // (the padding rows' weights are 0).
@@ -187,10 +190,14 @@ inline void dynamic_int4_avx2(const int8_t* x, int64_t ldx, int rows, int64_t k,
                               const uint8_t* w, const float* scales, int64_t stride,
                               int64_t groups, int64_t valid, const int32_t* sums, float* acc) {
   switch (rows) {
-    case 1: return dynamic_int4_avx2_rows<1>(x, ldx, k, w, scales, stride, groups, valid, sums, acc);
-    case 2: return dynamic_int4_avx2_rows<2>(x, ldx, k, w, scales, stride, groups, valid, sums, acc);
-    case 3: return dynamic_int4_avx2_rows<3>(x, ldx, k, w, scales, stride, groups, valid, sums, acc);
-    default: return dynamic_int4_avx2_rows<4>(x, ldx, k, w, scales, stride, groups, valid, sums, acc);
+    case 1:
+      return dynamic_int4_avx2_rows<1>(x, ldx, k, w, scales, stride, groups, valid, sums, acc);
+    case 2:
+      return dynamic_int4_avx2_rows<2>(x, ldx, k, w, scales, stride, groups, valid, sums, acc);
+    case 3:
+      return dynamic_int4_avx2_rows<3>(x, ldx, k, w, scales, stride, groups, valid, sums, acc);
+    default:
+      return dynamic_int4_avx2_rows<4>(x, ldx, k, w, scales, stride, groups, valid, sums, acc);
   }
 }
 

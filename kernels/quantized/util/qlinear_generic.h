@@ -46,7 +46,9 @@ inline void float_int8_generic(const float* x, int64_t ldx, int rows, int64_t k,
   for (int r = 0; r < rows; ++r) {
     for (int64_t c = 0; c < kQBlock; ++c) {
       float dot = 0.0f;
-      for (int64_t i = 0; i < k; ++i) dot += x[r * ldx + i] * static_cast<float>(int8_weight_at(w, i, c));
+      for (int64_t i = 0; i < k; ++i) {
+        dot += x[r * ldx + i] * static_cast<float>(int8_weight_at(w, i, c));
+      }
       acc[r * kQBlock + c] = dot;
     }
   }

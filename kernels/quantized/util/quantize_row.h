@@ -8,7 +8,6 @@
 // weights' sums. The range stops at -127 so that vpsignb never has to negate -128.
 #pragma once
 
-#include <math.h>
 #include <stdint.h>
 
 namespace tailor::quantized {
@@ -17,14 +16,14 @@ namespace tailor::quantized {
 inline float quantize_row(const float* x, int64_t k, int64_t k_padded, int8_t* out) {
   float amax = 0.0f;
   for (int64_t i = 0; i < k; ++i) {
-    const float a = fabsf(x[i]);
+    const float a = __builtin_fabsf(x[i]);
     amax = a > amax ? a : amax;
   }
   float scale = amax / 127.0f;
   scale = scale > 0.0f ? scale : 1.0f;
   const float inverse = 1.0f / scale;
   for (int64_t i = 0; i < k; ++i) {
-    float q = nearbyintf(x[i] * inverse);
+    float q = __builtin_nearbyintf(x[i] * inverse);
     q = q < -127.0f ? -127.0f : (q > 127.0f ? 127.0f : q);
     out[i] = static_cast<int8_t>(q);
   }
