@@ -8,7 +8,9 @@ cd "$(dirname "$0")"
 apt_packages=(g++ python3-venv
   # XNNPACK delegate (host-xnnpack), aarch64 cross builds run under qemu, the Android
   # freestanding compile check (clang --target=aarch64-linux-android24)
-  libxnnpack-dev libpthreadpool-dev libcpuinfo-dev g++-aarch64-linux-gnu qemu-user clang lld)
+  libxnnpack-dev libpthreadpool-dev libcpuinfo-dev g++-aarch64-linux-gnu qemu-user clang lld
+  # the demo GPT's corpus: its held-out slice for bench/quantization.py's perplexity
+  bible-kjv)
 missing=()
 for package in "${apt_packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
