@@ -1,4 +1,5 @@
 // The C API's program functions: load from a file or a buffer, list methods, destroy.
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,12 +67,15 @@ tl_status tl_program_load_buffer(const void* data, size_t size, tl_program** out
   if (data == nullptr && size > 0) {
     return fail(Error::InvalidArgument, "tl_program_load_buffer: data is NULL");
   }
+  if (size > SIZE_MAX - kCopyAlignment) {
+    return fail(Error::InvalidArgument, "tl_program_load_buffer: %zu bytes is no program", size);
+  }
   tl_program* program = new (std::nothrow) tl_program;
   // aligned_alloc wants a multiple of the alignment (and at least one byte).
   const size_t rounded = (size / kCopyAlignment + 1) * kCopyAlignment;
   void* copy = program != nullptr ? aligned_alloc(kCopyAlignment, rounded) : nullptr;
-  if (copy != nullptr) program->copy.reset(copy);
   if (copy != nullptr) {
+    program->copy.reset(copy);
     program->buffer.reset(new (std::nothrow) tailor::BufferDataLoader(copy, size));
   }
   if (program == nullptr || program->buffer == nullptr) {

@@ -9,6 +9,7 @@
  * check passes, 1 otherwise (each failure printed).
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +139,8 @@ int main(int argc, char** argv) {
   /* Bytes that are not a program. */
   expect(tl_program_load_buffer("not a program", 13, &program) == TL_ERROR_INVALID_PROGRAM,
          "garbage refused");
+  expect(tl_program_load_buffer("", SIZE_MAX, &program) == TL_ERROR_INVALID_ARGUMENT,
+         "impossible size refused");
   /* NULL handles. */
   size_t count = 0;
   expect(tl_program_method_count(NULL, &count) == TL_ERROR_INVALID_ARGUMENT, "NULL program");
