@@ -76,6 +76,12 @@ def run(args: argparse.Namespace) -> int:
 
     module, inputs = load_model(manifest)
     module.eval()
+    quantized = None
+    if manifest.quantize is not None:
+        # The self-check compares with the quantized model in eager; the log gives the
+        # error against the float model.
+        from exporter.quantize.apply import quantize_for_export
+        module, quantized = quantize_for_export(module, inputs, manifest.quantize)
     try:
         with torch.no_grad():
             expected = tree_leaves(module(*inputs))
@@ -91,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
         raise ExportError(f"{manifest.path}: model {name}: {e}") from None
     plan = program.plan
     print(f"  torch.export: {program.node_count} nodes; {program.simplified.summary()}")
+    if quantized is not None:
+        print(f"  {quantized.summary()}")
     report = program.delegation
     if report is not None:
         print(f"  delegated to {report.backend}: {len(report.groups)} subgraphs, "

@@ -13,6 +13,7 @@ drives this from a model manifest.
 
 import contextlib
 import copy
+import dataclasses
 import functools
 import io
 import json
@@ -53,6 +54,7 @@ class Program:
     delegation: DelegationReport | None = None   # set when exported with a partitioner
     simplified: SimplifyReport = SimplifyReport()  # what the export-time passes did
     debug: tuple = ()                            # per instruction: node, module, source line
+    quantization: object = None                  # exporter.quantize.QuantizeReport, if quantized
 
     @property
     def folded(self) -> tuple[str, ...]:
@@ -131,7 +133,8 @@ def partitioner_for_target(target: str):
 
 
 def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, *,
-           name: str = "forward", target: str | None = None, partitioner=None) -> Program:
+           name: str = "forward", target: str | None = None, partitioner=None,
+           quantize=None) -> Program:
     """Exports `module` called on `example_inputs` as a Program with one method `name`.
 
     `dynamic_shapes` is torch.export's argument; dynamic dims are planned at their max.
@@ -139,14 +142,25 @@ def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, 
     `scons target=...` does for a model manifest; `partitioner` (e.g.
     backends.xnnpack.XnnpackPartitioner()) does the same with a partitioner of your own.
     `program.delegation` then reports what moved.
+    `quantize` ("int8-weight", "8da8w", "8da4w" or {"scheme": "8da4w", "group_size": 64},
+    see exporter/quantize/scheme.py) exports a quantized copy of the module;
+    `program.quantization` says what was quantized and the error against fp32 eager.
     Raises ExportError when the model uses something a Tailor program cannot express.
     """
     if target is not None:
         if partitioner is not None:
             raise ExportError("give export() a target or a partitioner, not both")
         partitioner = partitioner_for_target(target)
-    return lower(trace(module, example_inputs, dynamic_shapes), name=name,
-                 partitioner=partitioner)
+    report = None
+    if quantize is not None:
+        from exporter.quantize.apply import quantize_for_export
+        try:
+            module, report = quantize_for_export(module, tuple(example_inputs), quantize)
+        except ValueError as e:
+            raise ExportError(f"quantize: {e}") from None
+    program = lower(trace(module, example_inputs, dynamic_shapes), name=name,
+                    partitioner=partitioner)
+    return dataclasses.replace(program, quantization=report) if report else program
 
 
 def trace(module: torch.nn.Module, example_inputs: tuple,
