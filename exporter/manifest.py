@@ -9,6 +9,8 @@ model it names.
     tolerance: {atol: 1.0e-5, rtol: 1.0e-5}  # optional; for the runtime self-check
     backend: xnnpack                       # optional; delegate to backends/<name> (or none)
     quantize: 8da4w                        # optional; exporter/quantize/scheme.py
+    kernel_libraries: [examples/custom_linear/custom_linear.yaml]  # optional; the model's own
+                                           # kernel libraries, ahead of the target's (site_scons)
 
 Every mistake (unknown key, wrong type, a factory that is not `module:function`, does not
 import, or does not return (module, inputs)) raises ExportError naming the file, the
@@ -33,7 +35,7 @@ _FACTORY = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*$")
 _NAME = re.compile(r"^[A-Za-z_]\w*$")
 _TOP_KEYS = {"description": str, "factory": str, "factory_args": dict, "dynamic_dims": list,
              "tolerance": dict, "app": dict, "backend": str, "data": list,
-             "quantize": (str, dict)}
+             "quantize": (str, dict), "kernel_libraries": list}
 # An app is a program the build links against the model's runtime (read by site_scons);
 # `args` go before `--prompt TEXT` when `scons generate=TEXT` runs it.
 _APP_KEYS = ("name", "sources", "args")

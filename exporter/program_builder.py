@@ -366,9 +366,13 @@ class _MethodBuilder:
             op = program_op(self._target(node))
             if op is None:
                 schema = getattr(node.target, "_schema", node.target)
-                raise ExportError(
-                    f"{describe(node)} calls {schema}, which has no out variant Tailor can "
-                    "call; rewrite that part of the model with other operators")
+                custom = getattr(node.target, "namespace", "aten") != "aten"
+                fix = ("define its out variant with torch.library, `<name>.out(<the same "
+                       "arguments>, *, Tensor(a!) out) -> Tensor(a!)` (examples/custom_linear/"
+                       "ops.py)" if custom
+                       else "rewrite that part of the model with other operators")
+                raise ExportError(f"{describe(node)} calls {schema}, which has no out "
+                                  f"variant Tailor can call; {fix}")
             self.node_name = node.name
             self.origins[node.name] = origin(node)
             if node.target in PRIM_INT_OPS:

@@ -23,7 +23,7 @@ import sysroot
 import targets
 from codegen.backends import plan_backends
 from codegen.errors import ManifestError
-from codegen.target import load_target
+from codegen.target import is_library_path, load_target
 from codegen.yaml_io import parse_yaml, yaml_error_message
 
 SHARD_COUNT = 4  # kernel translation units per runtime: lets `-j` compile kernels in parallel
@@ -40,6 +40,7 @@ class ModelInfo:
     app_sources: tuple
     app_args: tuple      # what `generate=` passes the app before --prompt
     backend: str = ""    # the manifest's `backend:` ("" = the target's, "none" = no delegate)
+    kernel_libraries: tuple = ()  # the model's own kernel manifests, ahead of the target's
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,26 @@ def _read_model(repo: str, name: str) -> ModelInfo:
     return ModelInfo(name, rel, sources, float(tolerance.get("atol", 1e-5)),
                      float(tolerance.get("rtol", 1e-5)), str(app.get("name", "")), app_sources,
                      tuple(app.get("args") or ()),
-                     str(data.get("backend", "")))
+                     str(data.get("backend", "")),
+                     _model_libraries(repo, rel, data.get("kernel_libraries")))
+
+
+def _model_libraries(repo: str, rel: str, paths) -> tuple:
+    """A model's `kernel_libraries:`: kernel manifests (paths relative to the repository)
+    whose stems do not shadow a library of manifests/kernels/."""
+    builtin = {f[:-5] for f in os.listdir(os.path.join(repo, "manifests", "kernels"))
+               if f.endswith(".yaml")}
+    for path in _patterns(rel, "kernel_libraries", paths):
+        name = os.path.splitext(os.path.basename(path))[0]
+        if not is_library_path(path) or not os.path.isfile(os.path.join(repo, path)):
+            raise ManifestError("%s: kernel_libraries: '%s' is not a kernel manifest; name "
+                                "a .yaml file relative to the repository, e.g. "
+                                "examples/custom_linear/custom_linear.yaml" % (rel, path))
+        if name in builtin:
+            raise ManifestError("%s: kernel_libraries: '%s' would be library '%s', which "
+                                "manifests/kernels/%s.yaml already names; rename the file"
+                                % (rel, path, name, name))
+    return tuple(paths or ())
 
 
 def _patterns(rel: str, key: str, patterns) -> list:
@@ -303,10 +323,14 @@ def wire(env, plan: BuildPlan):
     tenv, target = targets.configure(env, repo, plan.target_name, plan.sanitize, plan.verbose,
                                      plan.profile, plan.log, plan.build_dir, plan.trace)
     out = "%s/%s/%s" % (plan.root, plan.target_dir, plan.variant)
-    # libraries= wins, then the profile's (size: portable only), then the target's.
+    # The models' own libraries come first; then libraries= wins, then the profile's
+    # (size: portable only), then the target's.
+    model_libraries = tuple(dict.fromkeys(lib for m in plan.models for lib in m.kernel_libraries))
     chosen_libraries = tuple(plan.libraries or tenv["TL_KERNEL_LIBRARIES"])
+    if model_libraries:
+        chosen_libraries = model_libraries + (chosen_libraries or target.kernel_libraries)
     library_names = chosen_libraries or target.kernel_libraries
-    libraries = ["manifests/kernels/%s.yaml" % lib for lib in library_names]
+    libraries = [target.library_path(lib) for lib in library_names]
     codegen_sources = _sources(repo, "codegen/*.py") + ["schema/aten_ops.yaml"]
 
     # Export: one subprocess per model (torch never enters the SCons process).
