@@ -101,6 +101,18 @@ Error parse_tensor(LoadContext& ctx, size_t index, const fb::Tensor& t) {
     TL_VALUE_CHECK(nbytes == 0, "tensor of %zu bytes has no memory (no constant, no allocation)",
                    nbytes);
   }
+  // A mutable buffer: planned memory, static sizes, and initial bytes that exist, since
+  // Method::reset_state() copies them without checking again.
+  const fb::ConstantRef* initial = t.initial();
+  if (initial != nullptr) {
+    TL_VALUE_CHECK(allocation != nullptr && !t.dynamic(),
+                   "a mutable buffer (with an initial value) must be planned and static");
+    TL_VALUE_CHECK(
+        ctx.program.constant_data(initial->segment(), initial->offset(), nbytes).ok(),
+        "initial value [segment %" PRIu32 ", offset %" PRIu64 ", %zu bytes] is outside the "
+        "constant segment",
+        initial->segment(), initial->offset(), nbytes);
+  }
   TL_VALUE_CHECK(data == nullptr || reinterpret_cast<uintptr_t>(data) % elem == 0,
                  "tensor data is not aligned to its %zu-byte elements", elem);
 
