@@ -30,7 +30,8 @@ from exporter.errors import ExportError
 from exporter.memory_plan import MemoryPlan
 from exporter.node_source import describe_exception
 from exporter.passes import SimplifyReport, simplify
-from exporter.program_builder import build_method
+from exporter.program_builder import BACKEND_SLACK, build_method
+from exporter.program_methods import BoundMethod, constant_method, share_segment
 from exporter.serialize import serialize
 
 PROGRAM_VERSION = 1
@@ -53,6 +54,7 @@ class Program:
     delegation: DelegationReport | None = None   # set when exported with a partitioner
     simplified: SimplifyReport = SimplifyReport()  # what the export-time passes did
     debug: tuple = ()                            # per instruction: node, module, source line
+    more_debug: tuple = ()                       # (name, debug) of each further method
 
     @property
     def folded(self) -> tuple[str, ...]:
@@ -104,7 +106,8 @@ class Program:
         messages read) atomically; returns the size of the .pte in bytes."""
         data = self.to_bytes()
         record = {"version": DEBUG_VERSION, "methods": [
-            {"name": self.method["name"], "instructions": list(self.debug)}]}
+            {"name": name, "instructions": list(debug)}
+            for name, debug in ((self.method["name"], self.debug), *self.more_debug)]}
         write_text_atomic(debug_path_for(path), json.dumps(record, indent=1) + "\n")
         write_bytes_atomic(path, data)
         return len(data)
@@ -129,22 +132,59 @@ def partitioner_for_target(target: str):
 
 
 def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, *,
-           name: str = "forward", target: str | None = None, partitioner=None) -> Program:
-    """Exports `module` called on `example_inputs` as a Program with one method `name`.
+           name: str = "forward", target: str | None = None, partitioner=None,
+           methods: dict | None = None, constant_methods: dict | None = None) -> Program:
+    """Exports `module` called on `example_inputs` as a Program whose first method is `name`.
 
     `dynamic_shapes` is torch.export's argument; dynamic dims are planned at their max.
     `target` ("host-xnnpack") delegates what that target's backend runs, as
     `scons target=...` does for a model manifest; `partitioner` (e.g.
     backends.xnnpack.XnnpackPartitioner()) does the same with a partitioner of your own.
     `program.delegation` then reports what moved.
+    `methods` adds more methods of the module: {"prefill": (example_inputs,
+    dynamic_shapes)} exports `module.prefill`. `constant_methods` adds methods that
+    return a constant ({"get_max_seq_len": 256, "get_eos_ids": [0]}; a list is one output
+    per item). Constants the methods share are stored once (exporter/program_methods.py).
     Raises ExportError when the model uses something a Tailor program cannot express.
     """
     if target is not None:
         if partitioner is not None:
             raise ExportError("give export() a target or a partitioner, not both")
         partitioner = partitioner_for_target(target)
+    extra = dict(methods or {})
+    constants = dict(constant_methods or {})
+    names = [name, *extra, *constants]
+    if len(set(names)) != len(names):
+        raise ExportError(f"method names {names} repeat; give each method its own name")
     # torch's own pytree code warns about its own deprecated API; not the user's concern.
     warnings.filterwarnings("ignore", message=".*LeafSpec.*deprecated", category=FutureWarning)
+    first, node_count, simplified = _export_method(module, example_inputs, dynamic_shapes,
+                                                   name, partitioner)
+    built = [first]
+    for method_name, spec in extra.items():
+        if not (isinstance(spec, (tuple, list)) and len(spec) in (1, 2)):
+            raise ExportError(f"methods['{method_name}'] must be (example_inputs,) or "
+                              "(example_inputs, dynamic_shapes)")
+        built.append(_export_method(BoundMethod(module, method_name), spec[0],
+                                    spec[1] if len(spec) == 2 else None, method_name,
+                                    partitioner)[0])
+    if len(built) == 1 and not constants:
+        method_list, segment = [first.method], first.segment
+    else:
+        has_delegates = any(b.method["delegates"] for b in built)
+        unslacked = [(b.method, b.segment[:len(b.segment) - BACKEND_SLACK]
+                      if b.method["delegates"] else b.segment) for b in built]
+        method_list, segment = share_segment(unslacked, BACKEND_SLACK if has_delegates else 0)
+        method_list += [constant_method(n, v) for n, v in constants.items()]
+    segments = [{"offset": 0, "size": len(segment)}] if segment else []
+    data = {"version": PROGRAM_VERSION, "methods": method_list, "segments": segments}
+    return Program(data, segment, first.plan, node_count, first.delegation, simplified,
+                   first.debug, tuple((b.method["name"], b.debug) for b in built[1:]))
+
+
+def _export_method(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes,
+                   name: str, partitioner):
+    """(BuiltMethod, torch.export's node count, SimplifyReport) of one method."""
     with torch.no_grad():
         # On failure torch prints the partial graph to stderr before raising: held back,
         # so the one message below is what the user reads (shown as is on success).
@@ -162,8 +202,4 @@ def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, 
         ep = ep.run_decompositions()
         node_count = sum(1 for n in ep.graph.nodes if n.op == "call_function")
         simplified = simplify(ep)
-        built = build_method(ep, name, partitioner)
-    segments = [{"offset": 0, "size": len(built.segment)}] if built.segment else []
-    data = {"version": PROGRAM_VERSION, "methods": [built.method], "segments": segments}
-    return Program(data, built.segment, built.plan, node_count, built.delegation, simplified,
-                   built.debug)
+        return build_method(ep, name, partitioner), node_count, simplified
