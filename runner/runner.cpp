@@ -1,6 +1,6 @@
 // runner: loads a program, feeds it .npy inputs, runs a method, writes or checks outputs.
 //
-//   runner PROGRAM [--method NAME] [--input FILE.npy ...] [--output FILE.npy ...]
+//   runner PROGRAM [--method NAME | --list-methods] [--input FILE.npy ...] [--output FILE.npy ...]
 //          [--check] [--atol X] [--rtol X] [--threads N] [--repeat N] [--verbose]
 //          [--max-memory BYTES] [--max-elements N]
 //
@@ -43,6 +43,7 @@ const char kUsage[] =
     "              [--check] [--atol X] [--rtol X] [--threads N] [--repeat N] [--verbose]\n"
     "              [--max-memory BYTES] [--max-elements N]\n"
     "  --method NAME    method to run (default: forward)\n"
+    "  --list-methods   print each method's name, inputs and outputs, and run nothing\n"
     "  --input FILE     one .npy per method input, in order\n"
     "  --output FILE    write output i to the i-th FILE\n"
     "  --check          compare outputs with <dir>/<stem>_io/expected_<i>.npy (inputs\n"
@@ -66,6 +67,7 @@ struct Options {
   tailor::runner::Tolerance tol;
   uint32_t threads = 1;
   uint32_t repeat = 1;
+  bool list_methods = false;
   tailor::LoadLimits limits;
 };
 
@@ -147,9 +149,9 @@ int parse_args(int argc, char** argv, Options* o) {
       }
       continue;
     }
-    if (arg == "--check" || arg == "--verbose") {
+    if (arg == "--check" || arg == "--verbose" || arg == "--list-methods") {
       list = nullptr;
-      (arg == "--check" ? o->check : g_verbose) = true;
+      (arg == "--check" ? o->check : arg == "--verbose" ? g_verbose : o->list_methods) = true;
       continue;
     }
     if (arg.size() > 1 && arg[0] == '-') return usage_error("unknown option " + arg);
@@ -308,6 +310,16 @@ int run(const Options& o) {
   if (err != Error::Ok) {
     fprintf(stderr, "%s: cannot load program: %s\n", o.program.c_str(), tailor::error_name(err));
     return kExitFailure;
+  }
+  if (o.list_methods) {
+    for (size_t i = 0; i < module.program().num_methods(); ++i) {
+      tailor::Result<const char*> name = module.program().method_name(i);
+      if (!name.ok()) return kExitFailure;
+      tailor::Result<tailor::MethodMeta> meta = module.program().method_meta(*name);
+      if (!meta.ok()) return kExitFailure;
+      printf("%s: %zu inputs, %zu outputs\n", *name, meta->num_inputs(), meta->num_outputs());
+    }
+    return kExitOk;
   }
   if (!module.program().method_meta(o.method.c_str()).ok()) {
     fprintf(stderr, "%s: no method '%s' (methods: %s)\n", o.program.c_str(), o.method.c_str(),

@@ -116,16 +116,24 @@ Tensor& index_put_out(KernelContext& ctx, const Tensor& self, OptionalTensorList
   for (int64_t d = 0; d < rank; ++d) self_sizes[d] = self.size(d);
   contiguous_strides(IntArrayRef(self_sizes, rank), self_strides);
 
-  // Scatter: one element per view position.
+  // Scatter, a block at a time: the trailing view dims that are self's last dims, kept
+  // whole in values, are one contiguous run in both (a head's row of a KV cache).
+  int64_t block = 1;
+  int64_t walk_rank = view_rank;
+  while (walk_rank > 0 && view_src[walk_rank - 1] == rank - (view_rank - walk_rank) - 1 &&
+         vstrides[walk_rank - 1] == block) {
+    block *= view_sizes[--walk_rank];
+  }
   const size_t elem = self.element_size();
+  const size_t block_bytes = static_cast<size_t>(block) * elem;
   const auto* src = static_cast<const uint8_t*>(values.data());
   auto* dst = static_cast<uint8_t*>(out.data());
   int64_t coord[kMaxDims] = {};
-  for (int64_t n = 0; n < view_numel; ++n) {
+  for (int64_t n = 0; n < view_numel / block; ++n) {
     int64_t at = 0;
     int64_t from = 0;
     int64_t bcoord[kMaxDims];
-    for (int64_t o = 0, j = 0; o < view_rank; ++o) {
+    for (int64_t o = 0, j = 0; o < walk_rank; ++o) {
       from += coord[o] * vstrides[o];
       if (view_src[o] >= 0) {
         at += coord[o] * self_strides[view_src[o]];
@@ -145,8 +153,8 @@ Tensor& index_put_out(KernelContext& ctx, const Tensor& self, OptionalTensorList
                           static_cast<long long>(self_sizes[d]));
       at += v * self_strides[d];
     }
-    __builtin_memcpy(dst + at * elem, src + from * elem, elem);
-    for (int64_t o = view_rank - 1; o >= 0; --o) {
+    __builtin_memcpy(dst + at * elem, src + from * elem, block_bytes);
+    for (int64_t o = walk_rank - 1; o >= 0; --o) {
       if (++coord[o] < view_sizes[o]) break;
       coord[o] = 0;
     }

@@ -63,9 +63,8 @@ Error Method::reset_state() {
     Tensor& buffer = values_[i].to_tensor();
     Result<const uint8_t*> bytes =
         program_->constant_data(initial->segment(), initial->offset(), buffer.nbytes());
-    if (bytes.ok() && buffer.nbytes() > 0) {
-      __builtin_memcpy(buffer.data(), *bytes, buffer.nbytes());
-    }
+    // Load planned the buffer in an arena, so its data is never null.
+    if (bytes.ok()) __builtin_memcpy(buffer.data(), *bytes, buffer.nbytes());
   }
   return Error::Ok;
 }
