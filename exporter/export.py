@@ -6,13 +6,14 @@
 The module is traced with torch.export, decomposed to core ATen, simplified by the
 passes of exporter/passes/ (batch norms folded into convolutions, no-op copies removed,
 constant subexpressions such as the transposed weight of a Linear folded into
-constants), and lowered by program_builder.py to one method whose calls are out-variant
+constants), and lowered by program_builder.py to a method whose calls are out-variant
 kernels over planned memory. `python -m exporter` (exporter/__main__.py)
 drives this from a model manifest.
 """
 
 import contextlib
 import copy
+import dataclasses
 import functools
 import io
 import json
@@ -156,35 +157,41 @@ def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, 
     names = [name, *extra, *constants]
     if len(set(names)) != len(names):
         raise ExportError(f"method names {names} repeat; give each method its own name")
-    # torch's own pytree code warns about its own deprecated API; not the user's concern.
-    warnings.filterwarnings("ignore", message=".*LeafSpec.*deprecated", category=FutureWarning)
-    first, node_count, simplified = _export_method(module, example_inputs, dynamic_shapes,
-                                                   name, partitioner)
-    built = [first]
+    first = lower(trace(module, example_inputs, dynamic_shapes), name=name,
+                  partitioner=partitioner)
+    if not extra and not constants:
+        return first
+    others = []
     for method_name, spec in extra.items():
         if not (isinstance(spec, (tuple, list)) and len(spec) in (1, 2)):
             raise ExportError(f"methods['{method_name}'] must be (example_inputs,) or "
                               "(example_inputs, dynamic_shapes)")
-        built.append(_export_method(BoundMethod(module, method_name), spec[0],
-                                    spec[1] if len(spec) == 2 else None, method_name,
-                                    partitioner)[0])
-    if len(built) == 1 and not constants:
-        method_list, segment = [first.method], first.segment
-    else:
-        has_delegates = any(b.method["delegates"] for b in built)
-        unslacked = [(b.method, b.segment[:len(b.segment) - BACKEND_SLACK]
-                      if b.method["delegates"] else b.segment) for b in built]
-        method_list, segment = share_segment(unslacked, BACKEND_SLACK if has_delegates else 0)
-        method_list += [constant_method(n, v) for n, v in constants.items()]
+        traced = trace(BoundMethod(module, method_name), spec[0],
+                       spec[1] if len(spec) == 2 else None)
+        others.append(lower(traced, name=method_name, partitioner=partitioner))
+    return _combine(first, others, constants)
+
+
+def _combine(first: Program, others: list, constants: dict) -> Program:
+    """One program of `first`'s method, the `others`' and the constant methods, with one
+    shared constant segment; reports and memory plan stay `first`'s."""
+    built = [(p.method, p.segment[:len(p.segment) - BACKEND_SLACK] if p.method["delegates"]
+              else p.segment) for p in (first, *others)]
+    slack = BACKEND_SLACK if any(m["delegates"] for m, _ in built) else 0
+    method_list, segment = share_segment(built, slack)
+    method_list += [constant_method(n, v) for n, v in constants.items()]
     segments = [{"offset": 0, "size": len(segment)}] if segment else []
     data = {"version": PROGRAM_VERSION, "methods": method_list, "segments": segments}
-    return Program(data, segment, first.plan, node_count, first.delegation, simplified,
-                   first.debug, tuple((b.method["name"], b.debug) for b in built[1:]))
+    return dataclasses.replace(first, data=data, segment=segment, more_debug=tuple(
+        (p.method["name"], p.debug) for p in others))
 
 
-def _export_method(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes,
-                   name: str, partitioner):
-    """(BuiltMethod, torch.export's node count, SimplifyReport) of one method."""
+def trace(module: torch.nn.Module, example_inputs: tuple,
+          dynamic_shapes=None) -> torch.export.ExportedProgram:
+    """torch.export's part of export(): the module traced and decomposed to core ATen.
+    Raises ExportError with torch.export's verdict on the module."""
+    # torch's own pytree code warns about its own deprecated API; not the user's concern.
+    warnings.filterwarnings("ignore", message=".*LeafSpec.*deprecated", category=FutureWarning)
     with torch.no_grad():
         # On failure torch prints the partial graph to stderr before raising: held back,
         # so the one message below is what the user reads (shown as is on success).
@@ -199,7 +206,18 @@ def _export_method(module: torch.nn.Module, example_inputs: tuple, dynamic_shape
                               "change the code there so torch.export can trace it (see "
                               "torch.export's documentation on graph breaks and dynamic "
                               "shapes)") from None
-        ep = ep.run_decompositions()
+        return ep.run_decompositions()
+
+
+def lower(ep: torch.export.ExportedProgram, *, name: str = "forward",
+          partitioner=None) -> Program:
+    """Tailor's part of export(): a traced program (trace()) simplified and lowered to a
+    Program; rewrites `ep` in place. Raises ExportError for what a program cannot express."""
+    with torch.no_grad():
         node_count = sum(1 for n in ep.graph.nodes if n.op == "call_function")
         simplified = simplify(ep)
-        return build_method(ep, name, partitioner), node_count, simplified
+        built = build_method(ep, name, partitioner)
+    segments = [{"offset": 0, "size": len(built.segment)}] if built.segment else []
+    data = {"version": PROGRAM_VERSION, "methods": [built.method], "segments": segments}
+    return Program(data, built.segment, built.plan, node_count, built.delegation, simplified,
+                   built.debug)

@@ -223,6 +223,11 @@ CASES = [
            kwargs={"dtype": Dtype("Long")}, name="dtype"),
     OpCase("scalar_tensor.default", ALL, [()], args=(1,), kwargs={"dtype": DTYPE}),
     OpCase("arange.start_step", REALH, [()], args=(1, 11, 3), kwargs={"dtype": DTYPE}),
+    # Float bounds with an integer dtype: torch truncates them before counting.
+    OpCase("arange.start_step", ("Long", "Int"), [()], args=(-0.9, 2.1, 2.0),
+           kwargs={"dtype": DTYPE}, name="truncated"),
+    OpCase("arange.start_step", ("Long",), [()], args=(0.0, -8.000001, -4.0),
+           kwargs={"dtype": DTYPE}, name="truncated_down"),
     OpCase("arange.start_step", FLOAT, [()], args=(-1.5, 2.0, 0.25), kwargs={"dtype": DTYPE},
            name="float"),
     OpCase("arange.default", ("Long", "Float"), [()], args=(5,), kwargs={"dtype": DTYPE},

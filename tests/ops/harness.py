@@ -7,7 +7,9 @@ case, torch's version, the program format's version and the exporter's sources. 
 (codegen.resolve) decides which programs the library can run; those are built into ONE
 runtime through the real flow (`scons programs=... libraries=<lib>,prim`), and each is
 run with `bin/runner` and compared with torch: exact for integer and Bool outputs,
-within a per-dtype tolerance for floating ones.
+within a per-dtype tolerance for floating ones. TAILOR_SANITIZE=address builds and runs
+those runtimes under ASan + UBSan (`scons sanitize=address`); a sanitizer report fails
+the case.
 
 XNNPACK is one more "library": each case is exported again with its partitioner
 (build/test-ops/cases/<case>_<dtype>_xnnpack_<hash>/, the hash covering the backend's
@@ -64,6 +66,13 @@ _NUMPY_FLOATS = {np.float16: "Half", np.float32: "Float", np.float64: "Double"}
 # this machine has, as "<library>@<level>", with TL_CPU_LEVEL capping the runner.
 LEVELED = ("optimized",)
 HOST_TARGET = "host"
+# `scons sanitize=` of every runtime the harness builds; the environment its runs get.
+SANITIZE = os.environ.get("TAILOR_SANITIZE", "none")
+SANITIZER_EXIT = 99  # never the runner's own exit codes
+SANITIZER_ENV = {
+    "ASAN_OPTIONS": f"exitcode={SANITIZER_EXIT}:detect_leaks=1",
+    "UBSAN_OPTIONS": f"exitcode={SANITIZER_EXIT}:print_stacktrace=1:halt_on_error=1",
+} if SANITIZE != "none" else {}
 
 
 def cpu_levels() -> list[str]:
@@ -562,7 +571,7 @@ def runner_path(ptes: list[str], library: str, select: str = "used",
                          else (HOST_TARGET, (library, *fallbacks(library))))
     plan = stages.BuildPlan(target_name=target, models=(), programs=tuple(ptes),
                             libraries=libraries, ops="", select=select, run=False,
-                            sanitize="none", verbose=False, build_dir=build_dir)
+                            sanitize=SANITIZE, verbose=False, build_dir=build_dir)
     return os.path.join(REPO, build_dir, plan.target_dir, plan.variant, "bin", "runner")
 
 
@@ -579,18 +588,23 @@ def build_library(library: str, selection: Selection) -> LibraryBuild:
     runs the library's runtime with TL_CPU_LEVEL=<level>."""
     base, level = split_library(library)
     ptes = [e.pte for e in selection.programs.values()]
-    runner = ""
-    if ptes:
-        how = ([f"target={XNNPACK_TARGET}"] if base == XNNPACK
-               else ["libraries=" + ",".join((base, *fallbacks(base)))])
-        listing = os.path.join(BUILD, f"programs-{base}.txt")  # too many for a command line
-        os.makedirs(os.path.join(REPO, BUILD), exist_ok=True)
-        with open(os.path.join(REPO, listing), "w") as f:
-            f.write("".join(p + "\n" for p in ptes))
-        scons("programs=@" + listing, *how, "build_dir=" + BUILD)
-        runner = runner_path(ptes, base)
-        assert os.path.exists(runner), f"the build made no {runner}"
+    runner = build_programs(base, ptes) if ptes else ""
     return LibraryBuild(library, runner, selection, level)
+
+
+def build_programs(library: str, ptes: list[str], build_dir: str = BUILD) -> str:
+    """One runtime of `library` (with its fallbacks) for every program in `ptes`, built
+    through the real flow; returns its runner."""
+    how = ([f"target={XNNPACK_TARGET}"] if library == XNNPACK
+           else ["libraries=" + ",".join((library, *fallbacks(library)))])
+    listing = os.path.join(build_dir, f"programs-{library}.txt")  # too many for a command line
+    os.makedirs(os.path.join(REPO, build_dir), exist_ok=True)
+    with open(os.path.join(REPO, listing), "w") as f:
+        f.write("".join(p + "\n" for p in ptes))
+    scons("programs=@" + listing, *how, "build_dir=" + build_dir, "sanitize=" + SANITIZE)
+    runner = runner_path(ptes, library, build_dir=build_dir)
+    assert os.path.exists(runner), f"the build made no {runner}"
+    return runner
 
 
 def run_and_compare(build: LibraryBuild, exported: Exported, tmp_dir: str) -> None:
@@ -601,7 +615,9 @@ def run_and_compare(build: LibraryBuild, exported: Exported, tmp_dir: str) -> No
         command += ["--input", path]
     for path in outputs:
         command += ["--output", path]
-    env = dict(os.environ, TL_CPU_LEVEL=build.cpu_level) if build.cpu_level else None
+    env = dict(os.environ, **SANITIZER_ENV)
+    if build.cpu_level:
+        env["TL_CPU_LEVEL"] = build.cpu_level
     proc = subprocess.run(command, capture_output=True, text=True, env=env)
     where = f"TL_CPU_LEVEL={build.cpu_level} " if build.cpu_level else ""
     assert proc.returncode == 0, (f"{where}{' '.join(command)} exited {proc.returncode}:\n"

@@ -1,0 +1,78 @@
+"""OpInfo conformance (tests/ops/conformance.py): PyTorch's samples for the operators each
+kernel library declares, exported, built into one runtime per library, run and compared
+with eager.
+
+By default a bounded subset runs (conformance.SUBSET, the first conformance.LIMIT
+samples of each OpInfo and dtype). TAILOR_CONFORMANCE=full runs every OpInfo and every
+sample (TAILOR_CONFORMANCE=<N> caps each OpInfo and dtype at N samples) and prints the
+table; docs/conformance.md has the figures.
+"""
+
+import os
+
+import numpy as np
+import pytest
+
+from tests.ops import conformance
+
+MODE = os.environ.get("TAILOR_CONFORMANCE", "")
+
+
+def _run(library: str):
+    if MODE:
+        limit = None if MODE == "full" else int(MODE)
+        return conformance.conformance(library, limit, subset=(), jobs=2)
+    return conformance.conformance(library)
+
+
+@pytest.mark.parametrize("library", ["portable"])
+def test_every_sample_passes_or_is_refused_with_a_reason(library):
+    results = _run(library)
+    print("\n" + conformance.table(results))
+    assert results, "no sample ran"
+    bad = [r for r in results if r.outcome in ("mismatch", "error")]
+    assert not bad, "\n".join(f"{r.outcome}: {r.sample.name}: {r.message}" for r in bad[:20])
+    # A refusal names what stopped the sample; it never passes silently.
+    assert all(r.message for r in results if r.outcome in ("refused", "not exportable"))
+    if not MODE:  # the subset reaches the runtime for each of its OpInfos
+        ran = {r.sample.group.opinfo for r in results if r.outcome == "pass"}
+        assert ran == set(conformance.SUBSET)
+
+
+def test_opinfos_reach_each_declared_op():
+    from torch.testing._internal.common_methods_invocations import op_db
+    names = lambda op: {conformance.opinfo_id(i) for i in conformance.opinfos_for(op, op_db)}
+    assert names("aten::add.out") == {"add"}
+    assert names("aten::_softmax.out") == {"softmax", "softmax/with_dtype"}  # not masked.*
+    assert names("aten::permute_copy.out") == {"permute", "permute_copy"}
+    assert "nn.functional.conv2d" in names("aten::convolution.out")
+    assert names("aten::max_pool2d_with_indices.out") == {"nn.functional.max_pool2d"}
+    assert "nn.functional.interpolate/bilinear" in names("aten::upsample_bilinear2d.vec_out")
+
+
+def test_groups_take_float_and_the_declared_integer_dtypes():
+    groups = conformance.plan_groups("portable", only=("logical_not", "exp"))
+    assert {(g.opinfo, g.dtype) for g in groups} >= {("exp", "Float"), ("exp", "Long"),
+                                                    ("logical_not", "Bool")}
+    assert all(g.dtype in ("Float",) + conformance.INT_DTYPES for g in groups)
+
+
+@pytest.mark.parametrize("got, want, why", [
+    ([1.0, np.nan], [1.0, np.nan], None),
+    ([1.0, 2.0], [1.0, np.nan], "NaN at other positions"),
+    ([np.nan, 2.0], [1.0, 2.0], "NaN at other positions"),
+    ([np.inf, 1.0], [np.inf, 1.0], None),
+    ([-np.inf, 1.0], [np.inf, 1.0], "infinities differ"),
+    ([1.0, 2.00001], [1.0, 2.0], None),
+    ([1.0, 2.1], [1.0, 2.0], "1 of 2 differ"),
+])
+def test_compare_floats(got, want, why):
+    result = conformance.compare(np.array(got, np.float32), np.array(want, np.float32))
+    assert (result is None) if why is None else why in result
+
+
+def test_compare_integers_exactly_and_dtypes_and_shapes():
+    assert conformance.compare(np.array([1, 2]), np.array([1, 2])) is None
+    assert "1 of 2 differ" in conformance.compare(np.array([1, 3]), np.array([1, 2]))
+    assert "dtype int32" in conformance.compare(np.array([1], np.int32), np.array([1]))
+    assert "shape (1,)" in conformance.compare(np.array([1]), np.array([[1]]))
