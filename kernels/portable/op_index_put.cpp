@@ -1,3 +1,4 @@
+#include "kernels/portable/util/acc_type.h"
 #include "kernels/portable/util/element_word.h"
 #include "kernels/portable/util/index.h"
 #include "runtime/kernel/kernel_includes.h"
@@ -6,16 +7,15 @@ namespace tailor::native {
 
 // index_put.out(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False, *,
 //               Tensor(a!) out) -> Tensor(a!)
-// out = self, then out[indices] = values (values broadcast to the indexed shape). Int/Long
-// indices only (negative count from the end); when several index the same element the
-// last write wins, as torch's CPU kernel does. out may be self itself: a KV cache written
-// in place (exporter/mutable_buffers.py plans it so) then copies nothing but the update.
+// out = self, then out[indices] = values (values broadcast to the indexed shape), or
+// += with accumulate (Bool: or). Int/Long indices only (negative count from the end);
+// when several index the same element the last write wins (accumulate: all add), as
+// torch's CPU kernel does. out may be self itself: a KV cache written in place
+// (exporter/mutable_buffers.py plans it so) then copies nothing but the update.
 Tensor& index_put_out(KernelContext& ctx, const Tensor& self, OptionalTensorList indices,
                       const Tensor& values, bool accumulate, Tensor& out) {
   const int64_t rank = self.dim();
   // Validate
-  TL_KERNEL_CHECK_MSG(ctx, !accumulate, InvalidArgument, out,
-                      "index_put.out: accumulate=True is not supported; use index_add");
   TL_KERNEL_CHECK(ctx, resize_like(out, self) == Error::Ok, InvalidArgument, out);
   TL_KERNEL_CHECK(ctx,
                   same_dtype(self, out) && same_dtype(self, values) &&
@@ -153,7 +153,19 @@ Tensor& index_put_out(KernelContext& ctx, const Tensor& self, OptionalTensorList
                           static_cast<long long>(self_sizes[d]));
       at += v * self_strides[d];
     }
-    __builtin_memcpy(dst + at * elem, src + from * elem, block_bytes);
+    if (accumulate) {
+      TL_SWITCH_ALL_TYPES(self.dtype(), ctx, "index_put.out", T, [&] {
+        T* into = reinterpret_cast<T*>(dst) + at;
+        const T* add = reinterpret_cast<const T*>(src) + from;
+        for (int64_t k = 0; k < block; ++k) {
+          into[k] = static_cast<T>(static_cast<acc_t<T>>(into[k]) +
+                                   static_cast<acc_t<T>>(add[k]));
+        }
+      });
+      if (ctx.failure_state() != Error::Ok) return out;
+    } else {
+      __builtin_memcpy(dst + at * elem, src + from * elem, block_bytes);
+    }
     for (int64_t o = walk_rank - 1; o >= 0; --o) {
       if (++coord[o] < view_sizes[o]) break;
       coord[o] = 0;
