@@ -1,16 +1,22 @@
 """The debug record: which graph node and which line of the user's code each instruction
-of a program comes from. Written beside the program, read by the build's messages.
+of a program comes from, and what it writes. Written beside the program, read by the
+build's messages and by the inspector (`python -m inspector`).
 
     build/host/gpt2/gpt2.pte  ->  build/host/gpt2/gpt2.debug.json
 
 It stays out of the program file, so what ships to a device carries none of it. Form:
 
     {"version": 1, "methods": [{"name": "forward", "instructions": [
-        {"kind": "KernelCall", "op": "aten::cumsum.out", "nodes": ["cumsum"],
+        {"index": 0, "kind": "KernelCall", "op": "aten::cumsum.out", "nodes": ["cumsum"],
          "module": "transformer.h.0.attn", "source": "modeling_gpt2.py:211",
-         "code": "mask = attention_mask.cumsum(-1)"}, ...]}]}
+         "code": "mask = attention_mask.cumsum(-1)",
+         "outputs": [{"slot": 3, "dtype": "Long", "shape": [1, 7]}]}, ...]}]}
 
-A DelegateCall lists every node it runs; its module and source are its first node's.
+`index` is the instruction's position in the method (the trace's "instruction");
+`outputs` the tensors it writes: argument `slot` of the call (and `item` of a tensor
+list), at its planned (upper-bound) shape; a DelegateCall's also name the graph `node`
+and its `node_output` (index into its outputs) that each one is. A DelegateCall lists every node it runs; its
+module and source are its first node's.
 codegen/oplist.py reads it (without torch) to name the source line of each operator use.
 """
 
@@ -23,6 +29,31 @@ VERSION = 1
 def debug_path_for(pte_path: str) -> str:
     """build/host/mlp/mlp.pte -> build/host/mlp/mlp.debug.json"""
     return os.path.splitext(pte_path)[0] + ".debug.json"
+
+
+def written_tensors(values: list, args: list, num_inputs: int,
+                    written_by: list | None = None) -> list[dict]:
+    """The tensors a call with `args` (value ids; the first `num_inputs` read, the rest
+    written) writes, as debug record `outputs` entries. `written_by` (delegate calls)
+    names per written arg the graph node and its output index that produce it."""
+    found = []
+    for slot in range(num_inputs, len(args)):
+        value = values[args[slot]]
+        kind = value.get("val_type")
+        if kind == "Tensor":
+            origin = {}
+            if written_by is not None:
+                node, output = written_by[slot - num_inputs]
+                origin = {"node": node, "node_output": output}
+            found.append({"slot": slot, **_tensor_entry(value["val"]), **origin})
+        elif kind == "TensorList":
+            found += [{"slot": slot, "item": item, **_tensor_entry(values[vid]["val"])}
+                      for item, vid in enumerate(value["val"]["items"])]
+    return found
+
+
+def _tensor_entry(tensor: dict) -> dict:
+    return {"dtype": tensor["scalar_type"], "shape": list(tensor["sizes"])}
 
 
 def read_debug_record(pte_path: str) -> dict | None:

@@ -178,6 +178,9 @@ class Delegated:
     remap: dict              # old value id -> new value id (kept values only)
     report: DelegationReport
     nodes: list              # per instruction, the graph nodes it runs
+    num_inputs: list         # per instruction, how many of its args it reads (then writes)
+    written_by: list         # per instruction, None for a kernel call; for a delegate call,
+                             # per output arg the (graph node, its output index) writing it
 
 
 def _group_calls(method: LoweredMethod, claimed: set, reads) -> list:
@@ -301,12 +304,14 @@ def delegate_method(method: LoweredMethod, partitioner: Partitioner) -> Delegate
     for u in order:
         for v in unit_reads(u):
             needed_outside.setdefault(v, set()).add(u)
-    instructions, delegates, nodes = [], [], []
+    instructions, delegates, nodes, num_inputs, written_by = [], [], [], [], []
     for u in order:
         if u[0] == "c":
             c = method.calls[u[1]]
             instructions.append(("KernelCall", c.op, list(c.args)))
             nodes.append([c.node])
+            num_inputs.append(c.num_inputs)
+            written_by.append(None)
             continue
         members = groups[u[1]]
         ins = unit_reads(u)
@@ -315,6 +320,10 @@ def delegate_method(method: LoweredMethod, partitioner: Partitioner) -> Delegate
         payload = partitioner.preprocess(method, members, ins, outs)
         instructions.append(("DelegateCall", len(delegates), ins + outs))
         nodes.append([method.calls[i].node for i in sorted(members)])
+        num_inputs.append(len(ins))
+        writer = {v: (method.calls[i].node, k) for i in members
+                  for k, v in enumerate(method.writes(i))}
+        written_by.append([writer[v] for v in outs])
         delegates.append({"backend": partitioner.backend, "data": list(payload)})
 
     # Keep the values still referenced, renumbered in their old order.
@@ -334,7 +343,8 @@ def delegate_method(method: LoweredMethod, partitioner: Partitioner) -> Delegate
 
     report = _report(method, partitioner.backend, groups, folded, reasons, order)
     return Delegated(values, instructions, delegates, [remap[v] for v in method.inputs],
-                     [remap[v] for v in method.outputs], remap, report, nodes)
+                     [remap[v] for v in method.outputs], remap, report, nodes, num_inputs,
+                     written_by)
 
 
 def _report(method, backend, groups, folded, reasons, order) -> DelegationReport:

@@ -73,7 +73,10 @@ def source_line(node: torch.fx.Node) -> str:
 def module_path(node: torch.fx.Node) -> str:
     """The path of the innermost module the node ran in ("transformer.h.0.attn"), or ""."""
     stack = node.meta.get("nn_module_stack") or {}
-    paths = [path for path, _ in stack.values() if path]
+    # torch marks nodes its decompositions made outside any module with a placeholder
+    # entry ("_empty_nn_module_stack_from_metadata_hook"): not a module of the model.
+    paths = [path for path, _ in stack.values()
+             if path and not path.startswith("_empty_nn_module_stack")]
     return paths[-1] if paths else ""
 
 

@@ -28,6 +28,7 @@ from torch.export.graph_signature import InputKind, OutputKind
 from torch.utils._sympy.value_ranges import bound_sympy
 
 from exporter.constant_segment import pack_constants
+from exporter.debug_record import written_tensors
 from exporter.delegation import Call, DelegationReport, LoweredMethod, delegate_method
 from exporter.errors import ExportError
 from exporter.memory_plan import Buffer, MemoryPlan, live_ranges, plan_memory
@@ -342,7 +343,9 @@ class _MethodBuilder:
         if vid != buffer and self.aliases.get(vid) != buffer:
             self.write_backs.append((vid, buffer))
 
-    def _add_write_backs(self, instructions: list, nodes: list) -> None:
+    def _add_write_backs(self, instructions: list, nodes: list, num_inputs: list,
+                         written_by: list) -> None:
+        """Appends the write-back copies to the instruction list and its parallel lists."""
         op = program_op(torch.ops.aten.clone.default)
         if self.write_backs and op.qualified_name not in self.op_index:
             self.op_index[op.qualified_name] = len(self.operators)
@@ -350,6 +353,8 @@ class _MethodBuilder:
         for vid, buffer in self.write_backs:
             instructions.append(("KernelCall", op.qualified_name, [vid, self._none(), buffer]))
             nodes.append(["output"])
+            num_inputs.append(2)
+            written_by.append(None)
 
     def _copy_constant(self, vid: int, node: torch.fx.Node) -> int:
         """A planned copy of constant `vid`: the runtime reads outputs from the arena."""
@@ -415,11 +420,13 @@ class _MethodBuilder:
         instructions = [("KernelCall", self.operators[i].qualified_name, args)
                         for i, args in self.instructions]
         nodes = [[call.node] for call in self.calls]
+        num_inputs = [call.num_inputs for call in self.calls]
+        written_by = [None] * len(self.calls)
         delegates, report = [], None
         if self.partitioner is not None:
-            inputs, outputs, instructions, delegates, report, nodes = self._delegate(
-                inputs, outputs)
-        self._add_write_backs(instructions, nodes)
+            inputs, outputs, instructions, delegates, report, nodes, num_inputs, written_by = \
+                self._delegate(inputs, outputs)
+        self._add_write_backs(instructions, nodes, num_inputs, written_by)
         plan, segment = self._place_tensors(inputs, outputs,
                                             [args for _, _, args in instructions])
         if delegates:
@@ -446,10 +453,13 @@ class _MethodBuilder:
                 for kind, what, args in instructions],
             "arena_sizes": plan.arena_sizes,
         }
-        debug = tuple({"kind": kind, "op": what if kind == "KernelCall" else
-                       delegates[what]["backend"], "nodes": names,
-                       **self.origins.get(names[0], {})}
-                      for (kind, what, _), names in zip(instructions, nodes, strict=True))
+        debug = tuple({"index": index, "kind": kind,
+                       "op": what if kind == "KernelCall" else delegates[what]["backend"],
+                       "nodes": names, **self.origins.get(names[0], {}),
+                       "outputs": written_tensors(self.values, args, reads, writers)}
+                      for index, ((kind, what, args), names, reads, writers)
+                      in enumerate(zip(instructions, nodes, num_inputs, written_by,
+                                       strict=True)))
         return BuiltMethod(method, segment, plan, len(calls), report, debug)
 
     def _delegate(self, inputs: list[int], outputs: list[int]):
@@ -477,8 +487,7 @@ class _MethodBuilder:
                         if out in done.remap}
         self.write_backs = [(done.remap[vid], done.remap[buf]) for vid, buf in self.write_backs]
         return (done.inputs[:n_in], done.outputs[:n_out], done.instructions, done.delegates,
-                done.report,
-                done.nodes)
+                done.report, done.nodes, done.num_inputs, done.written_by)
 
     def _tensor_ids(self, args: list[int]) -> list[int]:
         """Tensor ids an instruction touches, list members included."""

@@ -3,6 +3,7 @@
 //   runner PROGRAM [--method NAME | --list-methods] [--input FILE.npy ...] [--output FILE.npy ...]
 //          [--check] [--atol X] [--rtol X] [--threads N] [--repeat N] [--verbose]
 //          [--max-memory BYTES] [--max-elements N]
+//          [--trace FILE] [--dump-intermediates DIR]      (trace=1 builds)
 //
 // Exit codes: 0 ok, 1 load/run error or check failure, 2 usage error.
 #include <errno.h>
@@ -21,6 +22,9 @@
 #include "runtime/kernel/thread_pool.h"
 #include "runtime/module/module.h"
 #include "runtime/platform/platform.h"
+#if TL_TRACE
+#include "runner/trace/run_trace.h"
+#endif
 
 namespace {
 
@@ -55,6 +59,12 @@ const char kUsage[] =
     "  --max-memory B   refuse a method that plans more memory (default 1G; K, M, G suffixes)\n"
     "  --max-elements N refuse a method whose run touches more tensor elements (default 4G)\n"
     "  --verbose        log what happens (and the CPU level the kernels use)\n"
+#if TL_TRACE
+    "  --trace FILE     write a Chrome trace (chrome://tracing, ui.perfetto.dev) of the load,\n"
+    "                   every run and every instruction; python -m inspector reads it\n"
+    "  --dump-intermediates DIR  write what each instruction wrote (first run) to\n"
+    "                   DIR/<instruction>_<argument>.npy, for python -m inspector --dump-dir\n"
+#endif
     "environment: TL_CPU_LEVEL=baseline|avx2|avx512 caps the instruction set the optimized\n"
     "  kernels use (default: the best this CPU has)\n";
 
@@ -69,6 +79,10 @@ struct Options {
   uint32_t repeat = 1;
   bool list_methods = false;
   tailor::LoadLimits limits;
+#if TL_TRACE
+  std::string trace_file;
+  std::string dump_dir;
+#endif
 };
 
 int usage_error(const std::string& message) {
@@ -149,6 +163,14 @@ int parse_args(int argc, char** argv, Options* o) {
       }
       continue;
     }
+#if TL_TRACE
+    if (arg == "--trace" || arg == "--dump-intermediates") {
+      list = nullptr;
+      if (i + 1 >= argc) return usage_error(arg + " needs a value");
+      (arg == "--trace" ? o->trace_file : o->dump_dir) = argv[++i];
+      continue;
+    }
+#endif
     if (arg == "--check" || arg == "--verbose" || arg == "--list-methods") {
       list = nullptr;
       (arg == "--check" ? o->check : arg == "--verbose" ? g_verbose : o->list_methods) = true;
@@ -328,6 +350,9 @@ int run(const Options& o) {
   }
   tailor::BackendOptions backend_options;
   backend_options.num_threads = o.threads;
+#if TL_TRACE
+  const uint64_t load_start = tl_pal_current_ticks();
+#endif
   err = module.load_method(o.method.c_str(), backend_options, o.limits);
   if (err != Error::Ok) {
     fprintf(stderr, "%s: cannot load method '%s': %s\n", o.program.c_str(), o.method.c_str(),
@@ -335,6 +360,13 @@ int run(const Options& o) {
     return kExitFailure;
   }
   Method& method = module.method();
+#if TL_TRACE
+  tailor::runner::RunTrace trace(o.program, o.trace_file, o.dump_dir, o.repeat);
+  if (!trace.attach(method, *module.program().method_meta(o.method.c_str()), load_start,
+                    tl_pal_current_ticks())) {
+    return kExitFailure;
+  }
+#endif
   // The kernels' threads: none created for 1.
   tailor::ThreadPool pool(static_cast<int>(o.threads));
   method.set_parallel(pool.parallel());
@@ -371,12 +403,18 @@ int run(const Options& o) {
     const uint64_t start = tl_pal_current_ticks();
     err = method.execute();
     times.push_back(tl_pal_ticks_to_ns(tl_pal_current_ticks() - start));
+#if TL_TRACE
+    trace.after_run();
+#endif
     if (err != Error::Ok) {
       fprintf(stderr, "%s: method '%s' failed: %s\n", o.program.c_str(), o.method.c_str(),
               tailor::error_name(err));
       return kExitFailure;
     }
   }
+#if TL_TRACE
+  if (!trace.finish()) return kExitFailure;
+#endif
   const uint64_t elapsed = times[0];
   if (o.repeat > 1) {
     std::sort(times.begin(), times.end());

@@ -58,6 +58,7 @@ class BuildPlan:
     log: bool = True     # False compiles every log message out (TL_LOG_ENABLED=0)
     size: bool = False   # also link the size apps and write the size report
     generate: str = ""   # a prompt for each model's app, run after the build
+    trace: bool = False  # compile the event tracer in (TL_TRACE=1, runtime/trace/)
 
     @property
     def root(self) -> str:
@@ -69,6 +70,7 @@ class BuildPlan:
         """Objects differ per target, profile, logging and sanitizer: one tree for each."""
         return (self.target_name + ("-" + self.profile if self.profile else "")
                 + ("" if self.log else "-nolog")
+                + ("-trace" if self.trace else "")
                 + ("-asan" if self.sanitize == "address" else ""))
 
     @property
@@ -182,7 +184,7 @@ def plan_build(env, repo: str):
     profile = "" if profile == "none" else profile
     return BuildPlan(env["target"], models, programs, libraries, env["ops"], env["select"],
                      env["run"], env["sanitize"], env["verbose"], env["build_dir"],
-                     profile, env["log"], env["size"], env["generate"])
+                     profile, env["log"], env["size"], env["generate"], env["trace"])
 
 
 def _stale_imports_changed(node, target, prev_ni, repo_node=None) -> bool:
@@ -210,6 +212,13 @@ def _py(module: str) -> str:
 def _sources(repo: str, pattern: str) -> list:
     return sorted(os.path.relpath(p, repo) for p in glob.glob(os.path.join(repo, pattern),
                                                                recursive=True))
+
+
+def _runtime_sources(repo: str, trace: bool) -> list:
+    """The runtime's sources; the event tracer's only when asked for, so the default
+    runtime is byte for byte what it is without the tracer."""
+    return [src for src in _sources(repo, "runtime/**/*.cpp")
+            if trace or not src.startswith(os.path.join("runtime", "trace") + os.sep)]
 
 
 def _label(plan: BuildPlan, text: str):
@@ -242,13 +251,20 @@ def write_value(target, source, env):
     return 0
 
 
+TRACE_RUNS = 5  # runs a trace=1 self-check times, for the per-operator summary
+
+
 def run_self_check(target, source, env):
-    """Runs the runner's --check on one model; writes the report only when it passes."""
+    """Runs the runner's --check on one model; writes the report only when it passes.
+    With targets [report, trace.json, trace.png] (trace=1) it traces the check's runs and
+    prints the per-operator summary (python -m inspector)."""
     runner, program, tolerance = str(source[0]), str(source[1]), source[2].read()
     atol, rtol = tolerance.split()
     # A cross target's binary runs under its emulator (qemu-aarch64 -L ...).
     command = list(env["TL_EMULATOR"]) + [runner, program, "--check", "--atol", atol,
                                           "--rtol", rtol]
+    if len(target) > 1:
+        command += ["--repeat", str(TRACE_RUNS), "--trace", str(target[1])]
     print("checking %s against torch eager" % os.path.basename(program))
     proc = subprocess.run(command, capture_output=True, text=True)
     report = proc.stdout + proc.stderr
@@ -257,6 +273,15 @@ def run_self_check(target, source, env):
         print("error: self-check of %s failed (exit %d): %s" % (program, proc.returncode,
                                                                " ".join(command)))
         return 1
+    if len(target) > 1:
+        summary = [sys.executable, "-m", "inspector", program, "--trace", str(target[1]),
+                   "--summary", "--png", str(target[2])]
+        proc = subprocess.run(summary, capture_output=True, text=True, cwd=env.Dir("#").abspath)
+        sys.stdout.write("".join(("  " + line).rstrip() + "\n"
+                                 for line in (proc.stdout + proc.stderr).splitlines()))
+        if proc.returncode != 0:
+            print("error: the trace summary failed: %s" % " ".join(summary))
+            return 1
     with open(str(target[0]), "w") as f:
         f.write(report)
     return 0
@@ -276,7 +301,7 @@ def wire(env, plan: BuildPlan):
     """Declares every stage for `plan`; returns the nodes `scons` builds by default."""
     repo = env.Dir("#").abspath
     tenv, target = targets.configure(env, repo, plan.target_name, plan.sanitize, plan.verbose,
-                                     plan.profile, plan.log, plan.build_dir)
+                                     plan.profile, plan.log, plan.build_dir, plan.trace)
     out = "%s/%s/%s" % (plan.root, plan.target_dir, plan.variant)
     # libraries= wins, then the profile's (size: portable only), then the target's.
     chosen_libraries = tuple(plan.libraries or tenv["TL_KERNEL_LIBRARIES"])
@@ -390,7 +415,7 @@ def wire(env, plan: BuildPlan):
                  for src in link_sources]
     # The backends' sources go into the runtime library: only the generated backend
     # table references them, so a runtime links the backends its target lists.
-    runtime_sources = _sources(repo, "runtime/**/*.cpp") + [
+    runtime_sources = _runtime_sources(repo, plan.trace) + [
         src for b in backends.backends for src in b.sources]
     runtime_objs = [tenv.Object("%s/%s.o" % (objects, os.path.splitext(src)[0]), src)
                     for src in runtime_sources if src not in link_sources]
@@ -408,7 +433,8 @@ def wire(env, plan: BuildPlan):
     runtime_lib = tenv.StaticLibrary("%s/%s/lib/tailor_runtime" % (plan.root, plan.target_dir),
                                      runtime_objs)
     runner_objs = [tenv.Object("%s/%s.o" % (objects, os.path.splitext(src)[0]), src)
-                   for src in _sources(repo, "runner/*.cpp")]
+                   for src in _sources(repo, "runner/*.cpp")
+                   + (_sources(repo, "runner/trace/*.cpp") if plan.trace else [])]
     tenv.Depends(runner_objs, schema_header)
     tenv.Requires(runner_objs, plan_yaml)
 
@@ -438,10 +464,14 @@ def wire(env, plan: BuildPlan):
     if plan.run:
         for model, pte in programs:
             check = tenv.Command(
-                "%s/%s.check.txt" % (out, model.name),
+                ["%s/%s.check.txt" % (out, model.name)]
+                + (["%s/%s.trace.json" % (out, model.name), "%s/%s.trace.png" % (out, model.name)]
+                   if plan.trace else []),
                 [runner[0], pte, tenv.Value("%r %r" % (model.atol, model.rtol)),
                  tenv.Value(" ".join(tenv["TL_EMULATOR"]))],
                 Action(run_self_check, None))
+            if plan.trace:
+                tenv.Depends(check, _sources(repo, "inspector/*.py"))
             checks.append(check)
     defaults += checks
 

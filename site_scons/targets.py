@@ -142,7 +142,8 @@ def _write_to_tmp(tenv) -> None:
 
 
 def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
-              profile: str = "", log: bool = True, build_dir: str = "build"):
+              profile: str = "", log: bool = True, build_dir: str = "build",
+              trace: bool = False):
     """A clone of `env` set up to compile for `target_name` with build profile `profile`
     (manifests/profiles/, "" for the target's flags only); returns (env, target).
 
@@ -150,7 +151,7 @@ def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
     as objects; TL_KERNEL_LIBRARIES the profile's kernel libraries ([]: the target's); TL_EMULATOR is the command prefix that runs its programs here ([] for
     none). Each program also writes its link map to <program>.map.
     """
-    key = (id(env), target_name, sanitize, verbose, profile, log, build_dir)
+    key = (id(env), target_name, sanitize, verbose, profile, log, build_dir, trace)
     if key in _configured:
         return _configured[key]
     target = load_target(os.path.join(repo, "manifests", "targets", target_name + ".yaml"))
@@ -169,6 +170,8 @@ def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
                 LIBS=list(target.libs))
     if not log:
         tenv.Append(CPPDEFINES=[("TL_LOG_ENABLED", 0)])
+    if trace:  # the event tracer's hooks (runtime/executor/step.h)
+        tenv.Append(CPPDEFINES=[("TL_TRACE", 1)])
     tenv.Append(LINKFLAGS=["-Wl,-Map,${TARGET}.map"], PROGEMITTER=[_emit_link_map])
     if sanitize == "address":
         # float-cast-overflow: a double out of an integer's range is undefined behaviour

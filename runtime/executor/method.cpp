@@ -155,10 +155,10 @@ Error Method::execute() {
   TL_CHECK_OR_RETURN_ERROR(loaded_, InvalidState, "method is not loaded");
   KernelContext ctx;
   ctx.set_parallel(parallel_);
-  size_t pc = 0;
-  // Load checked every index and kind; this loop only dispatches.
+  size_t pc = 0;  // load checked every index and kind: the loop below only dispatches
+  TL_TRACE_BEGIN_EXECUTE(tracer_, name_);
   while (pc < num_steps_) {
-    const internal::Step& step = steps_[pc];
+    const internal::Step& step = TL_TRACED_STEP(tracer_, steps_, pc);
     switch (step.kind) {
       case internal::StepKind::KernelCall:
         step.fn(ctx, step.args);
@@ -193,7 +193,7 @@ Error Method::execute() {
         break;
     }
   }
-  return Error::Ok;
+  return TL_TRACED_END(tracer_, Error::Ok);
 }
 
 namespace internal {

@@ -97,6 +97,19 @@ class Method final {
   // freed already when the method has no backend state to destroy).
   bool has_delegates_ = false;
   const Parallel* parallel_ = nullptr;
+
+#if TL_TRACE
+ public:
+  /// trace=1 builds: records every execute() and instruction into `tracer` (not owned;
+  /// nullptr stops). It belongs to this Method object: a method moved into it later
+  /// (as Module::load_method() does) keeps it.
+  void set_event_tracer(class EventTracer* tracer) { tracer_ = tracer; }
+  /// The number of instructions: one execute() records at most that many events + 1.
+  size_t num_instructions() const { return num_steps_; }
+
+ private:
+  class EventTracer* tracer_ = nullptr;
+#endif
 };
 
 }  // namespace tailor

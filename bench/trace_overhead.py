@@ -1,0 +1,86 @@
+"""The event tracer's overhead on the demo GPT: the runner's forward time with and
+without tracing.
+
+    .venv/bin/python bench/trace_overhead.py [--repeat 200] [--rounds 5]
+
+Builds `scons model=nanogpt` and `scons model=nanogpt trace=1`, then times one forward
+(T=64, the example input of manifests/models/nanogpt.yaml) with `runner --repeat N`:
+the default runtime, the trace=1 runtime without --trace (hooks compiled in, no tracer
+attached) and with --trace FILE (every instruction recorded). The three alternate for
+--rounds rounds so drift hits them alike. The overhead is taken on the minimum over all
+runs, which other processes on a shared machine disturb least; the median over rounds
+of the runner's median is shown beside it. The trace's per-instruction times are also
+summed against the method's time per run (the inspector's coverage).
+"""
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCONS = os.path.join(os.path.dirname(sys.executable), "scons")
+PROGRAM = os.path.join(REPO, "build", "host", "nanogpt", "nanogpt.pte")
+
+
+def build(trace: bool) -> str:
+    subprocess.run([SCONS, "-j2", "model=nanogpt"] + (["trace=1"] if trace else []),
+                   cwd=REPO, check=True, stdout=subprocess.DEVNULL)
+    return os.path.join(REPO, "build", "host-trace" if trace else "host", "nanogpt", "bin",
+                        "runner")
+
+
+def min_and_median_ms(command: list[str]) -> tuple[float, float]:
+    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    low, median = re.search(r"min ([\d.]+) ms, median ([\d.]+) ms", out).groups()
+    return float(low), float(median)
+
+
+def coverage(trace_path: str) -> tuple[float, float]:
+    """(min, max) over runs of the summed instruction time / the method's time."""
+    events = json.load(open(trace_path))["traceEvents"]
+    method = {e["args"]["run"]: e["dur"] for e in events if e.get("cat") == "execute"}
+    summed = {}
+    for e in events:
+        if e.get("cat") in ("kernel", "delegate"):
+            summed[e["args"]["run"]] = summed.get(e["args"]["run"], 0.0) + e["dur"]
+    ratios = [summed[r] / method[r] for r in method]
+    return min(ratios), max(ratios)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=100)
+    parser.add_argument("--rounds", type=int, default=15)
+    args = parser.parse_args()
+    plain, traced = build(False), build(True)
+    inputs = ["--input", os.path.join(REPO, "build", "host", "nanogpt", "nanogpt_io",
+                                      "input_0.npy")]
+    trace_file = os.path.join(tempfile.mkdtemp(), "nanogpt.trace.json")
+    runs = {"default runtime": [plain, PROGRAM, *inputs],
+            "trace=1, no --trace": [traced, PROGRAM, *inputs],
+            "trace=1, --trace FILE": [traced, PROGRAM, *inputs, "--trace", trace_file]}
+    times = {name: [] for name in runs}
+    for _ in range(args.rounds):
+        for name, command in runs.items():
+            times[name].append(min_and_median_ms(command + ["--repeat", str(args.repeat)]))
+    base = min(low for low, _ in times["default runtime"])
+    print(f"nanoGPT forward, T=64, {args.rounds} rounds of runner --repeat {args.repeat}:\n")
+    print("| runtime | min ms | overhead (min) | median of medians ms |")
+    print("| --- | ---: | ---: | ---: |")
+    for name, values in times.items():
+        low = min(v for v, _ in values)
+        median = statistics.median(m for _, m in values)
+        print(f"| {name} | {low:.3f} | {100 * (low / base - 1):+.1f}% | {median:.3f} |")
+    low, high = coverage(trace_file)
+    print(f"\ninstruction times add up to {100 * low:.1f}% to {100 * high:.1f}% of the "
+          "method's time per run")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
