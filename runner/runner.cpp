@@ -1,7 +1,7 @@
 // runner: loads a program, feeds it .npy inputs, runs a method, writes or checks outputs.
 //
 //   runner PROGRAM [--method NAME | --list-methods] [--input FILE.npy ...] [--output FILE.npy ...]
-//          [--check] [--atol X] [--rtol X] [--threads N] [--repeat N] [--verbose]
+//          [--check] [--atol X] [--rtol X] [--threads N] [--repeat N] [--reset-state] [--verbose]
 //          [--max-memory BYTES] [--max-elements N]
 //          [--trace FILE] [--dump-intermediates DIR]      (trace=1 builds)
 //
@@ -48,6 +48,8 @@ const char kUsage[] =
     "              [--max-memory BYTES] [--max-elements N]\n"
     "  --method NAME    method to run (default: forward)\n"
     "  --list-methods   print each method's name, inputs and outputs, and run nothing\n"
+    "  --reset-state    restore the method's state (its mutable buffers, a KV cache) to\n"
+    "                   their initial values before each of the --repeat runs\n"
     "  --input FILE     one .npy per method input, in order\n"
     "  --output FILE    write output i to the i-th FILE\n"
     "  --check          compare outputs with <dir>/<stem>_io/expected_<i>.npy (inputs\n"
@@ -78,6 +80,7 @@ struct Options {
   uint32_t threads = 1;
   uint32_t repeat = 1;
   bool list_methods = false;
+  bool reset_state = false;  // Method::reset_state() before each run
   tailor::LoadLimits limits;
 #if TL_TRACE
   std::string trace_file;
@@ -171,9 +174,13 @@ int parse_args(int argc, char** argv, Options* o) {
       continue;
     }
 #endif
-    if (arg == "--check" || arg == "--verbose" || arg == "--list-methods") {
+    if (arg == "--check" || arg == "--verbose" || arg == "--list-methods" ||
+        arg == "--reset-state") {
       list = nullptr;
-      (arg == "--check" ? o->check : arg == "--verbose" ? g_verbose : o->list_methods) = true;
+      (arg == "--check"          ? o->check
+       : arg == "--verbose"      ? g_verbose
+       : arg == "--list-methods" ? o->list_methods
+                                 : o->reset_state) = true;
       continue;
     }
     if (arg.size() > 1 && arg[0] == '-') return usage_error("unknown option " + arg);
@@ -400,6 +407,7 @@ int run(const Options& o) {
     for (size_t i = 0; i < inputs.size(); ++i) {
       if (!set_input(o, method, i, inputs[i])) return kExitFailure;
     }
+    if (o.reset_state && method.reset_state() != Error::Ok) return kExitFailure;
     const uint64_t start = tl_pal_current_ticks();
     err = method.execute();
     times.push_back(tl_pal_ticks_to_ns(tl_pal_current_ticks() - start));

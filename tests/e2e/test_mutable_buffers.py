@@ -64,7 +64,7 @@ def _build(target: str) -> tuple[str, str]:
     return _built[target]
 
 
-def _run(target: str, tmp_path, repeat: int) -> list:
+def _run(target: str, tmp_path, repeat: int, *args: str) -> list:
     runner, pte = _build(target)
     paths = []
     for i, x in enumerate(_inputs(0)):
@@ -72,7 +72,7 @@ def _run(target: str, tmp_path, repeat: int) -> list:
         np.save(paths[-1], x.numpy())
     outs = [str(tmp_path / f"output_{i}.npy") for i in range(2)]
     proc = subprocess.run([runner, pte, "--input", *paths, "--output", *outs,
-                           "--repeat", str(repeat)], capture_output=True, text=True)
+                           "--repeat", str(repeat), *args], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return [np.load(p) for p in outs]
 
@@ -92,6 +92,13 @@ def test_repeat_gives_the_nth_call_of_eager(target, tmp_path):
         want = _eager(repeat)
         assert int(got[1][0]) == repeat
         np.testing.assert_allclose(got[0], want[0], atol=1e-5, rtol=1e-5)
+
+
+@pytest.mark.parametrize("target", _targets())
+def test_reset_state_restores_the_initial_values(target, tmp_path):
+    got = _run(target, tmp_path, 3, "--reset-state")    # Method::reset_state() each run
+    assert int(got[1][0]) == 1
+    np.testing.assert_allclose(got[0], _eager(1)[0], atol=1e-5, rtol=1e-5)
 
 
 def test_the_program_stores_initial_values_and_writes_the_cache_in_place():
