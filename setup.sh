@@ -8,7 +8,9 @@ cd "$(dirname "$0")"
 apt_packages=(g++ python3-venv
   # XNNPACK delegate (host-xnnpack), aarch64 cross builds run under qemu, the Android
   # freestanding compile check (clang --target=aarch64-linux-android24)
-  libxnnpack-dev libpthreadpool-dev libcpuinfo-dev g++-aarch64-linux-gnu qemu-user clang lld)
+  libxnnpack-dev libpthreadpool-dev libcpuinfo-dev g++-aarch64-linux-gnu qemu-user clang lld
+  # the demo GPT's corpus: its held-out slice for bench/quantization.py's perplexity
+  bible-kjv)
 missing=()
 for package in "${apt_packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
@@ -40,4 +42,9 @@ echo "setup: installing Python packages (requirements.txt)"
 # Second, so torch is already pinned when torchvision and timm are resolved.
 echo "setup: installing the test packages (requirements-test.txt)"
 .venv/bin/pip install -q --disable-pip-version-check -r requirements-test.txt
+# The repository itself, editable (pyproject.toml): `import tailor` and the `tailor`
+# command from any directory. --no-deps and --no-build-isolation: everything it needs is
+# installed above, and pip downloads nothing.
+echo "setup: installing this repository as the tailor package (editable)"
+.venv/bin/pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e .
 echo "setup: done"

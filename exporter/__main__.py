@@ -73,6 +73,12 @@ def run(args: argparse.Namespace) -> int:
 
     module, inputs = load_model(manifest)
     module.eval()
+    quantized = None
+    if manifest.quantize is not None:
+        # The self-check compares with the quantized model in eager; the log gives the
+        # error against the float model.
+        from exporter.quantize.apply import quantize_for_export
+        module, quantized = quantize_for_export(module, inputs, manifest.quantize)
     try:
         # On a copy: a model that writes buffers (a KV cache) must export its initial state.
         with torch.no_grad():
@@ -89,6 +95,8 @@ def run(args: argparse.Namespace) -> int:
         raise ExportError(f"{manifest.path}: model {name}: {e}") from None
     plan = program.plan
     print(f"  torch.export: {program.node_count} nodes; {program.simplified.summary()}")
+    if quantized is not None:
+        print(f"  {quantized.summary()}")
     report = program.delegation
     if report is not None:
         print(f"  delegated to {report.backend}: {len(report.groups)} subgraphs, "

@@ -56,6 +56,7 @@ class Program:
     simplified: SimplifyReport = SimplifyReport()  # what the export-time passes did
     debug: tuple = ()                            # per instruction: node, module, source line
     more_debug: tuple = ()                       # (name, debug) of each further method
+    quantization: object = None                  # exporter.quantize.QuantizeReport, if quantized
 
     @property
     def folded(self) -> tuple[str, ...]:
@@ -134,7 +135,8 @@ def partitioner_for_target(target: str):
 
 def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, *,
            name: str = "forward", target: str | None = None, partitioner=None,
-           methods: dict | None = None, constant_methods: dict | None = None) -> Program:
+           methods: dict | None = None, constant_methods: dict | None = None,
+           quantize=None) -> Program:
     """Exports `module` called on `example_inputs` as a Program whose first method is `name`.
 
     `dynamic_shapes` is torch.export's argument; dynamic dims are planned at their max.
@@ -146,6 +148,9 @@ def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, 
     dynamic_shapes)} exports `module.prefill`. `constant_methods` adds methods that
     return a constant ({"get_max_seq_len": 256, "get_eos_ids": [0]}; a list is one output
     per item). Constants the methods share are stored once (exporter/program_methods.py).
+    `quantize` ("int8-weight", "8da8w", "8da4w" or {"scheme": "8da4w", "group_size": 64},
+    see exporter/quantize/scheme.py) exports a quantized copy of the module;
+    `program.quantization` says what was quantized and the error against fp32 eager.
     Raises ExportError when the model uses something a Tailor program cannot express.
     """
     if target is not None:
@@ -157,8 +162,17 @@ def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, 
     names = [name, *extra, *constants]
     if len(set(names)) != len(names):
         raise ExportError(f"method names {names} repeat; give each method its own name")
+    report = None
+    if quantize is not None:
+        from exporter.quantize.apply import quantize_for_export
+        try:
+            module, report = quantize_for_export(module, tuple(example_inputs), quantize)
+        except ValueError as e:
+            raise ExportError(f"quantize: {e}") from None
     first = lower(trace(module, example_inputs, dynamic_shapes), name=name,
                   partitioner=partitioner)
+    if report:
+        first = dataclasses.replace(first, quantization=report)
     if not extra and not constants:
         return first
     others = []

@@ -9,6 +9,7 @@ model it names.
     tolerance: {atol: 1.0e-5, rtol: 1.0e-5}  # optional; for the runtime self-check
     backend: xnnpack                       # optional; delegate to backends/<name> (or none)
     constant_methods: {get_max_seq_len: 64}  # optional; methods returning a constant
+    quantize: 8da4w                        # optional; exporter/quantize/scheme.py
 
 Every mistake (unknown key, wrong type, a factory that is not `module:function`, does not
 import, or does not return (module, inputs)) raises ExportError naming the file, the
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 import yaml
 
 from exporter.errors import ExportError
+from exporter.quantize.scheme import parse_quantize
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -32,7 +34,7 @@ _FACTORY = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*$")
 _NAME = re.compile(r"^[A-Za-z_]\w*$")
 _TOP_KEYS = {"description": str, "factory": str, "factory_args": dict, "dynamic_dims": list,
              "tolerance": dict, "app": dict, "backend": str, "data": list,
-             "constant_methods": dict}
+             "constant_methods": dict, "quantize": (str, dict)}
 # An app is a program the build links against the model's runtime (read by site_scons);
 # `args` go before `--prompt TEXT` when `scons generate=TEXT` runs it.
 _APP_KEYS = ("name", "sources", "args")
@@ -68,12 +70,15 @@ class ModelManifest:
     dynamic_dims: tuple[DynamicDim, ...]
     tolerance: Tolerance
     backend: str = ""                   # "xnnpack", "none" (never delegate), "" (the build's)
+    quantize: object = None             # exporter.quantize.scheme.QuantizeSpec, or None
     # Methods returning a constant (generation metadata): name -> int, float, bool or
     # list of ints, in the file's order.
     constant_methods: tuple[tuple[str, object], ...] = ()
 
 
 def _type_name(t) -> str:
+    if isinstance(t, tuple):
+        return " or ".join(_type_name(one) for one in t)
     return {str: "a string", list: "a list", dict: "a mapping", int: "an integer",
             float: "a number"}[t]
 
@@ -167,6 +172,10 @@ def parse_manifest(path: str, data) -> ModelManifest:
     if backend and backend != "none" and backend not in available_backends():
         raise ExportError(f"{path}: backend '{backend}' is not one of "
                           f"{', '.join(available_backends() + ['none'])} (backends/<name>/)")
+    try:
+        quantize = parse_quantize(data.get("quantize"))
+    except ValueError as e:
+        raise ExportError(f"{path}: quantize: {e}") from None
     tolerance = data.get("tolerance", DEFAULT_TOLERANCE)
     _check_keys(path, "tolerance: ", tolerance, _TOLERANCE_KEYS, _TOLERANCE_KEYS)
     constant_methods = data.get("constant_methods", {})
@@ -184,7 +193,7 @@ def parse_manifest(path: str, data) -> ModelManifest:
         description=data["description"], factory=factory,
         factory_args=tuple(sorted(factory_args.items())), dynamic_dims=dims,
         tolerance=Tolerance(*(_number(path, f"tolerance.{k}", tolerance[k])
-                              for k in _TOLERANCE_KEYS)), backend=backend,
+                              for k in _TOLERANCE_KEYS)), backend=backend, quantize=quantize,
         constant_methods=tuple(constant_methods.items()))
 
 

@@ -9,6 +9,7 @@ argument order the KernelCall follows (docs/internals.md):
   has out arguments and whose other arguments equal the functional ones (name and type);
 - a view op becomes the out variant of its `_copy` op (`view` -> `view_copy.out`), since
   the runtime has no aliasing views;
+- an op of quantized_decomposed:: or tailor_quant:: becomes its out variant the same way;
 - symbolic-int ops (`aten::sym_size.int`, ...) stay as they are;
 - operator.mul/add/sub/floordiv/mod on SymInts become `tailor_prim::<name>.int`.
 
@@ -21,7 +22,12 @@ from dataclasses import dataclass
 
 import torch
 
+import exporter.quantize.ops  # noqa: F401  (registers the quantized ops and their outs)
+
 aten = torch.ops.aten
+# Namespaces whose ops lower to kernel calls: ATen, the quantized ops of
+# manifests/kernels/quantized.yaml (exporter/quantize/ops.py).
+NAMESPACES = ("aten", "quantized_decomposed", "tailor_quant")
 
 
 @dataclass(frozen=True)
@@ -127,7 +133,8 @@ def _find_out_overload(op: torch._ops.OpOverload):
     schema = op._schema
     exact = _signature(schema.arguments)
     reduced = [s for s in exact if s[0] not in _TENSOR_OPTIONS]
-    packet = getattr(aten, schema.name.split("::")[1])
+    namespace, _, packet_name = schema.name.partition("::")
+    packet = getattr(getattr(torch.ops, namespace), packet_name)
     found = {}
     for overload in packet.overloads():
         candidate = getattr(packet, overload)._schema
@@ -190,7 +197,7 @@ def program_op(target) -> ProgramOp | None:
         return ProgramOp(f"tailor_prim::{name}", "int", (a, b),
                          (ArgSpec("", int_type, False, None),),
                          f"tailor_prim::{name}.int(int a, int b) -> int")
-    if not isinstance(target, torch._ops.OpOverload) or target.namespace != "aten":
+    if not isinstance(target, torch._ops.OpOverload) or target.namespace not in NAMESPACES:
         return None
     if target in _SYMBOLIC_OPS:
         return _from_schema(target._schema)

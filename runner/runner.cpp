@@ -426,7 +426,7 @@ int run(const Options& o) {
   const uint64_t elapsed = times[0];
   if (o.repeat > 1) {
     std::sort(times.begin(), times.end());
-    printf("%s: method '%s' ran %u times: min %.3f ms, median %.3f ms\n", o.program.c_str(),
+    printf("%s: method '%s' ran %u times: min %.4f ms, median %.4f ms\n", o.program.c_str(),
            o.method.c_str(), o.repeat, times[0] / 1e6, times[times.size() / 2] / 1e6);
   }
   if (g_verbose) fprintf(stderr, "%s: method '%s' ran in %.3f ms\n", o.program.c_str(), o.method.c_str(), elapsed / 1e6);

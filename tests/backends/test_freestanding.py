@@ -1,5 +1,5 @@
 """The Android freestanding compile check: the executor, the kernel table, the platform
-layer and every kernel (portable, optimized, prim) compile with
+layer and every kernel (portable, optimized, prim, quantized) compile with
 `clang++ --target=aarch64-linux-android24 -ffreestanding`, with no C or C++ library on the
 include path at all (-nostdinc; only clang's own <stddef.h>, <stdint.h>, <stdarg.h>...).
 
@@ -23,7 +23,7 @@ from tests.conftest import REPO
 
 INSTALL = "apt-get install -y clang lld"
 LIBRARIES = ("manifests/kernels/optimized.yaml", "manifests/kernels/portable.yaml",
-             "manifests/kernels/prim.yaml")
+             "manifests/kernels/prim.yaml", "manifests/kernels/quantized.yaml")
 
 # Runtime sources that need a hosted C++ library, and why.
 HOSTED = {
@@ -38,6 +38,7 @@ HOSTED = {
     "runtime/loader/mmap_data_loader.cpp": "POSIX mmap",
     # The convenience API owns its loader and memory with std::unique_ptr and malloc.
     "runtime/module/module.cpp": "heap",
+    "runtime/module/method_memory.cpp": "heap",
     # The kernels' thread pool runs on POSIX threads; kernels see only
     # runtime/kernel/parallel.h, and a port without threads leaves the pool out.
     "runtime/kernel/thread_pool.cpp": "POSIX threads",
@@ -104,10 +105,12 @@ def test_kernels_and_generated_table_compile_freestanding(select_all_gen):
 
 
 def test_x86_kernels_compile_freestanding(select_all_gen):
-    """The x86-64 micro-kernels (AVX2, AVX-512: kernels/optimized/util/gemm_x86.h) are
-    #if'd out on aarch64: compile the kernels for an x86-64 Android too."""
+    """The x86-64 micro-kernels (AVX2, AVX-512: kernels/optimized/util/gemm_x86.h,
+    kernels/quantized/util/qlinear_avx2.h) are #if'd out on aarch64: compile the kernels
+    for an x86-64 Android too."""
     require("clang++", INSTALL)
-    kernels = sorted(glob.glob("kernels/optimized/op_*.cpp", root_dir=REPO))
+    kernels = sorted(glob.glob("kernels/optimized/op_*.cpp", root_dir=REPO)
+                     + glob.glob("kernels/quantized/op_*.cpp", root_dir=REPO))
     assert kernels
     _check(kernels + ["runtime/kernel/cpu_level.cpp"], (select_all_gen,),
            "x86_64-linux-android24")

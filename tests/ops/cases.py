@@ -6,7 +6,7 @@ A case names the ATen overload it calls (`"add.Tensor"` calls torch.ops.aten.add
 the dtypes to run it in (one program per dtype), and the calls: each item of `shapes` is
 one call of the op on fresh inputs. An input is a shape tuple (a tensor of the case's
 dtype), an `In` (its own dtype, a permute before the op, a value domain), a `Tensors`
-(a `Tensor[]`, or with None entries a `Tensor?[]`), an `Arg` (a non-tensor argument in
+(a `Tensor[]`, or with None entries a `Tensor?[]`), None (an absent `Tensor?`), an `Arg` (a non-tensor argument in
 that place, for ops whose tensors do not come first), a `Constant` (a tensor the module
 holds, stored in the program like a model's weights) or a `Computed` (the output of
 another op on a fresh input, so the op does not sit alone in the program; `then` runs
@@ -1034,3 +1034,52 @@ CASES = [
     OpCase("squeeze_copy.dims", ("Float",), [(Computed((2, 1, 3, 1)),)], args=([1, 3],),
            name="computed"),
 ]
+
+
+def _qlinear(m: tuple, n: int, k: int, bits: int, groups: int, bias: bool = True) -> tuple:
+    """One call of tailor_quant::linear: input m + (k,), n outputs, weights packed in
+    blocks of 8 rows (int8: 32 bytes per 4 inputs; int4: per 8), scales [groups, n],
+    bias [n] or None (kernels/quantized/util/qlinear_layout.h)."""
+    blocks = -(-n // 8)
+    weight = (Constant((blocks, -(-k // 4) * 32), "Char") if bits == 8
+              else Constant((blocks, k * 4), "Byte"))
+    return (In((*m, k)), weight, Constant((groups, n), "Float", domain="positive"),
+            Constant((n,), "Float") if bias else None)
+
+
+# The quantized library (kernels/quantized/, manifests/kernels/quantized.yaml). Linear:
+# 1 to 9 rows cross the 4-row tiles of util/qlinear.h, 3, 5, 13 and 17 outputs partial
+# blocks of 8, k = 70 and 37 partial quads of inputs, several groups per row the
+# per-group scales; its LEVELED runs test the plain C++ kernels on the same references.
+QUANTIZED_CASES = [
+    OpCase("tailor_quant::linear.default", ("Float",),
+           [_qlinear((1,), 8, 64, 8, 1), _qlinear((5,), 3, 70, 8, 1),
+            _qlinear((2, 3), 17, 64, 8, 1, bias=False), _qlinear((9,), 13, 256, 8, 1)],
+           args=(8, True), name="8da8w", atol=1e-4, rtol=1e-5),
+    OpCase("tailor_quant::linear.default", ("Float",),
+           [_qlinear((1,), 8, 64, 4, 2), _qlinear((6,), 5, 128, 4, 4),
+            _qlinear((2, 3), 3, 96, 4, 1, bias=False)],
+           args=(4, True), name="8da4w", atol=1e-4, rtol=1e-5),
+    OpCase("tailor_quant::linear.default", ("Float",),
+           [_qlinear((1,), 8, 64, 8, 1), _qlinear((7,), 3, 37, 8, 1),
+            _qlinear((2, 2), 5, 64, 8, 1, bias=False)],
+           args=(8, False), name="int8_weight", atol=1e-4, rtol=1e-5),
+    OpCase("quantized_decomposed::embedding_byte.default", ("Float",),
+           [(Constant((10, 4), "Char"), Constant((10,), "Float", domain="positive"), None,
+             Arg(-127), Arg(127), In((2, 3), "Long", domain="positive")),
+            (Constant((10, 4), "Char"), Constant((10,), "Float", domain="positive"),
+             Constant((10,), "Float"), Arg(-127), Arg(127), In((5,), "Int", domain="positive"))]),
+    OpCase("quantized_decomposed::quantize_per_tensor.default", ("Float",),
+           [((2, 3),), ((0, 4),), ((40,),)], args=(0.05, 3, -128, 127, Dtype("Char"))),
+    OpCase("quantized_decomposed::quantize_per_tensor.default", ("Float",), [((4, 5),)],
+           args=(0.02, 128, 0, 255, Dtype("Byte")), name="uint8"),
+    OpCase("quantized_decomposed::dequantize_per_tensor.default", ("Char", "Byte"),
+           [((2, 3),), ((7,),)], args=(0.25, 2, -128, 255, DTYPE)),
+    OpCase("quantized_decomposed::dequantize_per_channel.default", ("Char",),
+           [((3, 4), Constant((4,), "Float", domain="positive"), In((4,), "Long")),
+            ((2, 3, 2), Constant((3,), "Float", domain="positive"), None)],
+           args=(1, -128, 127, DTYPE)),
+    OpCase("quantized_decomposed::choose_qparams.tensor", ("Float",),
+           [((4, 5),), ((3,),)], args=(-128, 127, 1e-5, Dtype("Char"))),
+]
+CASES += QUANTIZED_CASES

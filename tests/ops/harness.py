@@ -64,7 +64,7 @@ _NUMPY_FLOATS = {np.float16: "Half", np.float32: "Float", np.float64: "Double"}
 # Libraries with micro-kernels per CPU instruction-set level (runtime/kernel/cpu_level.h):
 # besides the default run (the best level), their cases run once more per lower level
 # this machine has, as "<library>@<level>", with TL_CPU_LEVEL capping the runner.
-LEVELED = ("optimized",)
+LEVELED = ("optimized", "quantized")
 HOST_TARGET = "host"
 # `scons sanitize=` of every runtime the harness builds; the environment its runs get.
 SANITIZE = os.environ.get("TAILOR_SANITIZE", "none")
@@ -279,7 +279,9 @@ def _module(case: OpCase, dtype: str, calls: list[list[In]], constants: list):
             for call in calls:
                 values = []
                 for item in call:
-                    if isinstance(item, Arg):
+                    if item is None:  # an absent `Tensor?` argument
+                        values.append(None)
+                    elif isinstance(item, Arg):
                         values.append(_resolve_arg(item.value, dtype))
                     elif isinstance(item, Tensors):
                         values.append([None if i is None else tensor(i) for i in item.items])

@@ -118,7 +118,7 @@ def test_case_ids_are_unique():
     assert [i for i, n in counts.items() if n > 1] == []
 
 
-@pytest.mark.parametrize("name", ["portable", "optimized"])
+@pytest.mark.parametrize("name", ["portable", "optimized", "quantized"])
 def test_every_kernel_has_a_case(exported, name):
     library = load_library(os.path.join(harness.KERNELS_DIR, f"{name}.yaml"))
     covered = {op for e in _ok(exported) for op in e.ops}
@@ -126,7 +126,7 @@ def test_every_kernel_has_a_case(exported, name):
     assert not missing, f"no case in tests/ops/cases.py exercises: {', '.join(missing)}"
 
 
-@pytest.mark.parametrize("name", ["portable", "optimized"])
+@pytest.mark.parametrize("name", ["portable", "optimized", "quantized"])
 def test_every_listed_dtype_has_a_case(exported, name):
     """A kernel's manifest `dtypes:` claims only dtypes some case runs it with."""
     library = load_library(os.path.join(harness.KERNELS_DIR, f"{name}.yaml"))

@@ -18,7 +18,8 @@ def test_the_size_profile_loads():
     size = profiles.load_profile(REPO, "size", "profile=size")
     assert "-Os" in size.cxxflags and "-flto" in size.linkflags
     assert size.link_sources == ("runtime/platform/default/terminate.cpp",)
-    assert size.kernel_libraries == ("portable", "prim")  # not the optimized kernels
+    # Not the optimized kernels; the quantized ones only serve quantized models.
+    assert size.kernel_libraries == ("quantized", "portable", "prim")
     assert profiles.load_profile(REPO, "none", "profile=none") is None
 
 

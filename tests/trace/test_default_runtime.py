@@ -7,7 +7,7 @@ import os
 import shutil
 import subprocess
 
-from tests.conftest import REPO, SCONS, run_scons
+from tests.conftest import REPO
 from tests.trace.source_tree import copy_sources, strip_trace_blocks
 
 BUILD = "build/test-trace-default"
@@ -15,8 +15,21 @@ CACHE = os.path.join(REPO, "build", "test-trace-cache")
 RUNNER = os.path.join(BUILD, "host", "mlp", "bin", "runner")
 
 
+def _build(tree: str) -> str:
+    """The default mlp runner built in `tree`; its path."""
+    # The copy's own venv path: scons then names the venv's headers inside the tree.
+    venv = os.path.join(tree, ".venv", "bin")
+    build = subprocess.run([os.path.join(venv, "python"), os.path.join(venv, "scons"), "-j2",
+                            "model=mlp", "build_dir=" + BUILD, "cache=" + CACHE],
+                           cwd=tree, capture_output=True, text=True)
+    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+    return os.path.join(tree, RUNNER)
+
+
 def test_default_runner_is_byte_identical_to_one_without_the_tracer(tmp_path):
-    run_scons("model=mlp", "build_dir=" + BUILD, "cache=" + CACHE)
+    # Both from copies, so the headers' paths that asserts embed (the venv's flatbuffers)
+    # are spelled the same.
+    reference = _build(copy_sources(str(tmp_path / "with_tracer")))
     tree = copy_sources(str(tmp_path / "src"))
     for folder in ("runtime/trace", "runner/trace"):
         shutil.rmtree(os.path.join(tree, folder))
@@ -33,11 +46,9 @@ def test_default_runner_is_byte_identical_to_one_without_the_tracer(tmp_path):
                     f.write(strip_trace_blocks(text))
                 stripped.append(os.path.relpath(path, tree))
     assert "runtime/executor/method.h" in stripped and "runner/runner.cpp" in stripped
-    build = subprocess.run([SCONS, "-j2", "model=mlp", "build_dir=" + BUILD, "cache=" + CACHE],
-                           cwd=tree, capture_output=True, text=True)
-    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
-    with open(os.path.join(REPO, RUNNER), "rb") as a, open(os.path.join(tree, RUNNER), "rb") as b:
+    stripped_runner = _build(tree)
+    with open(reference, "rb") as a, open(stripped_runner, "rb") as b:
         assert a.read() == b.read(), "the default runner changed with the tracer's sources"
-    symbols = subprocess.run(["nm", "-C", os.path.join(REPO, RUNNER)], capture_output=True,
+    symbols = subprocess.run(["nm", "-C", reference], capture_output=True,
                              text=True, check=True).stdout
     assert "EventTracer" not in symbols

@@ -1,0 +1,95 @@
+"""The operators of quantized programs, registered with torch so that eager runs them and
+torch.export keeps them as single calls.
+
+Importing this module defines:
+
+- `tailor_quant::linear(Tensor input, Tensor weight, Tensor weight_scales, Tensor? bias,
+  int weight_bits, bool dynamic_input) -> Tensor` and its `.out`: the fused
+  dequantize -> linear of the quantized Linear layers (weight: int8 or int4 packed in
+  blocks of 8 output rows, see weights.py; weight_scales: float [K / group_size, N],
+  which gives N; with `dynamic_input`, each input row is quantized per token first, see
+  activations.py);
+- `quantized_decomposed::embedding_byte` and `.out`, with ExecuTorch's schema: an
+  embedding lookup in an int8 table with one scale per row;
+- the `.out` variants torch lacks of the quantized_decomposed ops Tailor has kernels for
+  (quantize_per_tensor, dequantize_per_tensor, dequantize_per_channel, choose_qparams),
+  as ExecuTorch declares them, so programs that carry those ops (from pt2e, say) lower
+  to kernel calls like any other op.
+
+The eager implementations are the reference the self-check and the op tests compare
+the kernels with (kernels/quantized/).
+"""
+
+import torch
+import torch.ao.quantization.fx._decomposed  # noqa: F401  (defines quantized_decomposed)
+import torch.nn.functional as F
+
+from exporter.quantize.activations import fake_quantize_tokens
+from exporter.quantize.weights import dequantize
+
+_LINEAR_ARGS = ("Tensor input, Tensor weight, Tensor weight_scales, Tensor? bias, "
+                "int weight_bits, bool dynamic_input")
+_EMBEDDING_ARGS = ("Tensor weight, Tensor weight_scales, Tensor? weight_zero_points, "
+                   "int weight_quant_min, int weight_quant_max, Tensor indices")
+
+_tailor = torch.library.Library("tailor_quant", "DEF")
+_tailor.define(f"linear({_LINEAR_ARGS}) -> Tensor")
+_tailor.define(f"linear.out({_LINEAR_ARGS}, *, Tensor(a!) out) -> Tensor(a!)")
+
+_decomposed = torch.library.Library("quantized_decomposed", "FRAGMENT")
+_decomposed.define(f"embedding_byte({_EMBEDDING_ARGS}) -> Tensor")
+_decomposed.define(f"embedding_byte.out({_EMBEDDING_ARGS}, *, Tensor(a!) out) -> Tensor(a!)")
+_decomposed.define(
+    "quantize_per_tensor.out(Tensor input, float scale, int zero_point, int quant_min, "
+    "int quant_max, ScalarType dtype, *, Tensor(a!) out) -> Tensor(a!)")
+_decomposed.define(
+    "dequantize_per_tensor.out(Tensor input, float scale, int zero_point, int quant_min, "
+    "int quant_max, ScalarType dtype, *, ScalarType? out_dtype=None, Tensor(a!) out) "
+    "-> Tensor(a!)")
+_decomposed.define(
+    "dequantize_per_channel.out(Tensor input, Tensor scales, Tensor? zero_points, int axis, "
+    "int quant_min, int quant_max, ScalarType dtype, *, ScalarType? out_dtype=None, "
+    "Tensor(a!) out) -> Tensor(a!)")
+_decomposed.define(
+    "choose_qparams.Tensor_out(Tensor input, int quant_min, int quant_max, float eps, "
+    "ScalarType dtype, *, Tensor(a!) scale_out, Tensor(b!) zero_point_out) "
+    "-> (Tensor(a!), Tensor(b!))")
+
+
+def linear(input, weight, weight_scales, bias, weight_bits, dynamic_input):
+    x = fake_quantize_tokens(input) if dynamic_input else input
+    return F.linear(x, dequantize(weight, weight_scales, weight_bits, input.shape[-1]), bias)
+
+
+def embedding_byte(weight, weight_scales, weight_zero_points, quant_min, quant_max, indices):
+    scales = weight_scales.reshape(weight.shape[0], -1).float()
+    table = weight.float()
+    if weight_zero_points is not None:
+        table = table - weight_zero_points.reshape(weight.shape[0], -1).float()
+    return F.embedding(indices, table * scales)
+
+
+def _linear_fake(input, weight, weight_scales, bias, weight_bits, dynamic_input):
+    return input.new_empty((*input.shape[:-1], weight_scales.shape[1]))
+
+
+def _embedding_fake(weight, weight_scales, weight_zero_points, quant_min, quant_max, indices):
+    return weight_scales.new_empty((*indices.shape, weight.shape[1]), dtype=torch.float32)
+
+
+def _out(functional):
+    """The .out implementation of a functional reference: compute, then copy into out."""
+    def run(*args, out):
+        result = functional(*args)
+        out.resize_(result.shape).copy_(result)
+        return out
+    return run
+
+
+_tailor.impl("linear", linear, "CompositeExplicitAutograd")
+_tailor.impl("linear.out", _out(linear), "CompositeExplicitAutograd")
+_decomposed.impl("embedding_byte", embedding_byte, "CompositeExplicitAutograd")
+_decomposed.impl("embedding_byte.out", _out(embedding_byte), "CompositeExplicitAutograd")
+torch.library.register_fake("tailor_quant::linear", _linear_fake, lib=_tailor)
+torch.library.register_fake("quantized_decomposed::embedding_byte", _embedding_fake,
+                            lib=_decomposed)

@@ -1,0 +1,221 @@
+// AVX2 kernels of the quantized linear (contract: util/qlinear_kernels.h; weight layout:
+// util/qlinear_layout.h). The runtime is compiled for x86-64's baseline; only these
+// functions carry a target attribute, and util/qlinear.h calls them only when
+// cpu_level() reports AVX2.
+//
+// One 32-byte load holds 8 outputs x 4 inputs of int8 weights (or x 8 inputs of int4), and
+// one broadcast 4 inputs of a row: vpmaddubsw multiplies them as 32 u8 x s8 pairs into 16
+// int16 sums and vpmaddwd against ones widens those to 8 int32 lanes, one per output, so
+// nothing is summed across lanes. vpmaddubsw saturates past 32767: int8 weights enter as
+// |w| (u8) with the input's sign flipped where w < 0 (vpsignb), at most 2 x 127 x 127 =
+// 32258; int4 weights as their nibbles (0..15), at most 2 x 2 x 15 x 127 = 7620 for the
+// two halves added in int16. Every sum is exact, as in the reference.
+#pragma once
+
+#if defined(__x86_64__)
+
+#include <immintrin.h>
+
+#include "kernels/quantized/util/qlinear_generic.h"
+#include "kernels/quantized/util/qlinear_kernels.h"
+#include "kernels/quantized/util/qlinear_layout.h"
+
+namespace tailor::quantized {
+
+// Four consecutive int8 inputs, in every 32-bit lane.
+__attribute__((target("avx2"))) inline __m256i qlinear_broadcast4(const int8_t* x) {
+  int32_t v;
+  __builtin_memcpy(&v, x, 4);
+  return _mm256_set1_epi32(v);
+}
+
+// quantize_row() in 8 lanes: the same float32 steps (vroundps rounds half to even, as
+// nearbyintf does), so the same integers.
+__attribute__((target("avx2"))) inline float quantize_row_avx2(const float* x, int64_t k,
+                                                             int64_t k_padded, int8_t* out) {
+  const int64_t simd_end = k / 8 * 8;
+  const __m256 magnitude_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+  __m256 vmax = _mm256_setzero_ps();
+  for (int64_t i = 0; i < simd_end; i += 8) {
+    vmax = _mm256_max_ps(vmax, _mm256_and_ps(_mm256_loadu_ps(x + i), magnitude_mask));
+  }
+  alignas(32) float lanes[8];
+  _mm256_store_ps(lanes, vmax);
+  float amax = 0.0f;
+  for (int j = 0; j < 8; ++j) amax = lanes[j] > amax ? lanes[j] : amax;
+  for (int64_t i = simd_end; i < k; ++i) {
+    amax = __builtin_fabsf(x[i]) > amax ? __builtin_fabsf(x[i]) : amax;
+  }
+  float scale = amax / 127.0f;
+  scale = scale > 0.0f ? scale : 1.0f;
+  const float inverse = 1.0f / scale;
+  const __m256 vinverse = _mm256_set1_ps(inverse);
+  const __m256 lo = _mm256_set1_ps(-127.0f);
+  const __m256 hi = _mm256_set1_ps(127.0f);
+  for (int64_t i = 0; i < simd_end; i += 8) {
+    __m256 q = _mm256_round_ps(_mm256_mul_ps(_mm256_loadu_ps(x + i), vinverse),
+                               _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m256i v = _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(q, lo), hi));
+    const __m128i shorts =
+        _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + i), _mm_packs_epi16(shorts, shorts));
+  }
+  for (int64_t i = simd_end; i < k; ++i) {
+    float q = __builtin_nearbyintf(x[i] * inverse);
+    q = q < -127.0f ? -127.0f : (q > 127.0f ? 127.0f : q);
+    out[i] = static_cast<int8_t>(q);
+  }
+  for (int64_t i = k; i < k_padded; ++i) out[i] = 0;
+  return scale;
+}
+
+template <int R>
+__attribute__((target("avx2"))) void dynamic_int8_avx2_rows(const int8_t* x, int64_t ldx,
+                                                           int64_t kp, const int8_t* w,
+                                                           float* acc) {
+  const __m256i ones = _mm256_set1_epi16(1);
+  __m256i sum[R];
+  for (int r = 0; r < R; ++r) sum[r] = _mm256_setzero_si256();
+  for (int64_t k = 0; k < kp; k += 4, w += 32) {
+    const __m256i wv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w));
+    const __m256i magnitude = _mm256_abs_epi8(wv);
+    for (int r = 0; r < R; ++r) {
+      const __m256i xs = _mm256_sign_epi8(qlinear_broadcast4(x + r * ldx + k), wv);
+      sum[r] = _mm256_add_epi32(sum[r],
+                                _mm256_madd_epi16(_mm256_maddubs_epi16(magnitude, xs), ones));
+    }
+  }
+  for (int r = 0; r < R; ++r) _mm256_storeu_ps(acc + r * kQBlock, _mm256_cvtepi32_ps(sum[r]));
+}
+
+template <int R>
+__attribute__((target("avx2,fma"))) void dynamic_int4_avx2_rows(
+    const int8_t* x, int64_t ldx, int64_t k, const uint8_t* w, const float* scales,
+    int64_t stride, int64_t groups, int64_t valid, const int32_t* sums, float* acc) {
+  const int64_t size = k / groups;
+  const __m256i ones = _mm256_set1_epi16(1);
+  const __m256i low = _mm256_set1_epi8(0x0F);
+  __m256 total[R];
+  for (int r = 0; r < R; ++r) total[r] = _mm256_setzero_ps();
+  for (int64_t g = 0; g < groups; ++g) {
+    __m256i sum[R];
+    for (int r = 0; r < R; ++r) sum[r] = _mm256_setzero_si256();
+    // Each 32 inputs' products add up in int16 (4 x 7620 <= 32767) before one widening.
+    for (int64_t i0 = g * size; i0 < (g + 1) * size; i0 += kInt4Group) {
+      __m256i pairs[R];
+      for (int r = 0; r < R; ++r) pairs[r] = _mm256_setzero_si256();
+      for (int64_t i = i0; i < i0 + kInt4Group; i += 8) {
+        const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + i * 4));
+        const __m256i first = _mm256_and_si256(v, low);                         // i..i+3
+        const __m256i second = _mm256_and_si256(_mm256_srli_epi16(v, 4), low);  // i+4..i+7
+        for (int r = 0; r < R; ++r) {
+          const int8_t* xr = x + r * ldx + i;
+          pairs[r] = _mm256_add_epi16(
+              pairs[r], _mm256_add_epi16(_mm256_maddubs_epi16(first, qlinear_broadcast4(xr)),
+                                         _mm256_maddubs_epi16(second, qlinear_broadcast4(xr + 4))));
+        }
+      }
+      for (int r = 0; r < R; ++r) {
+        sum[r] = _mm256_add_epi32(sum[r], _mm256_madd_epi16(pairs[r], ones));
+      }
+    }
+    // The group's 8 scales lie side by side; a partial last block copies its valid ones
+    // (the padding rows' weights are 0).
+    __m256 scale;
+    if (valid == kQBlock) {
+      scale = _mm256_loadu_ps(scales + g * stride);
+    } else {
+      alignas(32) float part[kQBlock] = {};
+      for (int64_t c = 0; c < valid; ++c) part[c] = scales[g * stride + c];
+      scale = _mm256_load_ps(part);
+    }
+    for (int r = 0; r < R; ++r) {
+      const __m256i dot = _mm256_sub_epi32(sum[r], _mm256_set1_epi32(8 * sums[r * groups + g]));
+      total[r] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(dot), scale, total[r]);
+    }
+  }
+  for (int r = 0; r < R; ++r) _mm256_storeu_ps(acc + r * kQBlock, total[r]);
+}
+
+// Weight-only: 4 products of 8 lanes per 4 inputs (rows 2j and 2j + 1, inputs k..k+3),
+// reduced across lanes once at the end. Two rows at a time (8 accumulators).
+template <int R>
+__attribute__((target("avx2,fma"))) void float_int8_avx2_rows(const float* x, int64_t ldx,
+                                                            int64_t k, const int8_t* w,
+                                                            float* acc) {
+  __m256 part[R][4];
+  for (int r = 0; r < R; ++r) {
+    for (int j = 0; j < 4; ++j) part[r][j] = _mm256_setzero_ps();
+  }
+  for (int64_t i = 0; i < k; i += 4, w += 32) {
+    __m256 xq[R];
+    for (int r = 0; r < R; ++r) {
+      alignas(16) float quad[4] = {0.0f, 0.0f, 0.0f, 0.0f};  // the last quad may be partial
+      const float* src = x + r * ldx + i;
+      if (i + 4 <= k) {
+        xq[r] = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(src));
+      } else {
+        for (int64_t t = 0; i + t < k; ++t) quad[t] = src[t];
+        xq[r] = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(quad));
+      }
+    }
+    for (int j = 0; j < 4; ++j) {
+      const __m256 wf = _mm256_cvtepi32_ps(
+          _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(w + 8 * j))));
+      for (int r = 0; r < R; ++r) part[r][j] = _mm256_fmadd_ps(wf, xq[r], part[r][j]);
+    }
+  }
+  // part[j] lanes: row 2j inputs 0..3, row 2j+1 inputs 0..3. Two rounds of hadd leave
+  // rows (0 2 4 6 | 1 3 5 7); the permute puts them in order.
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  for (int r = 0; r < R; ++r) {
+    const __m256 a = _mm256_hadd_ps(part[r][0], part[r][1]);
+    const __m256 b = _mm256_hadd_ps(part[r][2], part[r][3]);
+    _mm256_storeu_ps(acc + r * kQBlock,
+                     _mm256_permutevar8x32_ps(_mm256_hadd_ps(a, b), order));
+  }
+}
+
+inline void dynamic_int8_avx2(const int8_t* x, int64_t ldx, int rows, int64_t kp,
+                              const int8_t* w, float* acc) {
+  switch (rows) {
+    case 1: return dynamic_int8_avx2_rows<1>(x, ldx, kp, w, acc);
+    case 2: return dynamic_int8_avx2_rows<2>(x, ldx, kp, w, acc);
+    case 3: return dynamic_int8_avx2_rows<3>(x, ldx, kp, w, acc);
+    default: return dynamic_int8_avx2_rows<4>(x, ldx, kp, w, acc);
+  }
+}
+
+inline void dynamic_int4_avx2(const int8_t* x, int64_t ldx, int rows, int64_t k,
+                              const uint8_t* w, const float* scales, int64_t stride,
+                              int64_t groups, int64_t valid, const int32_t* sums, float* acc) {
+  switch (rows) {
+    case 1:
+      return dynamic_int4_avx2_rows<1>(x, ldx, k, w, scales, stride, groups, valid, sums, acc);
+    case 2:
+      return dynamic_int4_avx2_rows<2>(x, ldx, k, w, scales, stride, groups, valid, sums, acc);
+    case 3:
+      return dynamic_int4_avx2_rows<3>(x, ldx, k, w, scales, stride, groups, valid, sums, acc);
+    default:
+      return dynamic_int4_avx2_rows<4>(x, ldx, k, w, scales, stride, groups, valid, sums, acc);
+  }
+}
+
+inline void float_int8_avx2(const float* x, int64_t ldx, int rows, int64_t k, const int8_t* w,
+                            float* acc) {
+  for (int r = 0; r < rows; r += 2) {
+    if (rows - r >= 2) {
+      float_int8_avx2_rows<2>(x + r * ldx, ldx, k, w, acc + r * kQBlock);
+    } else {
+      float_int8_avx2_rows<1>(x + r * ldx, ldx, k, w, acc + r * kQBlock);
+    }
+  }
+}
+
+inline constexpr QLinearKernels kQLinearAvx2 = {"avx2", quantize_row_avx2, dynamic_int8_avx2,
+                                                dynamic_int4_avx2,
+                                                float_int8_avx2};
+
+}  // namespace tailor::quantized
+
+#endif  // __x86_64__

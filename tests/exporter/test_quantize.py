@@ -1,0 +1,133 @@
+"""Quantization at export (exporter/quantize/): the `quantize:` setting and its errors, the
+weight packing, which layers a scheme takes, and what a quantized program holds."""
+
+import textwrap
+
+import pytest
+import torch
+from torch import nn
+
+from exporter.errors import ExportError
+from exporter.export import export
+from exporter.manifest import parse_manifest
+from exporter.quantize.activations import fake_quantize_tokens, token_scales
+from exporter.quantize.apply import quantize_model
+from exporter.quantize.scheme import QuantizeSpec, parse_quantize
+from exporter.quantize.weights import (dequantize, pack_int4, pack_int8, quantize_int4_groups,
+                                       quantize_int8_rows, unpack)
+from codegen.yaml_io import parse_yaml
+
+
+def _manifest(quantize: str) -> dict:
+    return parse_yaml(textwrap.dedent(f"""\
+        description: a model
+        factory: examples.mlp.model:make_mlp
+        quantize: {quantize}
+        """))
+
+
+def test_the_manifest_takes_a_scheme_name_or_a_mapping():
+    assert parse_manifest("m.yaml", _manifest("8da4w")).quantize == QuantizeSpec("8da4w")
+    spec = parse_manifest("m.yaml", _manifest("{scheme: 8da4w, group_size: 64}")).quantize
+    assert spec == QuantizeSpec("8da4w", 64) and spec.weight_bits == 4 and spec.dynamic_input
+    assert parse_manifest("m.yaml", _manifest("int8-weight")).quantize.dynamic_input is False
+    assert parse_manifest("m.yaml", _manifest("{scheme: 8da8w, embeddings: false}")
+                          ).quantize.embeddings is False
+
+
+@pytest.mark.parametrize("value, says", [
+    ("int4", "unknown scheme 'int4'; use one of int8-weight, 8da8w, 8da4w"),
+    ("{scheme: 8da4w, group_size: 48}", "group_size 48 must be a positive multiple of 32"),
+    ("{scheme: 8da4w, group_size: 0}", "group_size 0 must be a positive multiple of 32"),
+    ("{scheme: 8da8w, group_size: 32}", "group_size applies to 8da4w only"),
+    ("{scheme: 8da4w, groupsize: 32}", "unknown key 'groupsize'; allowed keys: scheme, "
+                                       "group_size, embeddings"),
+    ("[8da4w]", "quantize must be a string or a mapping"),
+])
+def test_a_bad_setting_names_the_file_the_entry_and_the_fix(value, says):
+    with pytest.raises(ExportError) as error:
+        parse_manifest("manifests/models/m.yaml", _manifest(value))
+    assert str(error.value).startswith("manifests/models/m.yaml: quantize")
+    assert says in str(error.value)
+
+
+def test_export_rejects_a_bad_scheme_with_the_argument_named(mlp):
+    with pytest.raises(ExportError, match=r"^quantize: unknown scheme 'int3'"):
+        export(*mlp, quantize="int3")
+
+
+def test_weights_pack_in_blocks_of_8_rows_and_unpack_back():
+    gen = torch.Generator().manual_seed(0)
+    q8 = torch.randint(-127, 128, (11, 37), generator=gen).to(torch.int8)
+    packed = pack_int8(q8)   # 2 blocks of 8 rows (the last padded), 40 inputs by 4
+    assert packed.dtype == torch.int8 and packed.shape == (2, 10 * 32)
+    # Per 4 inputs, 32 bytes: row 0's inputs 0..3, then row 1's, ...
+    assert packed[0, :8].tolist() == q8[0, :4].tolist() + q8[1, :4].tolist()
+    assert torch.equal(unpack(packed, 8, 11, 37), q8)
+    q4 = torch.randint(-8, 8, (11, 64), generator=gen).to(torch.int8)
+    packed = pack_int4(q4)   # per 8 inputs, 32 bytes: inputs 0..3 low nibbles, 4..7 high
+    assert packed.dtype == torch.uint8 and packed.shape == (2, 64 * 4)
+    assert int(packed[0, 4]) == (int(q4[1, 0]) + 8) | ((int(q4[1, 4]) + 8) << 4)
+    assert torch.equal(unpack(packed, 4, 11, 64), q4)
+
+
+def test_weights_quantize_within_half_a_step():
+    w = torch.randn(6, 64, generator=torch.Generator().manual_seed(1))
+    q8, s8 = quantize_int8_rows(w)
+    assert q8.dtype == torch.int8 and s8.shape == (6, 1)
+    assert (q8.float() * s8 - w).abs().le(s8 / 2 + 1e-7).all()
+    q4, s4 = quantize_int4_groups(w, 32)
+    assert s4.shape == (6, 2) and q4.min() >= -8 and q4.max() <= 7
+    back = dequantize(pack_int4(q4), s4.t(), 4, 64)
+    assert (back - w).abs().le(s4.repeat_interleave(32, dim=1) / 2 + 1e-7).all()
+
+
+def test_activations_quantize_per_token_within_half_a_step():
+    x = torch.randn(4, 5, 40, generator=torch.Generator().manual_seed(2)) * 3
+    scale = token_scales(x)
+    assert scale.shape == (4, 5, 1)
+    assert (fake_quantize_tokens(x) - x).abs().le(scale / 2 + 1e-6).all()
+
+
+def test_8da4w_keeps_a_layer_whose_inputs_do_not_fill_whole_groups():
+    model = nn.Sequential(nn.Linear(16, 64), nn.ReLU(), nn.Linear(64, 4))
+    quantized, report = quantize_model(model, QuantizeSpec("8da4w"))
+    assert report.linears == ("2",)
+    assert report.kept == (("0", "in_features 16 is not a multiple of group_size 32"),)
+    assert type(quantized[0]) is nn.Linear and type(model[2]) is nn.Linear  # a copy
+
+
+def test_attention_projections_stay_float():
+    model = nn.Sequential(nn.Linear(32, 32))
+    model.attn = nn.MultiheadAttention(32, 4)  # reads out_proj.weight itself
+    _, report = quantize_model(model, QuantizeSpec("8da8w"))
+    assert report.linears == ("0",)
+
+
+@pytest.mark.parametrize("scheme, weight_dtype", [("int8-weight", "Char"), ("8da8w", "Char"),
+                                                  ("8da4w", "Byte")])
+def test_a_quantized_program_calls_the_fused_linear_on_packed_weights(scheme, weight_dtype):
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(64, 96), nn.ReLU(), nn.Linear(96, 8)).eval()
+    x = torch.randn(3, 64)
+    fp32 = export(model, (x,))
+    program = export(model, (x,), quantize=scheme)
+    assert program.operators == ["tailor_quant::linear.out", "aten::relu.out"]
+    keys = {c.key.split("|")[1] for c in program.kernel_calls()
+            if c.op == "tailor_quant::linear.out"}
+    assert keys == {f"{weight_dtype};0,1"}
+    # int8: 1/4 of the float bytes plus a scale per row; int4: 1/8 plus one per 32.
+    assert len(program.segment) < len(fp32.segment) * (0.3 if weight_dtype == "Char" else 0.2)
+    report = program.quantization
+    assert report.linears == ("0", "2") and 0 < report.max_error < 0.1
+    assert "quantized 2 linear layer(s)" in report.summary()
+
+
+def test_embeddings_become_int8_tables():
+    model = nn.Sequential(nn.Embedding(50, 32), nn.Linear(32, 4)).eval()
+    idx = torch.tensor([[1, 7, 49]])
+    program = export(model, (idx,), quantize="8da4w")
+    assert "quantized_decomposed::embedding_byte.out" in program.operators
+    assert program.quantization.embeddings == ("0",)
+    no_tables = export(model, (idx,), quantize={"scheme": "8da4w", "embeddings": False})
+    assert "aten::embedding.out" in no_tables.operators
