@@ -42,4 +42,9 @@ echo "setup: installing Python packages (requirements.txt)"
 # Second, so torch is already pinned when torchvision and timm are resolved.
 echo "setup: installing the test packages (requirements-test.txt)"
 .venv/bin/pip install -q --disable-pip-version-check -r requirements-test.txt
+# The repository itself, editable (pyproject.toml): `import tailor` and the `tailor`
+# command from any directory. --no-deps and --no-build-isolation: everything it needs is
+# installed above, and pip downloads nothing.
+echo "setup: installing this repository as the tailor package (editable)"
+.venv/bin/pip install -q --disable-pip-version-check --no-deps --no-build-isolation -e .
 echo "setup: done"

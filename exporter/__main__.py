@@ -11,6 +11,7 @@ without a traceback and exits 1.
 """
 
 import argparse
+import copy
 import os
 import sys
 from collections import Counter
@@ -79,15 +80,17 @@ def run(args: argparse.Namespace) -> int:
         from exporter.quantize.apply import quantize_for_export
         module, quantized = quantize_for_export(module, inputs, manifest.quantize)
     try:
+        # On a copy: a model that writes buffers (a KV cache) must export its initial state.
         with torch.no_grad():
-            expected = tree_leaves(module(*inputs))
+            expected = tree_leaves(copy.deepcopy(module)(*inputs))
     except Exception as e:  # the user's model fails on its own example inputs
         raise ExportError(f"{manifest.path}: factory '{manifest.factory}': the model raised "
                           f"{describe_exception(e)} on its example inputs") from None
     backend = "none" if manifest.backend == "none" else (manifest.backend or args.backend)
     try:
         program = export(module, inputs, dynamic_shapes(manifest, inputs),
-                         partitioner=make_partitioner(backend))
+                         partitioner=make_partitioner(backend),
+                         constant_methods=dict(manifest.constant_methods))
     except ExportError as e:
         raise ExportError(f"{manifest.path}: model {name}: {e}") from None
     plan = program.plan

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "runtime/core/half.h"
+#include "runtime/core/tensor_copy.h"
 
 namespace tailor::runner {
 namespace {
@@ -59,27 +60,6 @@ std::string format_g(double v) {
   return buf;
 }
 
-// Copies a tensor's elements into C order, following its strides.
-void gather(const Tensor& t, uint8_t* out) {
-  const size_t elem = t.element_size();
-  const size_t dim = static_cast<size_t>(t.dim());
-  const uint8_t* base = static_cast<const uint8_t*>(t.data());
-  if (t.is_contiguous()) {
-    memcpy(out, base, t.nbytes());
-    return;
-  }
-  int64_t index[kMaxTensorDim] = {};
-  for (size_t n = 0; n < t.numel(); ++n) {
-    int64_t offset = 0;
-    for (size_t d = 0; d < dim; ++d) offset += index[d] * t.strides()[d];
-    memcpy(out + n * elem, base + offset * static_cast<int64_t>(elem), elem);
-    for (size_t d = dim; d > 0; --d) {  // advance the C-order index
-      if (++index[d - 1] < t.size(static_cast<int64_t>(d - 1))) break;
-      index[d - 1] = 0;
-    }
-  }
-}
-
 }  // namespace
 
 bool output_to_array(const EValue& value, NpyArray* out, std::string* error) {
@@ -89,7 +69,7 @@ bool output_to_array(const EValue& value, NpyArray* out, std::string* error) {
     out->dtype = t.dtype();
     for (int32_t s : t.sizes()) out->shape.push_back(s);
     out->data.assign(t.nbytes(), 0);
-    if (t.nbytes() > 0) gather(t, out->data.data());
+    copy_to_c_order(t, out->data.data());
     return true;
   }
   if (value.is_int()) {

@@ -62,6 +62,7 @@ class BuildPlan:
     size: bool = False   # also link the size apps and write the size report
     generate: str = ""   # a prompt for each model's app, run after the build
     trace: bool = False  # compile the event tracer in (TL_TRACE=1, runtime/trace/)
+    lib: str = "static"  # "shared": also link lib/libtailor.so with the C API (-fPIC)
 
     @property
     def root(self) -> str:
@@ -74,6 +75,7 @@ class BuildPlan:
         return (self.target_name + ("-" + self.profile if self.profile else "")
                 + ("" if self.log else "-nolog")
                 + ("-trace" if self.trace else "")
+                + ("-shared" if self.lib == "shared" else "")
                 + ("-asan" if self.sanitize == "address" else ""))
 
     @property
@@ -206,7 +208,8 @@ def plan_build(env, repo: str):
     profile = "" if profile == "none" else profile
     return BuildPlan(env["target"], models, programs, libraries, env["ops"], env["select"],
                      env["run"], env["sanitize"], env["verbose"], env["build_dir"],
-                     profile, env["log"], env["size"], env["generate"], env["trace"])
+                     profile, env["log"], env["size"], env["generate"], env["trace"],
+                     env["lib"])
 
 
 def _stale_imports_changed(node, target, prev_ni, repo_node=None) -> bool:
@@ -241,6 +244,31 @@ def _runtime_sources(repo: str, trace: bool) -> list:
     runtime is byte for byte what it is without the tracer."""
     return [src for src in _sources(repo, "runtime/**/*.cpp")
             if trace or not src.startswith(os.path.join("runtime", "trace") + os.sep)]
+
+
+def print_shared_library(target, source, env):
+    """Says where the shared library is, on every build: it is what the user came for."""
+    print("shared library: %s" % os.path.relpath(str(source[0]), env.Dir("#").abspath))
+    return 0
+
+
+def _shared_library(tenv, plan: BuildPlan, repo: str, out: str, objects: str, objs: list,
+                    schema_header, plan_yaml):
+    """lib/libtailor.so: the runtime, the selected kernels and the C API (c_api/tailor.h),
+    exporting only the C API's functions. The C API lives outside runtime/ because its
+    log sink replaces the platform's: no other program may link it."""
+    c_api_objs = [tenv.Object("%s/%s.o" % (objects, os.path.splitext(src)[0]), src)
+                  for src in _sources(repo, "c_api/*.cpp")]
+    tenv.Depends(c_api_objs, schema_header)
+    tenv.Requires(c_api_objs, plan_yaml)
+    exports = "c_api/exports.map"
+    lib = tenv.SharedLibrary("%s/lib/tailor" % out, c_api_objs + objs,
+                             SHLINKFLAGS=["$LINKFLAGS", "-shared",
+                                          "-Wl,--version-script=%s" % exports])
+    tenv.Depends(lib, exports)
+    alias = tenv.Alias("shared-library-path", lib, Action(print_shared_library, None))
+    tenv.AlwaysBuild(alias)
+    return [lib, alias]
 
 
 def _label(plan: BuildPlan, text: str):
@@ -330,7 +358,8 @@ def wire(env, plan: BuildPlan):
     """Declares every stage for `plan`; returns the nodes `scons` builds by default."""
     repo = env.Dir("#").abspath
     tenv, target = targets.configure(env, repo, plan.target_name, plan.sanitize, plan.verbose,
-                                     plan.profile, plan.log, plan.build_dir, plan.trace)
+                                     plan.profile, plan.log, plan.build_dir, plan.trace,
+                                     pic=plan.lib == "shared")
     out = "%s/%s/%s" % (plan.root, plan.target_dir, plan.variant)
     # The models' own libraries come first; then libraries= wins, then the profile's
     # (size: portable only), then the target's.
@@ -481,6 +510,10 @@ def wire(env, plan: BuildPlan):
     if target.sysroot_debs:
         tenv.Depends(runner, stamp)
     defaults = [runner]
+    if plan.lib == "shared":
+        defaults += _shared_library(tenv, plan, repo, out, objects,
+                                    runtime_objs + gen_objs + link_objs, schema_header,
+                                    plan_yaml)
     apps = []
     for model in plan.models:
         if model.app_name:

@@ -131,11 +131,12 @@ def _atomic_builder(name: str):
 def _write_to_tmp(tenv) -> None:
     """Points the compile, link and archive commands at <target>.tmp (see _atomic_builder)."""
     for var, old in (("CXXCOM", "-o $TARGET "), ("LINKCOM", "-o $TARGET "),
+                     ("SHLINKCOM", "-o $TARGET "),
                      ("ARCOM", "$ARFLAGS $TARGET "), ("RANLIBCOM", "$RANLIBFLAGS $TARGET")):
         command = tenv[var]
         assert old in command, "%s changed shape: %r" % (var, command)
         tenv[var] = command.replace(old, old.replace("$TARGET", "${TARGET}.tmp"), 1)
-    for name in ("Object", "Program", "StaticLibrary"):
+    for name in ("Object", "Program", "StaticLibrary", "SharedLibrary"):
         # The original builder stays reachable under another name for the wrapper.
         tenv["BUILDERS"]["_tl_" + name] = tenv["BUILDERS"][name]
         tenv.AddMethod(_atomic_builder(name), name)
@@ -143,7 +144,7 @@ def _write_to_tmp(tenv) -> None:
 
 def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
               profile: str = "", log: bool = True, build_dir: str = "build",
-              trace: bool = False):
+              trace: bool = False, pic: bool = False):
     """A clone of `env` set up to compile for `target_name` with build profile `profile`
     (manifests/profiles/, "" for the target's flags only); returns (env, target).
 
@@ -151,7 +152,7 @@ def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
     as objects; TL_KERNEL_LIBRARIES the profile's kernel libraries ([]: the target's); TL_EMULATOR is the command prefix that runs its programs here ([] for
     none). Each program also writes its link map to <program>.map.
     """
-    key = (id(env), target_name, sanitize, verbose, profile, log, build_dir, trace)
+    key = (id(env), target_name, sanitize, verbose, profile, log, build_dir, trace, pic)
     if key in _configured:
         return _configured[key]
     target = load_target(os.path.join(repo, "manifests", "targets", target_name + ".yaml"))
@@ -172,6 +173,9 @@ def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
         tenv.Append(CPPDEFINES=[("TL_LOG_ENABLED", 0)])
     if trace:  # the event tracer's hooks (runtime/executor/step.h)
         tenv.Append(CPPDEFINES=[("TL_TRACE", 1)])
+    if pic:  # every object may go into the shared library (lib=shared)
+        tenv.Append(CXXFLAGS=["-fPIC"])
+        tenv["STATIC_AND_SHARED_OBJECTS_ARE_THE_SAME"] = 1
     tenv.Append(LINKFLAGS=["-Wl,-Map,${TARGET}.map"], PROGEMITTER=[_emit_link_map])
     if sanitize == "address":
         # float-cast-overflow: a double out of an integer's range is undefined behaviour
@@ -186,6 +190,7 @@ def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
         tenv.Replace(CXXCOMSTR=label + " compiling $SOURCE",
                      SHCXXCOMSTR=label + " compiling $SOURCE",
                      LINKCOMSTR=label + " linking $TARGET",
+                     SHLINKCOMSTR=label + " linking $TARGET",
                      ARCOMSTR=label + " archiving $TARGET",
                      RANLIBCOMSTR=label + " indexing $TARGET")
     _configured[key] = (tenv, target)

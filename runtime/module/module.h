@@ -4,13 +4,12 @@
 
 #include <stddef.h>
 
-#include <memory>
-
 #include "runtime/core/evalue.h"
 #include "runtime/executor/memory_manager.h"
 #include "runtime/executor/method.h"
 #include "runtime/executor/program.h"
 #include "runtime/loader/mmap_data_loader.h"
+#include "runtime/module/method_memory.h"
 
 namespace tailor {
 
@@ -47,21 +46,13 @@ class Module final {
   Method& method() { return method_; }
 
  private:
-  struct FreeDeleter {
-    void operator()(void* p) const;
-  };
-  using Buffer = std::unique_ptr<uint8_t, FreeDeleter>;
-
   void free_method_memory();
 
   MmapDataLoader loader_;
   Program program_;
   Method method_;
   bool loaded_ = false;
-  Buffer method_memory_;
-  std::unique_ptr<Buffer[]> arena_memory_;
-  std::unique_ptr<Span[]> arenas_;
-  std::unique_ptr<MemoryAllocator> allocator_;
+  MethodMemory memory_;
 };
 
 }  // namespace tailor

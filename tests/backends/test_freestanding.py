@@ -38,6 +38,7 @@ HOSTED = {
     "runtime/loader/mmap_data_loader.cpp": "POSIX mmap",
     # The convenience API owns its loader and memory with std::unique_ptr and malloc.
     "runtime/module/module.cpp": "heap",
+    "runtime/module/method_memory.cpp": "heap",
     # The kernels' thread pool runs on POSIX threads; kernels see only
     # runtime/kernel/parallel.h, and a port without threads leaves the pool out.
     "runtime/kernel/thread_pool.cpp": "POSIX threads",

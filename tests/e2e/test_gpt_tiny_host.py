@@ -1,27 +1,34 @@
 """End to end on the host for the GPT models (manifests/models/gpt_tiny.yaml, exact GELU,
 and gpt_tiny_tanh.yaml, tanh GELU): both built into one runtime with run=1 (the self-check
-at the example length), then the runner at several sequence lengths on token ids the test
-makes, against torch eager; a sequence longer than block_size is rejected."""
+at the example length), then the runtime's shared library (lib=shared, tailor.Runtime) at
+several sequence lengths on token ids the test makes, against torch eager; a sequence
+longer than block_size is rejected."""
 
 import os
-import subprocess
 
 import numpy as np
 import pytest
 import torch
 
+import tailor
 from tests.conftest import REPO, run_scons
 
 BUILD = "build/test-e2e-gpt"
-OUT = os.path.join(REPO, BUILD, "host", "gpt_tiny+gpt_tiny_tanh")
+OUT = os.path.join(REPO, BUILD, "host-shared", "gpt_tiny+gpt_tiny_tanh")
 MODELS = {"gpt_tiny": "none", "gpt_tiny_tanh": "tanh"}   # model -> GELU approximation
 VOCAB, BLOCK = 256, 32
 
 
 @pytest.fixture(scope="module")
 def built():
-    run_scons("model=gpt_tiny,gpt_tiny_tanh", "run=1", "build_dir=" + BUILD)
+    run_scons("model=gpt_tiny,gpt_tiny_tanh", "run=1", "lib=shared", "build_dir=" + BUILD)
     return OUT
+
+
+@pytest.fixture(scope="module")
+def programs(built):
+    runtime = tailor.Runtime(os.path.join(built, "lib", "libtailor.so"))
+    return {model: runtime.load(os.path.join(built, f"{model}.pte")) for model in MODELS}
 
 
 def _torch_model(approximate: str):
@@ -29,14 +36,6 @@ def _torch_model(approximate: str):
     model, _ = make_gpt(n_layer=2, n_head=4, n_embd=64, vocab_size=VOCAB, block_size=BLOCK,
                         gelu_approximate=approximate)
     return model
-
-
-def _run(model: str, idx: np.ndarray, tmp_path) -> subprocess.CompletedProcess:
-    np.save(tmp_path / "idx.npy", idx)
-    return subprocess.run([os.path.join(OUT, "bin", "runner"), os.path.join(OUT, f"{model}.pte"),
-                           "--input", str(tmp_path / "idx.npy"),
-                           "--output", str(tmp_path / "logits.npy")],
-                          capture_output=True, text=True)
 
 
 def _tokens(length: int) -> torch.Tensor:
@@ -51,25 +50,19 @@ def test_self_check_passed(built, model):
 
 @pytest.mark.parametrize("model", MODELS)
 @pytest.mark.parametrize("length", [1, 7, 32])
-def test_runner_matches_torch(built, tmp_path, model, length):
+def test_runtime_matches_torch(programs, model, length):
     idx = _tokens(length)
-    proc = _run(model, idx.numpy(), tmp_path)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    got = np.load(tmp_path / "logits.npy")
+    [got] = programs[model].run(idx.numpy())
     with torch.no_grad():
         want = _torch_model(MODELS[model])(idx).numpy()
     assert got.shape == want.shape == (1, length, VOCAB)
     np.testing.assert_allclose(got, want, atol=1e-4, rtol=1e-4)
 
 
-def test_tanh_variant_computes_tanh_gelu(built, tmp_path):
+def test_tanh_variant_computes_tanh_gelu(programs):
     # Same weights, different GELU: the two programs must disagree where torch does.
     idx = _tokens(16)
-    outputs = {}
-    for model in MODELS:
-        proc = _run(model, idx.numpy(), tmp_path)
-        assert proc.returncode == 0, proc.stdout + proc.stderr
-        outputs[model] = np.load(tmp_path / "logits.npy")
+    outputs = {model: programs[model].run(idx.numpy())[0] for model in MODELS}
     with torch.no_grad():
         want_gap = np.abs(_torch_model("none")(idx).numpy()
                           - _torch_model("tanh")(idx).numpy()).max()
@@ -79,7 +72,7 @@ def test_tanh_variant_computes_tanh_gelu(built, tmp_path):
 
 
 @pytest.mark.parametrize("model", MODELS)
-def test_sequence_beyond_block_size_is_rejected(built, tmp_path, model):
-    proc = _run(model, _tokens(BLOCK + 1).numpy(), tmp_path)
-    assert proc.returncode == 1
-    assert "input 0" in proc.stdout + proc.stderr
+def test_sequence_beyond_block_size_is_rejected(programs, model):
+    with pytest.raises(tailor.TailorError,
+                       match=r"input 0: shape \[1, 33\] does not fit the upper bounds \[1, 32\]"):
+        programs[model].run(_tokens(BLOCK + 1).numpy())

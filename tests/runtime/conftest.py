@@ -62,7 +62,10 @@ HOSTILE_KERNELS = [os.path.join(REPO, "kernels", *p.split("/")) for p in (
 
 # Each binary's own sources, and the directory its selected_dtypes.h comes from.
 BINARIES = {
-    "runner": (lambda: _sources("runner") + [TEST_KERNELS], FIXTURES),
+    # runner/trace/ goes only into trace=1 builds (TL_TRACE), which these are not.
+    "runner": (lambda: [s for s in _sources("runner")
+                        if os.sep + "trace" + os.sep not in os.path.relpath(s, REPO)]
+               + [TEST_KERNELS], FIXTURES),
     "runtime_tool": (lambda: [TEST_KERNELS, os.path.join(FIXTURES, "runtime_tool.cpp")],
                      FIXTURES),
     "hostile_values": (lambda: [os.path.join(HOSTILE, "hostile_values.cpp")] + HOSTILE_KERNELS,

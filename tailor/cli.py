@@ -1,0 +1,113 @@
+"""The `tailor` console command: the Python stages under one name.
+
+    tailor export --manifest manifests/models/mlp.yaml --out mlp.pte   (python -m exporter)
+    tailor inspect mlp.pte            methods, their inputs/outputs, operators and memory
+    tailor profile mlp.pte --trace T  timing tables and numeric debugging (python -m inspector)
+    tailor run LIB.so mlp.pte --input x.npy [--output y.npy]   run through the C API
+
+`export` and `profile` take exactly the arguments of the module they run.
+"""
+
+import argparse
+import sys
+from collections import Counter
+
+USAGE = __doc__.split("\n\n")[1]
+
+
+def describe_program(program: dict) -> list[str]:
+    """Lines describing a deserialized program (exporter.serialize.deserialize)."""
+    lines = []
+    for method in program.get("methods", []):
+        values = method.get("values", [])
+        lines.append(f"method '{method['name']}': {len(method.get('instructions', []))} "
+                     f"instructions, arenas {method.get('arena_sizes', [])} bytes")
+        for role in ("inputs", "outputs"):
+            for position, value_id in enumerate(method.get(role, [])):
+                lines.append(f"  {role[:-1]} {position}: {_describe_value(values[value_id])}")
+        calls = Counter()
+        operators = method.get("operators", [])
+        for instruction in method.get("instructions", []):
+            if instruction.get("instr_type") == "KernelCall":
+                op = operators[instruction["instr"]["op_index"]]
+                calls[f"{op['name']}.{op.get('overload') or 'default'}"] += 1
+            elif instruction.get("instr_type") == "DelegateCall":
+                calls["(delegate call)"] += 1
+        for name, count in sorted(calls.items()):
+            lines.append(f"  operator {name} x{count}")
+    return lines
+
+
+def _describe_value(value: dict) -> str:
+    kind, val = value.get("val_type"), value.get("val", {})
+    if kind != "Tensor":
+        return kind or "None"
+    text = f"Tensor {val.get('scalar_type', 'Float')} {val.get('sizes', [])}"
+    if val.get("dynamic"):
+        text += f" (dynamic, from {val.get('min_sizes', '?')} up to {val.get('sizes')})"
+    return text
+
+
+def inspect_program(path: str) -> int:
+    from exporter.serialize import ProgramFormatError, deserialize
+
+    try:
+        with open(path, "rb") as f:
+            program, segment = deserialize(f.read())
+    except (OSError, ProgramFormatError) as e:
+        print(f"error: {path}: {e}", file=sys.stderr)
+        return 1
+    print(f"{path}: {len(program.get('methods', []))} method(s), constant segment "
+          f"{len(segment):,} bytes")
+    print("\n".join(describe_program(program)))
+    return 0
+
+
+def run_program(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from tailor.runtime import Runtime, TailorError
+
+    try:
+        program = Runtime(args.library).load(args.program)
+        inputs = [np.load(path) for path in args.input]
+        outputs = program.run(*inputs, method=args.method)
+    except (OSError, ValueError, TailorError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    for index, output in enumerate(outputs):
+        print(f"output {index}: shape {list(output.shape)} {output.dtype}")
+        if index < len(args.output):
+            np.save(args.output[index], output)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "export":
+        from exporter.__main__ import main as export_main
+        return export_main(argv[1:])
+    if argv and argv[0] == "profile":
+        from inspector.__main__ import main as inspector_main
+        return inspector_main(argv[1:])
+    parser = argparse.ArgumentParser(prog="tailor", usage=USAGE,
+                                     description="Tailor's Python stages.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("export", help="export a model manifest (python -m exporter)")
+    commands.add_parser("profile", help="timings and numeric debugging (python -m inspector)")
+    inspect = commands.add_parser("inspect", help="describe a program's methods and operators")
+    inspect.add_argument("program", help="a .pte file")
+    run = commands.add_parser("run", help="run a program through a lib=shared runtime")
+    run.add_argument("library", help="libtailor.so from scons ... lib=shared")
+    run.add_argument("program", help="a .pte file")
+    run.add_argument("--method", default="forward")
+    run.add_argument("--input", nargs="*", default=[], help="one .npy per input")
+    run.add_argument("--output", nargs="*", default=[], help="write output i to the i-th file")
+    args = parser.parse_args(argv)
+    if args.command == "inspect":
+        return inspect_program(args.program)
+    return run_program(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
