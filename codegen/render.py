@@ -22,7 +22,7 @@ from codegen.backends import parse_plan as parse_backend_plan
 from codegen.cpp_types import kind_signature, native_params, return_type, unbox
 from codegen.dtypes import ALL_DTYPES_MASK
 from codegen.errors import run_cli
-from codegen.resolve import KernelPlan, parse_plan
+from codegen.resolve import KernelChoice, KernelPlan, parse_plan
 from codegen.schema import Schema, parse_schema
 from codegen.yaml_io import write_text
 
@@ -79,15 +79,21 @@ def _wrapper(name: str, op: str, native: str, schema: Schema) -> Wrapper:
     return Wrapper(name, op, native, args, slot, kind_signature(schema))
 
 
+def kernel_declaration(k: KernelChoice, global_scope: bool = False) -> tuple[str, Declaration]:
+    """(namespace, declaration) of a chosen kernel, as its schema gives it; with
+    `global_scope`, its runtime types spelled to be read outside any namespace."""
+    namespace, _, function = k.native.rpartition("::")
+    schema = parse_schema(k.schema, where=f"kernel plan: {k.op}")
+    q = "::tailor::" if global_scope else _qualifier(namespace)
+    params = native_params(schema, q)
+    return namespace, Declaration(str(schema), return_type(schema, q), function, tuple(params))
+
+
 def _declarations(plan: KernelPlan) -> tuple[NamespaceDecls, ...]:
     by_namespace: dict[str, dict[tuple, Declaration]] = {}
     for k in plan.kernels:
-        namespace, _, function = k.native.rpartition("::")
-        schema = parse_schema(k.schema, where=f"kernel plan: {k.op}")
-        q = _qualifier(namespace)
-        params = native_params(schema, q)
-        decl = Declaration(str(schema), return_type(schema, q), function, tuple(params))
-        by_namespace.setdefault(namespace, {})[(function, decl.params)] = decl
+        namespace, decl = kernel_declaration(k)
+        by_namespace.setdefault(namespace, {})[(decl.function, decl.params)] = decl
     return tuple(NamespaceDecls(ns, tuple(d for _, d in sorted(decls.items())))
                  for ns, decls in sorted(by_namespace.items()))
 

@@ -32,7 +32,7 @@ from codegen.errors import ManifestError, run_cli
 from codegen.kernel_manifest import KernelLibrary, LibraryKernel, load_library, manifest_op_name
 from codegen.oplist import OpList, OpUse, merge_oplists, parse_oplist
 from codegen.schema import REPO, load_aten_schemas
-from codegen.target import load_target
+from codegen.target import is_library_path, load_target
 from codegen.yaml_io import dump_yaml, load_yaml, write_text
 
 _HEADER = """\
@@ -247,6 +247,25 @@ def resolve_kernels(selection: OpList, libraries: list[KernelLibrary], select_al
     return KernelPlan(select_all, tuple(lib.name for lib in libraries), tuple(kernels), selected)
 
 
+def choice_report(selection: OpList, libraries: list[KernelLibrary],
+                  own: frozenset[str] = frozenset()) -> list[str]:
+    """One line per op that several libraries serve, or that a library in `own` (a
+    model's own) serves: which library takes which dtypes. The same rule as resolve_kernels."""
+    lines = []
+    for use in selection.ops:
+        served: dict[str, set] = {}
+        for key, _ in use.kernel_keys:
+            kernel = _pick(use.op, key, libraries)
+            if kernel is not None:
+                served.setdefault(f"{kernel.library} ({kernel.source})", set()).update(
+                    _key_dtypes(key))
+        if len(served) > 1 or any(where.partition(" ")[0] in own for where in served):
+            lines.append(f"{use.op}: " + "; ".join(
+                f"{', '.join(sorted(dtypes))} -> {where}"
+                for where, dtypes in sorted(served.items(), key=lambda item: sorted(item[1]))))
+    return lines
+
+
 def check_kernel_sources(plan: KernelPlan, libraries: list[KernelLibrary], repo: str) -> None:
     """Each chosen kernel's source exists and defines its function, so a manifest typo
     stops the build naming the entry, not with a compiler or linker error."""
@@ -321,6 +340,7 @@ def main(argv: list[str] | None = None) -> int:
         if not os.path.exists(target.library_path(name)):
             raise ManifestError(f"--libraries: there is no {target.library_path(name)}")
     libraries = [load_library(target.library_path(name)) for name in names]
+    own = frozenset(lib.name for name, lib in zip(names, libraries) if is_library_path(name))
     lists = []
     for path in args.oplist:
         with open(path) as f:
@@ -328,6 +348,8 @@ def main(argv: list[str] | None = None) -> int:
     plan = resolve_kernels(merge_oplists(lists), libraries, args.select == "all", target.path,
                            ", ".join(args.oplist) or "--select all")
     check_kernel_sources(plan, libraries, REPO)
+    for line in choice_report(merge_oplists(lists), libraries, own):
+        print(f"  kernel choice: {line}")
     write_text(args.out, plan_to_yaml(plan))
     sources_out = args.sources_out or os.path.join(os.path.dirname(args.out),
                                                    "kernel_sources.txt")

@@ -54,8 +54,16 @@ class Target:
     sysroot_debs: tuple[str, ...] = ()   # unpacked into the build's private ${SYSROOT}
 
     def library_path(self, library: str) -> str:
-        """manifests/kernels/<library>.yaml, beside this target's directory."""
+        """manifests/kernels/<library>.yaml, beside this target's directory; a user's
+        library (a model's `kernel_libraries:`) is named by its path, which ends in .yaml."""
+        if is_library_path(library):
+            return library
         return os.path.join(kernels_dir(self.path), f"{library}.yaml")
+
+
+def is_library_path(library: str) -> bool:
+    """Whether `library` is a manifest's path rather than a name in manifests/kernels/."""
+    return library.endswith((".yaml", ".yml"))
 
 
 def kernels_dir(target_path: str) -> str:

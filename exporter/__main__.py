@@ -11,6 +11,7 @@ without a traceback and exits 1.
 """
 
 import argparse
+import copy
 import os
 import sys
 from collections import Counter
@@ -83,8 +84,9 @@ def run(args: argparse.Namespace) -> int:
         from exporter.quantize.apply import quantize_for_export
         module, quantized = quantize_for_export(module, inputs, manifest.quantize)
     try:
+        # On a copy: a model that writes buffers (a KV cache) must export its initial state.
         with torch.no_grad():
-            expected = tree_leaves(module(*inputs))
+            expected = tree_leaves(copy.deepcopy(module)(*inputs))
     except Exception as e:  # the user's model fails on its own example inputs
         raise ExportError(f"{manifest.path}: factory '{manifest.factory}': the model raised "
                           f"{describe_exception(e)} on its example inputs") from None
@@ -92,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         program = export(module, inputs, dynamic_shapes(manifest, inputs),
                          partitioner=make_partitioner(
-                             backend, tuple(filter(None, args.kernel_libraries.split(",")))))
+                             backend, tuple(filter(None, args.kernel_libraries.split(",")))),
+                         constant_methods=dict(manifest.constant_methods))
     except ExportError as e:
         raise ExportError(f"{manifest.path}: model {name}: {e}") from None
     plan = program.plan

@@ -6,7 +6,7 @@
 The module is traced with torch.export, decomposed to core ATen, simplified by the
 passes of exporter/passes/ (batch norms folded into convolutions, no-op copies removed,
 constant subexpressions such as the transposed weight of a Linear folded into
-constants), and lowered by program_builder.py to one method whose calls are out-variant
+constants), and lowered by program_builder.py to a method whose calls are out-variant
 kernels over planned memory. `python -m exporter` (exporter/__main__.py)
 drives this from a model manifest.
 """
@@ -31,7 +31,8 @@ from exporter.errors import ExportError
 from exporter.memory_plan import MemoryPlan
 from exporter.node_source import describe_exception
 from exporter.passes import SimplifyReport, simplify
-from exporter.program_builder import build_method
+from exporter.program_builder import BACKEND_SLACK, build_method
+from exporter.program_methods import BoundMethod, constant_method, share_segment
 from exporter.serialize import serialize
 
 PROGRAM_VERSION = 1
@@ -54,6 +55,7 @@ class Program:
     delegation: DelegationReport | None = None   # set when exported with a partitioner
     simplified: SimplifyReport = SimplifyReport()  # what the export-time passes did
     debug: tuple = ()                            # per instruction: node, module, source line
+    more_debug: tuple = ()                       # (name, debug) of each further method
     quantization: object = None                  # exporter.quantize.QuantizeReport, if quantized
 
     @property
@@ -106,7 +108,8 @@ class Program:
         messages read) atomically; returns the size of the .pte in bytes."""
         data = self.to_bytes()
         record = {"version": DEBUG_VERSION, "methods": [
-            {"name": self.method["name"], "instructions": list(self.debug)}]}
+            {"name": name, "instructions": list(debug)}
+            for name, debug in ((self.method["name"], self.debug), *self.more_debug)]}
         write_text_atomic(debug_path_for(path), json.dumps(record, indent=1) + "\n")
         write_bytes_atomic(path, data)
         return len(data)
@@ -134,14 +137,19 @@ def partitioner_for_target(target: str):
 
 def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, *,
            name: str = "forward", target: str | None = None, partitioner=None,
+           methods: dict | None = None, constant_methods: dict | None = None,
            quantize=None) -> Program:
-    """Exports `module` called on `example_inputs` as a Program with one method `name`.
+    """Exports `module` called on `example_inputs` as a Program whose first method is `name`.
 
     `dynamic_shapes` is torch.export's argument; dynamic dims are planned at their max.
     `target` ("host-xnnpack") delegates what that target's backend runs, as
     `scons target=...` does for a model manifest; `partitioner` (e.g.
     backends.xnnpack.XnnpackPartitioner()) does the same with a partitioner of your own.
     `program.delegation` then reports what moved.
+    `methods` adds more methods of the module: {"prefill": (example_inputs,
+    dynamic_shapes)} exports `module.prefill`. `constant_methods` adds methods that
+    return a constant ({"get_max_seq_len": 256, "get_eos_ids": [0]}; a list is one output
+    per item). Constants the methods share are stored once (exporter/program_methods.py).
     `quantize` ("int8-weight", "8da8w", "8da4w" or {"scheme": "8da4w", "group_size": 64},
     see exporter/quantize/scheme.py) exports a quantized copy of the module;
     `program.quantization` says what was quantized and the error against fp32 eager.
@@ -151,6 +159,11 @@ def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, 
         if partitioner is not None:
             raise ExportError("give export() a target or a partitioner, not both")
         partitioner = partitioner_for_target(target)
+    extra = dict(methods or {})
+    constants = dict(constant_methods or {})
+    names = [name, *extra, *constants]
+    if len(set(names)) != len(names):
+        raise ExportError(f"method names {names} repeat; give each method its own name")
     report = None
     if quantize is not None:
         from exporter.quantize.apply import quantize_for_export
@@ -158,9 +171,35 @@ def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, 
             module, report = quantize_for_export(module, tuple(example_inputs), quantize)
         except ValueError as e:
             raise ExportError(f"quantize: {e}") from None
-    program = lower(trace(module, example_inputs, dynamic_shapes), name=name,
-                    partitioner=partitioner)
-    return dataclasses.replace(program, quantization=report) if report else program
+    first = lower(trace(module, example_inputs, dynamic_shapes), name=name,
+                  partitioner=partitioner)
+    if report:
+        first = dataclasses.replace(first, quantization=report)
+    if not extra and not constants:
+        return first
+    others = []
+    for method_name, spec in extra.items():
+        if not (isinstance(spec, (tuple, list)) and len(spec) in (1, 2)):
+            raise ExportError(f"methods['{method_name}'] must be (example_inputs,) or "
+                              "(example_inputs, dynamic_shapes)")
+        traced = trace(BoundMethod(module, method_name), spec[0],
+                       spec[1] if len(spec) == 2 else None)
+        others.append(lower(traced, name=method_name, partitioner=partitioner))
+    return _combine(first, others, constants)
+
+
+def _combine(first: Program, others: list, constants: dict) -> Program:
+    """One program of `first`'s method, the `others`' and the constant methods, with one
+    shared constant segment; reports and memory plan stay `first`'s."""
+    built = [(p.method, p.segment[:len(p.segment) - BACKEND_SLACK] if p.method["delegates"]
+              else p.segment) for p in (first, *others)]
+    slack = BACKEND_SLACK if any(m["delegates"] for m, _ in built) else 0
+    method_list, segment = share_segment(built, slack)
+    method_list += [constant_method(n, v) for n, v in constants.items()]
+    segments = [{"offset": 0, "size": len(segment)}] if segment else []
+    data = {"version": PROGRAM_VERSION, "methods": method_list, "segments": segments}
+    return dataclasses.replace(first, data=data, segment=segment, more_debug=tuple(
+        (p.method["name"], p.debug) for p in others))
 
 
 def trace(module: torch.nn.Module, example_inputs: tuple,

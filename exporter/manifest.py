@@ -8,7 +8,10 @@ model it names.
       - {input: 0, dim: 0, name: batch, min: 1, max: 8}
     tolerance: {atol: 1.0e-5, rtol: 1.0e-5}  # optional; for the runtime self-check
     backend: xnnpack                       # optional; delegate to backends/<name> (or none)
+    constant_methods: {get_max_seq_len: 64}  # optional; methods returning a constant
     quantize: 8da4w                        # optional; exporter/quantize/scheme.py
+    kernel_libraries: [examples/custom_linear/custom_linear.yaml]  # optional; the model's own
+                                           # kernel libraries, ahead of the target's (site_scons)
 
 Every mistake (unknown key, wrong type, a factory that is not `module:function`, does not
 import, or does not return (module, inputs)) raises ExportError naming the file, the
@@ -33,7 +36,7 @@ _FACTORY = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*$")
 _NAME = re.compile(r"^[A-Za-z_]\w*$")
 _TOP_KEYS = {"description": str, "factory": str, "factory_args": dict, "dynamic_dims": list,
              "tolerance": dict, "app": dict, "backend": str, "data": list,
-             "quantize": (str, dict)}
+             "constant_methods": dict, "quantize": (str, dict), "kernel_libraries": list}
 # An app is a program the build links against the model's runtime (read by site_scons);
 # `args` go before `--prompt TEXT` when `scons generate=TEXT` runs it.
 _APP_KEYS = ("name", "sources", "args")
@@ -70,6 +73,9 @@ class ModelManifest:
     tolerance: Tolerance
     backend: str = ""                   # "xnnpack", "none" (never delegate), "" (the build's)
     quantize: object = None             # exporter.quantize.scheme.QuantizeSpec, or None
+    # Methods returning a constant (generation metadata): name -> int, float, bool or
+    # list of ints, in the file's order.
+    constant_methods: tuple[tuple[str, object], ...] = ()
 
 
 def _type_name(t) -> str:
@@ -174,12 +180,23 @@ def parse_manifest(path: str, data) -> ModelManifest:
         raise ExportError(f"{path}: quantize: {e}") from None
     tolerance = data.get("tolerance", DEFAULT_TOLERANCE)
     _check_keys(path, "tolerance: ", tolerance, _TOLERANCE_KEYS, _TOLERANCE_KEYS)
+    constant_methods = data.get("constant_methods", {})
+    for key, value in constant_methods.items():
+        scalar = isinstance(value, (bool, int, float))
+        ints = isinstance(value, list) and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value)
+        if not (isinstance(key, str) and _NAME.match(key) and key != "forward"
+                and (scalar or ints)):
+            raise ExportError(f"{path}: constant_methods: {key}: {value!r}; write "
+                              "`name: number` or `name: [ints]` with a name other than "
+                              "forward, e.g. get_max_seq_len: 64 or get_eos_ids: [0]")
     return ModelManifest(
         path=path, name=os.path.splitext(os.path.basename(path))[0],
         description=data["description"], factory=factory,
         factory_args=tuple(sorted(factory_args.items())), dynamic_dims=dims,
         tolerance=Tolerance(*(_number(path, f"tolerance.{k}", tolerance[k])
-                              for k in _TOLERANCE_KEYS)), backend=backend, quantize=quantize)
+                              for k in _TOLERANCE_KEYS)), backend=backend, quantize=quantize,
+        constant_methods=tuple(constant_methods.items()))
 
 
 def available_backends() -> list[str]:

@@ -9,7 +9,9 @@ argument order the KernelCall follows (docs/internals.md):
   has out arguments and whose other arguments equal the functional ones (name and type);
 - a view op becomes the out variant of its `_copy` op (`view` -> `view_copy.out`), since
   the runtime has no aliasing views;
-- an op of quantized_decomposed:: or tailor_quant:: becomes its out variant the same way;
+- an op of any other namespace (quantized_decomposed::, tailor_quant::, a user's
+  torch.library op) becomes its out variant the same way: whether a kernel serves it is
+  the kernel libraries' business (codegen/resolve.py names the op when none does);
 - symbolic-int ops (`aten::sym_size.int`, ...) stay as they are;
 - operator.mul/add/sub/floordiv/mod on SymInts become `tailor_prim::<name>.int`.
 
@@ -25,9 +27,6 @@ import torch
 import exporter.quantize.ops  # noqa: F401  (registers the quantized ops and their outs)
 
 aten = torch.ops.aten
-# Namespaces whose ops lower to kernel calls: ATen, the quantized ops of
-# manifests/kernels/quantized.yaml (exporter/quantize/ops.py).
-NAMESPACES = ("aten", "quantized_decomposed", "tailor_quant")
 
 
 @dataclass(frozen=True)
@@ -197,7 +196,7 @@ def program_op(target) -> ProgramOp | None:
         return ProgramOp(f"tailor_prim::{name}", "int", (a, b),
                          (ArgSpec("", int_type, False, None),),
                          f"tailor_prim::{name}.int(int a, int b) -> int")
-    if not isinstance(target, torch._ops.OpOverload) or target.namespace not in NAMESPACES:
+    if not isinstance(target, torch._ops.OpOverload):
         return None
     if target in _SYMBOLIC_OPS:
         return _from_schema(target._schema)

@@ -12,6 +12,8 @@ it), the constant segment bytes and the memory plan. The rules are in docs/inter
 - tensors are contiguous; parameters, buffers and lifted constants live in segment 0,
   every other tensor (inputs and outputs included) is planned into arena 0 at the upper
   bound of its dynamic dims (memory_plan.py);
+- a buffer the model writes in place is planned for the whole method, with its initial
+  value in segment 0 (exporter/mutable_buffers.py says how each write is lowered);
 - with a partitioner (exporter/delegation.py), the calls a backend claims become
   DelegateCalls before memory is planned, so values internal to a delegate take no
   arena memory, and only the operators left outside delegates stay in the table.
@@ -30,6 +32,7 @@ from exporter.debug_record import written_tensors
 from exporter.delegation import Call, DelegationReport, LoweredMethod, delegate_method
 from exporter.errors import ExportError
 from exporter.memory_plan import Buffer, MemoryPlan, live_ranges, plan_memory
+from exporter.mutable_buffers import find_buffer_writes
 from exporter.node_source import describe, origin
 from exporter.out_variants import (IGNORED_TARGETS, PRIM_INT_OPS, ProgramOp,
                                    is_tensor_list_type, program_op, scalar_overload)
@@ -56,6 +59,7 @@ class _Tensor:
     sizes: list[int]        # upper bounds
     payload: dict           # the Tensor table of the value, filled in as we go
     constant: bytes | None = None
+    initial: bytes | None = None   # a mutable buffer's value at load
 
     @property
     def nbytes(self) -> int:
@@ -86,6 +90,10 @@ class _MethodBuilder:
         self.op_index: dict[str, int] = {}
         self.instructions: list[tuple[int, list[int]]] = []
         self.ranges = dict(ep.range_constraints)
+        self.writes = find_buffer_writes(ep)
+        self.buffers: set[int] = set()           # mutable buffers: planned, persistent
+        self.aliases: dict[int, int] = {}        # out tensor -> the buffer it writes in place
+        self.write_backs: list[tuple[int, int]] = []  # (new value, buffer) copied at the end
 
     # -- values ----------------------------------------------------------------------
 
@@ -125,7 +133,9 @@ class _MethodBuilder:
         return max(0, int(lower)) if lower.is_finite else 0
 
     def _tensor(self, fake: torch.Tensor, node: torch.fx.Node,
-                constant: torch.Tensor | None = None) -> int:
+                constant: torch.Tensor | None = None, state: bool = False) -> int:
+        """A tensor value; `constant` gives its data (with `state`, only its initial
+        value: a mutable buffer)."""
         if fake.dtype not in SCALAR_TYPE_NAMES:
             raise ExportError(f"{describe(node)}: dtype {fake.dtype} is not supported by "
                               f"Tailor programs; use one of "
@@ -142,7 +152,10 @@ class _MethodBuilder:
             flat = constant.detach().contiguous().reshape(-1)
             data = flat.view(torch.uint8).numpy().tobytes() if flat.numel() else b""
         vid = self._add("Tensor", payload)
-        self.tensors[vid] = _Tensor(fake.dtype, sizes, payload, data)
+        self.tensors[vid] = (_Tensor(fake.dtype, sizes, payload, initial=data) if state
+                             else _Tensor(fake.dtype, sizes, payload, data))
+        if state:
+            self.buffers.add(vid)
         return vid
 
     def _node_value(self, v: torch.fx.Node, node: torch.fx.Node) -> int:
@@ -274,6 +287,9 @@ class _MethodBuilder:
                               f"out arguments but the graph expects {len(results)} results")
         slots = [self._return_slot(r.type) for r in op.scalar_returns]
         self.env[node] = results if isinstance(val, (list, tuple)) else results[0]
+        if node in self.writes.in_place:
+            buffer = self.writes.placeholders[self.writes.in_place[node]]
+            self.aliases[results[0]] = self.env[buffer]
         self._call(op, args + outs + slots, len(args))
 
     # -- graph -----------------------------------------------------------------------
@@ -294,7 +310,8 @@ class _MethodBuilder:
                 target = spec.target
                 real = (self.ep.state_dict[target] if target in self.ep.state_dict
                         else self.ep.constants[target])
-                self.env[node] = self._tensor(real, node, constant=real)
+                self.env[node] = self._tensor(real, node, constant=real,
+                                              state=target in self.writes.placeholders)
             else:
                 raise ExportError(f"input '{node.name}' is a {spec.kind.name} input, "
                                   "which Tailor programs do not support")
@@ -303,11 +320,9 @@ class _MethodBuilder:
     def _outputs(self, node: torch.fx.Node) -> list[int]:
         outputs = []
         for spec, v in zip(self.ep.graph_signature.output_specs, node.args[0], strict=True):
-            if spec.kind != OutputKind.USER_OUTPUT:
-                raise ExportError(
-                    f"output '{spec.arg.name}' is a {spec.kind.name} (the model writes to "
-                    f"'{spec.target}' in place); Tailor programs cannot mutate inputs or "
-                    "buffers yet: return the new value instead")
+            if spec.kind == OutputKind.BUFFER_MUTATION:
+                self._write_back(spec.target, v)
+                continue
             if isinstance(v, torch.fx.Node):
                 vid = self._node_value(v, node)
                 if vid in self.tensors and self.tensors[vid].constant is not None:
@@ -316,6 +331,30 @@ class _MethodBuilder:
                 vid = self._arg(torch._C.NumberType.get(), v, None, node)
             outputs.append(vid)
         return outputs
+
+    def _write_back(self, target: str, value) -> None:
+        """Makes buffer `target` hold `value` after the call: nothing to do when its
+        op wrote the buffer in place, else a copy after the last instruction (added
+        after delegation, which must not order it before a read of the old value)."""
+        buffer = self.env[self.writes.placeholders[target]]
+        if not isinstance(value, torch.fx.Node):
+            raise ExportError(f"buffer '{target}' is set to {value!r}; assign a tensor")
+        vid = self._node_value(value, value)
+        if vid != buffer and self.aliases.get(vid) != buffer:
+            self.write_backs.append((vid, buffer))
+
+    def _add_write_backs(self, instructions: list, nodes: list, num_inputs: list,
+                         written_by: list) -> None:
+        """Appends the write-back copies to the instruction list and its parallel lists."""
+        op = program_op(torch.ops.aten.clone.default)
+        if self.write_backs and op.qualified_name not in self.op_index:
+            self.op_index[op.qualified_name] = len(self.operators)
+            self.operators.append(op)
+        for vid, buffer in self.write_backs:
+            instructions.append(("KernelCall", op.qualified_name, [vid, self._none(), buffer]))
+            nodes.append(["output"])
+            num_inputs.append(2)
+            written_by.append(None)
 
     def _copy_constant(self, vid: int, node: torch.fx.Node) -> int:
         """A planned copy of constant `vid`: the runtime reads outputs from the arena."""
@@ -366,9 +405,13 @@ class _MethodBuilder:
             op = program_op(self._target(node))
             if op is None:
                 schema = getattr(node.target, "_schema", node.target)
-                raise ExportError(
-                    f"{describe(node)} calls {schema}, which has no out variant Tailor can "
-                    "call; rewrite that part of the model with other operators")
+                custom = getattr(node.target, "namespace", "aten") != "aten"
+                fix = ("define its out variant with torch.library, `<name>.out(<the same "
+                       "arguments>, *, Tensor(a!) out) -> Tensor(a!)` (examples/custom_linear/"
+                       "ops.py)" if custom
+                       else "rewrite that part of the model with other operators")
+                raise ExportError(f"{describe(node)} calls {schema}, which has no out "
+                                  f"variant Tailor can call; {fix}")
             self.node_name = node.name
             self.origins[node.name] = origin(node)
             if node.target in PRIM_INT_OPS:
@@ -387,6 +430,7 @@ class _MethodBuilder:
         if self.partitioner is not None:
             inputs, outputs, instructions, delegates, report, nodes, num_inputs, written_by = \
                 self._delegate(inputs, outputs)
+        self._add_write_backs(instructions, nodes, num_inputs, written_by)
         plan, segment = self._place_tensors(inputs, outputs,
                                             [args for _, _, args in instructions])
         if delegates:
@@ -423,7 +467,12 @@ class _MethodBuilder:
         return BuiltMethod(method, segment, plan, len(calls), report, debug)
 
     def _delegate(self, inputs: list[int], outputs: list[int]):
-        """Hands the lowered calls to the partitioner; renumbers what stays."""
+        """Hands the lowered calls to the partitioner; renumbers what stays. Mutable
+        buffers and the values copied into them stay outside the delegates."""
+        buffers = sorted(self.buffers)
+        sources = [vid for vid, _ in self.write_backs]
+        n_in, n_out = len(inputs), len(outputs)
+        inputs, outputs = inputs + buffers, outputs + sources
         constants = {vid: t.constant for vid, t in self.tensors.items()
                      if t.constant is not None}
         lowered = LoweredMethod(self.values, self.calls, constants, inputs, outputs)
@@ -437,8 +486,12 @@ class _MethodBuilder:
                         if vid in done.remap}
         for vid, t in self.tensors.items():
             t.payload = self.values[vid]["val"]
-        return (done.inputs, done.outputs, done.instructions, done.delegates, done.report,
-                done.nodes, done.num_inputs, done.written_by)
+        self.buffers = {done.remap[vid] for vid in self.buffers}
+        self.aliases = {done.remap[out]: done.remap[buf] for out, buf in self.aliases.items()
+                        if out in done.remap}
+        self.write_backs = [(done.remap[vid], done.remap[buf]) for vid, buf in self.write_backs]
+        return (done.inputs[:n_in], done.outputs[:n_out], done.instructions, done.delegates,
+                done.report, done.nodes, done.num_inputs, done.written_by)
 
     def _tensor_ids(self, args: list[int]) -> list[int]:
         """Tensor ids an instruction touches, list members included."""
@@ -452,19 +505,27 @@ class _MethodBuilder:
         return found
 
     def _place_tensors(self, inputs: list[int], outputs: list[int], instruction_args: list):
-        constants = [(vid, t.constant) for vid, t in self.tensors.items()
-                     if t.constant is not None]
+        constants = [(vid, t.constant if t.constant is not None else t.initial)
+                     for vid, t in self.tensors.items()
+                     if t.constant is not None or t.initial is not None]
         segment = pack_constants(constants)
         for vid, offset in segment.offsets.items():
-            self.tensors[vid].payload["constant"] = {"segment": 0, "offset": offset}
+            field = "initial" if vid in self.buffers else "constant"
+            self.tensors[vid].payload[field] = {"segment": 0, "offset": offset}
 
         planned = {vid for vid, t in self.tensors.items()
-                   if t.constant is None and t.nbytes > 0}
+                   if t.constant is None and t.nbytes > 0 and vid not in self.aliases}
+        # Mutable buffers live from the first instruction to the last, so nothing else
+        # ever shares their bytes and they keep their value between calls.
         ranges = live_ranges([self._tensor_ids(args) for args in instruction_args],
-                             planned, inputs, outputs)
+                             planned, inputs + sorted(self.buffers),
+                             outputs + sorted(self.buffers))
         buffers = [Buffer(vid, self.tensors[vid].nbytes, *ranges[vid])
                    for vid in sorted(planned)]
         plan = plan_memory(buffers)
-        for vid, offset in plan.offsets.items():
+        offsets = dict(plan.offsets)
+        offsets.update({out: plan.offsets[buf] for out, buf in self.aliases.items()
+                        if buf in plan.offsets})
+        for vid, offset in offsets.items():
             self.tensors[vid].payload["allocation"] = {"arena": 0, "offset": offset}
         return plan, segment.data

@@ -1,7 +1,7 @@
 // runner: loads a program, feeds it .npy inputs, runs a method, writes or checks outputs.
 //
-//   runner PROGRAM [--method NAME] [--input FILE.npy ...] [--output FILE.npy ...]
-//          [--check] [--atol X] [--rtol X] [--threads N] [--repeat N] [--verbose]
+//   runner PROGRAM [--method NAME | --list-methods] [--input FILE.npy ...] [--output FILE.npy ...]
+//          [--check] [--atol X] [--rtol X] [--threads N] [--repeat N] [--reset-state] [--verbose]
 //          [--max-memory BYTES] [--max-elements N]
 //          [--trace FILE] [--dump-intermediates DIR]      (trace=1 builds)
 //
@@ -47,6 +47,9 @@ const char kUsage[] =
     "              [--check] [--atol X] [--rtol X] [--threads N] [--repeat N] [--verbose]\n"
     "              [--max-memory BYTES] [--max-elements N]\n"
     "  --method NAME    method to run (default: forward)\n"
+    "  --list-methods   print each method's name, inputs and outputs, and run nothing\n"
+    "  --reset-state    restore the method's state (its mutable buffers, a KV cache) to\n"
+    "                   their initial values before each of the --repeat runs\n"
     "  --input FILE     one .npy per method input, in order\n"
     "  --output FILE    write output i to the i-th FILE\n"
     "  --check          compare outputs with <dir>/<stem>_io/expected_<i>.npy (inputs\n"
@@ -76,6 +79,8 @@ struct Options {
   tailor::runner::Tolerance tol;
   uint32_t threads = 1;
   uint32_t repeat = 1;
+  bool list_methods = false;
+  bool reset_state = false;  // Method::reset_state() before each run
   tailor::LoadLimits limits;
 #if TL_TRACE
   std::string trace_file;
@@ -169,9 +174,13 @@ int parse_args(int argc, char** argv, Options* o) {
       continue;
     }
 #endif
-    if (arg == "--check" || arg == "--verbose") {
+    if (arg == "--check" || arg == "--verbose" || arg == "--list-methods" ||
+        arg == "--reset-state") {
       list = nullptr;
-      (arg == "--check" ? o->check : g_verbose) = true;
+      (arg == "--check"          ? o->check
+       : arg == "--verbose"      ? g_verbose
+       : arg == "--list-methods" ? o->list_methods
+                                 : o->reset_state) = true;
       continue;
     }
     if (arg.size() > 1 && arg[0] == '-') return usage_error("unknown option " + arg);
@@ -331,6 +340,16 @@ int run(const Options& o) {
     fprintf(stderr, "%s: cannot load program: %s\n", o.program.c_str(), tailor::error_name(err));
     return kExitFailure;
   }
+  if (o.list_methods) {
+    for (size_t i = 0; i < module.program().num_methods(); ++i) {
+      tailor::Result<const char*> name = module.program().method_name(i);
+      if (!name.ok()) return kExitFailure;
+      tailor::Result<tailor::MethodMeta> meta = module.program().method_meta(*name);
+      if (!meta.ok()) return kExitFailure;
+      printf("%s: %zu inputs, %zu outputs\n", *name, meta->num_inputs(), meta->num_outputs());
+    }
+    return kExitOk;
+  }
   if (!module.program().method_meta(o.method.c_str()).ok()) {
     fprintf(stderr, "%s: no method '%s' (methods: %s)\n", o.program.c_str(), o.method.c_str(),
             method_list(module.program()).c_str());
@@ -388,6 +407,7 @@ int run(const Options& o) {
     for (size_t i = 0; i < inputs.size(); ++i) {
       if (!set_input(o, method, i, inputs[i])) return kExitFailure;
     }
+    if (o.reset_state && method.reset_state() != Error::Ok) return kExitFailure;
     const uint64_t start = tl_pal_current_ticks();
     err = method.execute();
     times.push_back(tl_pal_ticks_to_ns(tl_pal_current_ticks() - start));

@@ -1,7 +1,7 @@
 """The demo GPT with the weights examples/nanogpt/train.py wrote to weights/.
 
-manifests/models/nanogpt.yaml names make_nanogpt as its factory; the C++ app reads
-VOCAB and MERGES.
+manifests/models/nanogpt.yaml names make_nanogpt_cached as its factory (with a KV cache),
+nanogpt_nocache.yaml make_nanogpt; the C++ app reads VOCAB and MERGES.
 """
 
 import os
@@ -9,6 +9,7 @@ import os
 import torch
 
 from examples.nanogpt.checkpoint import load_checkpoint
+from examples.nanogpt.kv_cache import cached_example
 from examples.nanogpt.model import GPT
 
 WEIGHTS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "weights")
@@ -31,3 +32,9 @@ def make_nanogpt(example_length: int = 16):
     idx = torch.randint(0, model.config.vocab_size, (1, example_length),
                         generator=torch.Generator().manual_seed(0))
     return model, (idx,)
+
+
+def make_nanogpt_cached(example_length: int = 16):
+    """The trained GPT with a KV cache (examples/nanogpt/kv_cache.py): example tokens and
+    their positions 0..example_length-1."""
+    return cached_example(load_trained(), example_length)

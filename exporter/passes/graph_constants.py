@@ -1,23 +1,30 @@
 """Reading and adding the constants of an ExportedProgram, for the passes that rewrite it.
 
-A constant is a placeholder whose input spec is a parameter, a buffer or a lifted tensor
-constant. New constants are lifted tensor constants placed among the others, so the
+A constant is a placeholder whose input spec is a parameter, a buffer the model does not
+write (a mutated one is state, exporter/mutable_buffers.py) or a lifted tensor constant. New constants are lifted tensor constants placed among the others, so the
 placeholders keep torch.export's order (constants first, then user inputs) and
 input_specs stay parallel to them.
 """
 
 import torch
-from torch.export.graph_signature import InputKind, InputSpec, TensorArgument
+from torch.export.graph_signature import InputKind, InputSpec, OutputKind, TensorArgument
 
 CONSTANT_KINDS = (InputKind.PARAMETER, InputKind.BUFFER, InputKind.CONSTANT_TENSOR)
+
+
+def mutated_buffers(ep: torch.export.ExportedProgram) -> set[str]:
+    """Targets of the buffers `ep` writes in place (its BUFFER_MUTATION outputs)."""
+    return {spec.target for spec in ep.graph_signature.output_specs
+            if spec.kind == OutputKind.BUFFER_MUTATION}
 
 
 def constant_tensors(ep: torch.export.ExportedProgram) -> dict:
     """Placeholder node -> its real tensor, for every constant of `ep`."""
     placeholders = [n for n in ep.graph.nodes if n.op == "placeholder"]
+    mutated = mutated_buffers(ep)
     found = {}
     for spec, node in zip(ep.graph_signature.input_specs, placeholders, strict=True):
-        if spec.kind in CONSTANT_KINDS:
+        if spec.kind in CONSTANT_KINDS and spec.target not in mutated:
             found[node] = (ep.state_dict[spec.target] if spec.target in ep.state_dict
                            else ep.constants[spec.target])
     return found
@@ -63,9 +70,11 @@ def drop_unused_constants(ep: torch.export.ExportedProgram) -> None:
     graph = ep.graph
     specs = ep.graph_signature.input_specs
     placeholders = [n for n in graph.nodes if n.op == "placeholder"]
+    mutated = mutated_buffers(ep)
     dropped = set()
     for i in reversed(range(len(specs))):
-        if specs[i].kind in CONSTANT_KINDS and not placeholders[i].users:
+        if (specs[i].kind in CONSTANT_KINDS and not placeholders[i].users
+                and specs[i].target not in mutated):
             graph.erase_node(placeholders[i])
             dropped.add(specs[i].target)
             del specs[i]

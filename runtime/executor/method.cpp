@@ -35,6 +35,7 @@ Method& Method::operator=(Method&& other) {
   if (this == &other) return *this;
   if (has_delegates_) internal::destroy_delegates(steps_, num_steps_);
   method_ = other.method_;
+  program_ = other.program_;
   name_ = other.name_;
   values_ = other.values_;
   num_values_ = other.num_values_;

@@ -62,6 +62,11 @@ class Method final {
   /// execute() that uses it.
   void set_parallel(const Parallel* parallel) { parallel_ = parallel; }
 
+  /// Sets every mutable buffer (state the method keeps between execute() calls, such as
+  /// a KV cache) back to its initial value from the program, as load does. Returns Ok,
+  /// or InvalidState when the method is not loaded.
+  Error reset_state();
+
   /// Runs every instruction once. Returns Ok, InvalidState when the method is not loaded,
   /// or the Error a kernel reported (logged with the instruction and operator).
   Error execute();
@@ -75,6 +80,7 @@ class Method final {
   Error input_tensor(size_t index, Tensor** tensor) const;
 
   const fb::Method* method_ = nullptr;
+  const Program* program_ = nullptr;  // for reset_state(); outlives the method
   const char* name_ = "";
   EValue* values_ = nullptr;
   size_t num_values_ = 0;

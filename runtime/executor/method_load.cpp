@@ -10,6 +10,7 @@ namespace tailor {
 Error Method::init(const Program& program, const fb::Method* method, MemoryManager& memory,
                    const BackendOptions& backend_options, const LoadLimits& limits) {
   method_ = method;
+  program_ = &program;
   name_ = method->name() != nullptr ? method->name()->c_str() : "";
   // Limits first: nothing is built for a method that asks for too much.
   const Error limit_err = internal::check_limits(*method, limits);
@@ -48,6 +49,23 @@ Error Method::init(const Program& program, const fb::Method* method, MemoryManag
   if (err != Error::Ok) return err;
   has_delegates_ = method->delegates() != nullptr && method->delegates()->size() > 0;
   loaded_ = true;
+  return reset_state();
+}
+
+Error Method::reset_state() {
+  TL_CHECK_OR_RETURN_ERROR(loaded_, InvalidState, "method is not loaded");
+  // parse_tensor() checked each initial value is inside the segment and sized as its
+  // buffer, so this only copies.
+  for (size_t i = 0; i < num_values_; ++i) {
+    const fb::Tensor* t = method_->values()->Get(static_cast<uint32_t>(i))->val_as_Tensor();
+    const fb::ConstantRef* initial = t != nullptr ? t->initial() : nullptr;
+    if (initial == nullptr) continue;
+    Tensor& buffer = values_[i].to_tensor();
+    Result<const uint8_t*> bytes =
+        program_->constant_data(initial->segment(), initial->offset(), buffer.nbytes());
+    // Load planned the buffer in an arena, so its data is never null.
+    if (bytes.ok()) __builtin_memcpy(buffer.data(), *bytes, buffer.nbytes());
+  }
   return Error::Ok;
 }
 

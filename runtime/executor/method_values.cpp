@@ -69,22 +69,29 @@ Error parse_tensor(LoadContext& ctx, size_t index, const fb::Tensor& t) {
   TL_VALUE_CHECK(numel <= SIZE_MAX / elem, "tensor is too large");
   const size_t nbytes = numel * elem;
 
-  // Memory: a constant, a planned arena range, or nothing for an empty tensor.
+  // Memory: a constant, a planned arena range, or nothing for an empty tensor. A mutable
+  // buffer is planned, static, and has initial bytes in the segment, checked here with
+  // the constants' check since Method::reset_state() copies them without checking again.
   const fb::ConstantRef* constant = t.constant();
+  const fb::ConstantRef* initial = t.initial();
   const fb::Allocation* allocation = t.allocation();
   TL_VALUE_CHECK(constant == nullptr || allocation == nullptr,
                  "tensor has both constant data and an arena allocation");
+  TL_VALUE_CHECK(initial == nullptr || (allocation != nullptr && !t.dynamic()),
+                 "a mutable buffer (with an initial value) must be planned and static");
+  const fb::ConstantRef* source = constant != nullptr ? constant : initial;
   uint8_t* data = nullptr;
-  if (constant != nullptr) {
+  if (source != nullptr) {
     Result<const uint8_t*> bytes =
-        ctx.program.constant_data(constant->segment(), constant->offset(), nbytes);
+        ctx.program.constant_data(source->segment(), source->offset(), nbytes);
     TL_VALUE_CHECK(bytes.ok(),
                    "constant [segment %" PRIu32 ", offset %" PRIu64 ", %zu bytes] is outside "
                    "the constant segment",
-                   constant->segment(), constant->offset(), nbytes);
+                   source->segment(), source->offset(), nbytes);
     // Kernels take tensors as mutable; constants are only ever read.
     data = const_cast<uint8_t*>(*bytes);
-  } else if (allocation != nullptr) {
+  }
+  if (allocation != nullptr) {
     const uint32_t arena = allocation->arena();
     const size_t num_arenas = vector_size(ctx.method.arena_sizes());
     TL_VALUE_CHECK(arena < num_arenas, "arena %" PRIu32 " out of range (%zu arenas)", arena,
@@ -97,7 +104,7 @@ Error parse_tensor(LoadContext& ctx, size_t index, const fb::Tensor& t) {
                    offset, nbytes, arena, arena_size);
     // Method::init checked the provided arena is at least arena_size bytes.
     data = ctx.memory.arenas()[arena].data + offset;
-  } else {
+  } else if (constant == nullptr) {
     TL_VALUE_CHECK(nbytes == 0, "tensor of %zu bytes has no memory (no constant, no allocation)",
                    nbytes);
   }

@@ -4,7 +4,7 @@ import pytest
 
 from codegen.errors import ManifestError
 from codegen.oplist import OpList, OpUse
-from codegen.resolve import parse_plan, plan_to_yaml, resolve_kernels
+from codegen.resolve import choice_report, parse_plan, plan_to_yaml, resolve_kernels
 
 F2 = "Float;0,1|Float;0,1|Float;0,1"   # add.out on 2-D Float tensors
 D2 = "Double;0,1|Double;0,1|Double;0,1"
@@ -213,3 +213,16 @@ def test_kernel_source_must_exist_and_define_the_kernel(library, tmp_path):
         check_kernel_sources(plan, [lib], str(tmp_path))
     source.write_text("Tensor& add_out(KernelContext& ctx) {}\n")
     check_kernel_sources(plan, [lib], str(tmp_path))
+
+
+def test_choice_report_shows_which_library_takes_which_dtypes(library):
+    only_float = NULL.replace("arg_meta: null", "arg_meta: null\n          dtypes: [Float]")
+    user, portable = library(only_float, "fast_add"), library(NULL, "portable")
+    selection = uses(F2, D2)
+    assert choice_report(selection, [user, portable]) == [
+        "aten::add.out: Double -> portable (kernels/portable/op_add.cpp); "
+        "Float -> fast_add (kernels/fast_add/op_add.cpp)"]
+    # One library for every dtype: reported only when it is a model's own.
+    assert choice_report(selection, [portable]) == []
+    assert choice_report(selection, [portable], own=frozenset({"portable"})) == [
+        "aten::add.out: Double, Float -> portable (kernels/portable/op_add.cpp)"]

@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from tests.conftest import run_scons
+from tests.conftest import REPO, run_scons
 
 BUILD = "build/test-errors"
 
@@ -146,3 +146,23 @@ def test_a_second_build_in_one_build_dir_waits_for_the_first(tmp_path):
     rest, _ = proc.communicate(timeout=120)
     assert proc.returncode == 0, first + rest
     assert "linking" in rest
+
+
+def test_model_kernel_library_that_does_not_exist(tmp_path):
+    path = write_manifest(tmp_path, "description: x\nfactory: examples.mlp.model:make_mlp\n"
+                                    "kernel_libraries: [examples/mlp/kernels.yaml]\n")
+    text = scons_error("model=" + path)
+    assert ("kernel_libraries: 'examples/mlp/kernels.yaml' is not a kernel manifest; name a "
+            ".yaml file relative to the repository") in text and path in text
+
+
+def test_model_kernel_library_may_not_shadow_a_builtin_one(tmp_path):
+    shadow = os.path.join("build", "test-errors", "portable.yaml")
+    os.makedirs(os.path.dirname(os.path.join(REPO, shadow)), exist_ok=True)
+    with open(os.path.join(REPO, shadow), "w") as f:
+        f.write("- op: add.out\n  kernels: [{arg_meta: null, kernel_name: x::add_out}]\n")
+    path = write_manifest(tmp_path, "description: x\nfactory: examples.mlp.model:make_mlp\n"
+                                    f"kernel_libraries: [{shadow}]\n")
+    text = scons_error("model=" + path)
+    assert (f"kernel_libraries: '{shadow}' would be library 'portable', which "
+            "manifests/kernels/portable.yaml already names; rename the file") in text

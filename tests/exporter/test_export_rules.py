@@ -187,8 +187,25 @@ def test_an_op_without_out_variant_is_an_export_error():
         def forward(self, x):
             return twice(x) + 1
 
-    with pytest.raises(ExportError, match=r"node 'twice'.*tailor_test::twice.*no out variant"):
+    with pytest.raises(ExportError, match=r"node 'twice'.*tailor_test::twice.*no out variant"
+                                          r".*define its out variant with torch.library"):
         export(UsesCustomOp(), (torch.randn(3),))
+
+
+def test_a_user_namespace_op_with_an_out_variant_lowers_to_it():
+    lib = torch.library.Library("tailor_user_test", "DEF")
+    lib.define("halve(Tensor x) -> Tensor")
+    lib.define("halve.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!)")
+    lib.impl("halve", lambda x: x / 2, "CompositeExplicitAutograd")
+    torch.library.register_fake("tailor_user_test::halve", lambda x: torch.empty_like(x),
+                                lib=lib)
+
+    class UsesUserOp(nn.Module):
+        def forward(self, x):
+            return torch.ops.tailor_user_test.halve(x)
+
+    program = export(UsesUserOp(), (torch.randn(3),))
+    assert "tailor_user_test::halve.out" in program.operators
 
 
 def test_unsupported_dtype_is_an_export_error():

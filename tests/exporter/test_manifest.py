@@ -95,6 +95,10 @@ def test_optional_keys_default(write):
      "tolerance.atol must be a number"),
     ("description: x\nfactory: m:f\ntolerance: {atol: 1.0e-5}\n", "missing key 'rtol'"),
     ("description: x\nfactory: m:f\n  bad: [\n", "not valid YAML"),
+    ("description: x\nfactory: m:f\nconstant_methods: {get_eos_ids: [a]}\n",
+     r"constant_methods: get_eos_ids: \['a'\]; write `name: number` or `name: \[ints\]`"),
+    ("description: x\nfactory: m:f\nconstant_methods: {forward: 1}\n",
+     "with a name other than forward"),
 ])
 def test_bad_manifests_name_the_file_and_the_entry(write, text, message):
     path = write(text, "broken.yaml")

@@ -2,6 +2,7 @@
 on the same weights, sampler properties, and the errors a user can run into."""
 
 import json
+import re
 
 import pytest
 import torch
@@ -53,12 +54,51 @@ def generate(nanogpt, *args: str, prompt: str = PROMPT):
     return ids_line(out, "prompt"), ids_line(out, "generated")
 
 
-def test_greedy_generation_equals_torch_eager(nanogpt, model, tokenizer):
-    prompt, generated = generate(nanogpt, "--greedy", "--max-tokens", "90")
+def torch_greedy_cached(model, prompt: list[int], n: int, end_of_text: int) -> list[int]:
+    """The app's rule with a KV cache: the model sees what the cache holds; a full cache
+    keeps the last half of the context, prefilled again."""
+    block = model.config.block_size
+    tokens, out, seen = list(prompt), [], len(prompt)
+    for _ in range(n):
+        with torch.no_grad():
+            next_id = int(model(torch.tensor([tokens[-seen:]]))[0, -1].argmax())
+        out.append(next_id)
+        tokens.append(next_id)
+        seen = block // 2 if seen == block else seen + 1
+        if next_id == end_of_text:
+            break
+    return out
+
+
+def test_greedy_generation_equals_torch_eager(nanogpt_nocache, model, tokenizer):
+    prompt, generated = generate(nanogpt_nocache, "--greedy", "--max-tokens", "90")
     assert prompt == tokenizer.encode(PROMPT)
     # Long enough that the window slides past block_size.
     assert len(prompt) + len(generated) > model.config.block_size
     assert generated == torch_greedy(model, prompt, 90, tokenizer.end_of_text)
+
+
+def test_greedy_generation_is_the_same_with_and_without_the_cache(nanogpt, nanogpt_nocache,
+                                                                  model, tokenizer):
+    n = model.config.block_size - len(tokenizer.encode(PROMPT))   # fills the context
+    cached = generate(nanogpt, "--greedy", "--max-tokens", str(n))
+    assert cached == generate(nanogpt_nocache, "--greedy", "--max-tokens", str(n))
+    assert len(cached[1]) == n
+
+
+def test_cached_generation_past_the_context_keeps_its_last_half(nanogpt, model, tokenizer):
+    prompt, generated = generate(nanogpt, "--greedy", "--max-tokens", "100")
+    assert len(prompt) + len(generated) > model.config.block_size + model.config.block_size // 2
+    assert generated == torch_greedy_cached(model, prompt, 100, tokenizer.end_of_text)
+
+
+def test_the_app_prints_prefill_and_decode_figures(nanogpt, nanogpt_nocache):
+    for app, kind in ((nanogpt, "KV cache"), (nanogpt_nocache, "no cache")):
+        proc = app.run("--prompt", PROMPT, "--greedy", "--max-tokens", "20")
+        assert proc.returncode == 0, proc.stderr.decode()
+        assert re.search(kind + r": load [\d.]+ ms, prefill 3 tokens at [\d.]+ tokens/s, first "
+                         r"token after [\d.]+ ms, decode 19 tokens at [\d.]+ tokens/s",
+                         proc.stderr.decode()), proc.stderr.decode()
 
 
 def test_text_is_the_prompt_and_the_decoded_tokens(nanogpt, tokenizer):

@@ -391,6 +391,20 @@ CASES = [
             ((5, 6, 7), Tensors((None, In((2,), "Int"), In((2,), "Long")))),
             ((5, 6, 7), Tensors((In((2,), "Long"), None, In((1,), "Int")))),
             ((5, 6), Tensors((In((0,), "Long"),)))], domain="small"),
+    # The KV-cache write: values broadcast to the indexed shape; None keeps a dim.
+    OpCase("index_put.default", ("Float", "Bool", "Half", "Long"),
+           [((5, 6), Tensors((In((3,), "Long"),)), (3, 6)),
+            ((2, 5, 4), Tensors((None, In((2,), "Int"))), (2, 2, 4)),
+            ((1, 2, 8, 4), Tensors((None, None, In((3,), "Long"))), (2, 3, 4)),
+            ((5, 6, 7), Tensors((In((2,), "Long"), None, In((1,), "Int"))), (6,)),
+            ((5, 6), Tensors((In((0,), "Long"),)), (6,))], domain="small"),
+    # Repeated indices add up (index values in [-3, 3] repeat among 6 draws).
+    OpCase("index_put.default", ("Float", "Long", "Bool"),
+           [((5, 6), Tensors((In((6,), "Long"),)), (6, 6)),
+            ((2, 5, 4), Tensors((None, In((3,), "Int"))), (4,))], args=(True,),
+           domain="small", name="accumulate"),
+    OpCase("index_put.default", others("Float", "Bool", "Half", "Long"),
+           [((5, 6), Tensors((In((3,), "Long"),)), (3, 6))], domain="small", name="dtypes"),
     # Index values in [1, 6]: in range for dims of 7.
     OpCase("index_select.default", ("Float", "Bool", "Half", "Long"),
            [((7, 3), Arg(0), In((4,), "Long")), ((2, 7, 3), Arg(1), In((), "Int")),

@@ -392,3 +392,26 @@ def test_byte_corruption_never_crashes(tmp_path, run):
         assert run(pte).returncode == 1
     # Both outcomes occur: some bytes are padding or values, most are structure.
     assert outcomes[0] > 0 and outcomes[1] > program_size // 4, outcomes
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"initial": {"segment": 0, "offset": 64}},
+     "constant [segment 0, offset 64, 24 bytes] is outside the constant segment"),
+    ({"initial": {"segment": 0, "offset": 0}, "dynamic": True},
+     "a mutable buffer (with an initial value) must be planned and static"),
+])
+def test_bad_mutable_buffer(tmp_path, run, change, message):
+    m = P.add_const_method()
+    m["values"][3]["val"].update(change)
+    c = np.arange(6, dtype=np.float32)
+    expect_load_error(run, tmp_path, P.program(m, segments=[(0, 24)]), "value 3: " + message,
+                      segment=c.tobytes())
+
+
+def test_mutable_buffer_without_planned_memory(tmp_path, run):
+    m = P.add_const_method()
+    m["values"][1]["val"]["initial"] = {"segment": 0, "offset": 0}   # a constant: read-only
+    c = np.arange(6, dtype=np.float32)
+    expect_load_error(run, tmp_path, P.program(m, segments=[(0, 24)]),
+                      "value 1: a mutable buffer (with an initial value) must be planned",
+                      segment=c.tobytes())

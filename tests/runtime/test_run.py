@@ -196,3 +196,21 @@ def test_input_dtype_mismatch(tmp_path, run):
     r = run(pte, "--input", tmp_path / "x.npy")
     assert r.returncode == 1, r
     assert "dtype Double does not match input 0" in r.stderr
+
+
+def test_a_mutable_buffer_starts_from_its_initial_value(tmp_path, run):
+    # add_const_method's constant c becomes state: planned memory set from the segment.
+    m = P.add_const_method()
+    m["values"][1]["val"].pop("constant")
+    m["values"][1]["val"].update(allocation={"arena": 0, "offset": 64},
+                                 initial={"segment": 0, "offset": 0})
+    m["values"][3]["val"]["allocation"]["offset"] = 128
+    m["arena_sizes"] = [192]
+    c = (np.arange(6).reshape(2, 3) - 2).astype(np.float32)
+    pte = tmp_path / "state.pte"
+    P.write(pte, P.program(m, segments=[(0, c.nbytes)]), c.tobytes())
+    x = np.ones((2, 3), np.float32)
+    P.write_io(pte, [x], [x + 2 * c])
+    r = run(pte, "--check", "--repeat", "2")
+    assert r.returncode == 0, r
+    assert "check passed" in r.stdout

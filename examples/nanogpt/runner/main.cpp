@@ -3,6 +3,7 @@
 //   nanogpt PROGRAM --vocab vocab.json --merges merges.txt [--prompt TEXT] [options]
 //   nanogpt --vocab vocab.json --merges merges.txt --encode|--decode   (tokenizer only)
 //   nanogpt PROGRAM --bench 1,16,64 [--repeat N]                        (forward latency)
+//   nanogpt PROGRAM --decode-bench 16,64 [--repeat N]                   (decode latency)
 //
 // Text streams to stdout token by token; statistics go to stderr.
 // Exit codes: 0 ok, 1 error (files, program, prompt), 2 usage.
@@ -18,6 +19,7 @@
 #include "examples/nanogpt/runner/sampler.h"
 #include "examples/nanogpt/runner/tokenizer.h"
 #include "runtime/kernel/thread_pool.h"
+#include "runtime/platform/platform.h"
 
 namespace {
 
@@ -31,10 +33,13 @@ const char kUsage[] =
     "               [--repetition-penalty R] [--seed S] [--greedy] [--print-tokens]\n"
     "       nanogpt --vocab VOCAB.json --merges MERGES.txt (--encode | --decode)\n"
     "       nanogpt PROGRAM --bench T[,T...] [--repeat N]\n"
+    "       nanogpt PROGRAM --decode-bench C[,C...] [--repeat N]\n"
     "  --prompt TEXT         text to continue; without it, stdin is read (one trailing\n"
     "                        newline dropped). It must fit the model's window (block_size\n"
     "                        tokens): a longer prompt is an error. Empty: start from\n"
-    "                        <|endoftext|>.\n"
+    "                        <|endoftext|>. A program with a KV cache prefills it in one\n"
+    "                        call, then decodes one token a call; when its context is full\n"
+    "                        it keeps the last half and prefills that again.\n"
     "  --max-tokens N        tokens to generate (default 100); stops early at <|endoftext|>\n"
     "  --temperature T       softmax temperature (default 0.8; 0 = greedy)\n"
     "  --top-k K             sample among the K most likely tokens (default 40; 0 = all)\n"
@@ -47,6 +52,8 @@ const char kUsage[] =
     "  --decode              write the text of the token ids read from stdin\n"
     "  --bench T[,T...]      time forward passes on T tokens: median and min over --repeat N\n"
     "                        runs (default 20) after 2 warm-up runs\n"
+    "  --decode-bench C[,C...]  time one decode step at context C (with a KV cache: one\n"
+    "                        token after C-1 cached; without: a forward pass on C tokens)\n"
     "  --threads N           threads the kernels may use (default 1: no thread is created)\n";
 
 struct Options {
@@ -58,6 +65,7 @@ struct Options {
   bool encode = false;
   bool decode = false;
   std::vector<size_t> bench;  // window lengths to time
+  std::vector<size_t> decode_bench;  // contexts to time a decode step at
   size_t repeat = 20;
   size_t threads = 1;
 };
@@ -111,15 +119,16 @@ int parse_args(int argc, char** argv, Options* o) {
       } else if (arg == "--prompt") {
         o->prompt = value;
         o->has_prompt = true;
-      } else if (arg == "--bench") {
+      } else if (arg == "--bench" || arg == "--decode-bench") {
+        std::vector<size_t>* counts = arg == "--bench" ? &o->bench : &o->decode_bench;
         for (const char* p = value; *p != '\0';) {
           char* end = nullptr;
           const unsigned long long t = *p >= '0' && *p <= '9' ? strtoull(p, &end, 10) : 0;
           if (t == 0 || (*end != ',' && *end != '\0')) {
-            return usage_error("--bench: '" + std::string(value) +
+            return usage_error(arg + ": '" + std::string(value) +
                                "' is not a list of token counts like 1,16,64");
           }
-          o->bench.push_back(t);
+          counts->push_back(t);
           p = *end == ',' ? end + 1 : end;
         }
       } else if (arg == "--max-tokens" || arg == "--top-k" || arg == "--seed" ||
@@ -157,7 +166,7 @@ int parse_args(int argc, char** argv, Options* o) {
     if (!o->program.empty()) return usage_error("unexpected argument '" + arg + "'");
     o->program = arg;
   }
-  if (!o->bench.empty()) {
+  if (!o->bench.empty() || !o->decode_bench.empty()) {
     if (o->program.empty()) return usage_error("--bench needs a PROGRAM");
     if (o->repeat == 0) return usage_error("--repeat must be at least 1");
     return -1;
@@ -222,20 +231,26 @@ int run_bench(const Options& o) {
   }
   tailor::ThreadPool pool(static_cast<int>(o.threads));
   model.set_parallel(pool.parallel());
-  for (size_t count : o.bench) {
-    if (count > model.block_size()) {
-      fprintf(stderr, "nanogpt: --bench %zu: %s takes at most %zu tokens\n", count,
-              o.program.c_str(), model.block_size());
-      return kExitFailure;
+  for (size_t pass = 0; pass < 2; ++pass) {
+    for (size_t count : pass == 0 ? o.bench : o.decode_bench) {
+      if (count > model.block_size()) {
+        fprintf(stderr, "nanogpt: %s %zu: %s takes at most %zu tokens\n",
+                pass == 0 ? "--bench" : "--decode-bench", count, o.program.c_str(),
+                model.block_size());
+        return kExitFailure;
+      }
+      std::vector<double> ms;
+      const bool ok = pass == 0 ? nanogpt::time_forward(model, count, o.repeat, &ms, &error)
+                                : nanogpt::time_decode(model, count, o.repeat, &ms, &error);
+      if (!ok) {
+        fprintf(stderr, "nanogpt: %s\n", error.c_str());
+        return kExitFailure;
+      }
+      std::sort(ms.begin(), ms.end());
+      printf("%s=%zu: median %.3f ms, min %.3f ms (%zu runs)\n",
+             pass == 0 ? "forward T" : "decode context", count, ms[ms.size() / 2], ms[0],
+             ms.size());
     }
-    std::vector<double> ms;
-    if (!nanogpt::time_forward(model, count, o.repeat, &ms, &error)) {
-      fprintf(stderr, "nanogpt: %s\n", error.c_str());
-      return kExitFailure;
-    }
-    std::sort(ms.begin(), ms.end());
-    printf("forward T=%zu: median %.3f ms, min %.3f ms (%zu runs)\n", count, ms[ms.size() / 2],
-           ms[0], ms.size());
   }
   return kExitOk;
 }
@@ -243,10 +258,12 @@ int run_bench(const Options& o) {
 int run_generate(const Options& o, const nanogpt::Tokenizer& tokenizer, std::string prompt) {
   nanogpt::Model model;
   std::string error;
+  const uint64_t load_start = tl_pal_current_ticks();
   if (!model.load(o.program, &error)) {
     fprintf(stderr, "nanogpt: %s\n", error.c_str());
     return kExitFailure;
   }
+  const double load_ms = tl_pal_ticks_to_ns(tl_pal_current_ticks() - load_start) / 1e6;
   tailor::ThreadPool pool(static_cast<int>(o.threads));
   model.set_parallel(pool.parallel());
   std::vector<int64_t> tokens = tokenizer.encode(prompt);
@@ -299,10 +316,20 @@ int run_generate(const Options& o, const nanogpt::Tokenizer& tokenizer, std::str
     fprintf(stderr, "nanogpt: %s\n", error.c_str());
     return kExitFailure;
   }
+  const double decoded = stats.generated > 1 ? static_cast<double>(stats.generated - 1) : 0.0;
   fprintf(stderr, "nanogpt: prompt %zu tokens, generated %zu tokens in %.3f s: %.1f tokens/s%s\n",
           tokens.size(), stats.generated, stats.seconds,
           stats.seconds > 0 ? stats.generated / stats.seconds : 0.0,
           stats.ended ? " (stopped at <|endoftext|>)" : "");
+  fprintf(stderr, "nanogpt: %s: load %.1f ms, prefill %zu tokens at %.1f tokens/s, first token "
+                  "after %.2f ms, decode %.0f tokens at %.1f tokens/s%s\n",
+          model.has_cache() ? "KV cache" : "no cache", load_ms, stats.prompt,
+          stats.prefill_seconds > 0 ? stats.prompt / stats.prefill_seconds : 0.0,
+          stats.first_token_seconds * 1e3, decoded,
+          stats.decode_seconds > 0 ? decoded / stats.decode_seconds : 0.0,
+          stats.slides > 0 ? ("; context full " + std::to_string(stats.slides) +
+                              " time(s): kept its last half").c_str()
+                           : "");
   return kExitOk;
 }
 
@@ -312,7 +339,7 @@ int main(int argc, char** argv) {
   Options o;
   const int stop = parse_args(argc, argv, &o);
   if (stop >= 0) return stop;
-  if (!o.bench.empty()) return run_bench(o);
+  if (!o.bench.empty() || !o.decode_bench.empty()) return run_bench(o);
   nanogpt::Tokenizer tokenizer;
   std::string error;
   if (!tokenizer.load(o.vocab, o.merges, &error)) {

@@ -52,14 +52,29 @@ void softmax_rows(const T* in, T* out, const SoftmaxSplit& split, bool log) {
         const Acc v = static_cast<Acc>(src[k * inner]);
         max = v > max ? v : max;
       }
+      // Masked positions (-inf, as a causal or KV-cache mask leaves them) add exactly 0:
+      // skipping their exp saves most of the work of a masked row.
+      auto exp_shifted = [max](Acc v) {
+        return v == -__builtin_inf() ? Acc(0) : math::exp(v - max);
+      };
       Acc sum = 0;
       for (int64_t k = 0; k < n; ++k) {
-        sum += math::exp(static_cast<Acc>(src[k * inner]) - max);
+        const Acc e = exp_shifted(static_cast<Acc>(src[k * inner]));
+        sum += e;
+        // Kept for the division below when it loses nothing (T is the accumulator type).
+        if constexpr (is_same_v<T, Acc>) {
+          if (!log) dst[k * inner] = e;
+        }
       }
       const Acc log_sum = math::log(sum);
       for (int64_t k = 0; k < n; ++k) {
-        const Acc shifted = static_cast<Acc>(src[k * inner]) - max;
-        dst[k * inner] = static_cast<T>(log ? shifted - log_sum : math::exp(shifted) / sum);
+        if (log) {
+          dst[k * inner] = static_cast<T>(static_cast<Acc>(src[k * inner]) - max - log_sum);
+        } else if constexpr (is_same_v<T, Acc>) {
+          dst[k * inner] = dst[k * inner] / sum;
+        } else {
+          dst[k * inner] = static_cast<T>(exp_shifted(static_cast<Acc>(src[k * inner])) / sum);
+        }
       }
     }
   }

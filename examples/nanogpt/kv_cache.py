@@ -1,0 +1,88 @@
+"""A GPT (examples/nanogpt/model.py) that decodes with a static KV cache.
+
+    cached = CachedGPT(gpt)              # shares gpt's weights; caches hold block_size positions
+    logits = cached(tokens, input_pos)   # tokens [1, T] at positions input_pos [T]
+
+Each layer keeps its keys and values in buffers [1, n_head, block_size, head_dim], which
+the call writes at `input_pos` (`cache[:, :, input_pos] = k`: an in-place index_put the
+exported program keeps as state). Queries attend to every cached position up to their
+own, so the prompt goes in one call (prefill, T = prompt length) and each later token in
+a call of its own (decode, T = 1); positions past the last one written are masked out.
+Its logits equal the uncached GPT's on the same tokens.
+
+`make_cached_gpt`, `make_cached_checkpoint` and trained.py's `make_nanogpt_cached` are
+manifest factories: the program takes tokens and input_pos with T dynamic; its manifest's
+`constant_methods` carry the generation metadata the app reads (get_max_seq_len,
+get_vocab_size, get_bos_id, get_eos_ids; `metadata()` gives them for export()).
+"""
+
+import math
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from examples.nanogpt.model import GPT, make_gpt
+
+
+class CachedGPT(nn.Module):
+    def __init__(self, gpt: GPT):
+        super().__init__()
+        self.gpt = gpt
+        c = gpt.config
+        shape = (1, c.n_head, c.block_size, c.n_embd // c.n_head)
+        for i in range(c.n_layer):
+            self.register_buffer(f"k_cache_{i}", torch.zeros(shape))
+            self.register_buffer(f"v_cache_{i}", torch.zeros(shape))
+
+    def forward(self, idx: torch.Tensor, input_pos: torch.Tensor) -> torch.Tensor:
+        """Logits [1, T, vocab] of tokens idx [1, T] at positions input_pos [T]."""
+        gpt = self.gpt
+        x = gpt.drop(gpt.wte(idx) + gpt.wpe(input_pos))
+        for i, block in enumerate(gpt.h):
+            x = x + self._attend(block.attn, block.ln_1(x), input_pos, i)
+            x = x + block.mlp(block.ln_2(x))
+        return gpt.lm_head(gpt.ln_f(x))
+
+    def _attend(self, attn, x: torch.Tensor, input_pos: torch.Tensor, layer: int):
+        B, T, C = x.size()
+        heads = attn.n_head
+        q, k, v = attn.c_attn(x).split(C, dim=2)
+        q = q.view(B, T, heads, C // heads).transpose(1, 2)
+        k = k.view(B, T, heads, C // heads).transpose(1, 2)
+        v = v.view(B, T, heads, C // heads).transpose(1, 2)
+        k_cache = getattr(self, f"k_cache_{layer}")
+        v_cache = getattr(self, f"v_cache_{layer}")
+        k_cache[:, :, input_pos] = k
+        v_cache[:, :, input_pos] = v
+        att = (q @ k_cache.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+        # A query sees the cached positions up to its own.
+        seen = torch.arange(k_cache.size(2), device=x.device)[None, :] <= input_pos[:, None]
+        att = att.masked_fill(~seen, float("-inf"))
+        y = (F.softmax(att, dim=-1) @ v_cache).transpose(1, 2).contiguous().view(B, T, C)
+        return attn.resid_dropout(attn.c_proj(y))
+
+
+def metadata(gpt: GPT, eos_id: int) -> dict:
+    """The constant methods of a cached GPT program, as export(constant_methods=) takes."""
+    return {"get_max_seq_len": gpt.config.block_size, "get_vocab_size": gpt.config.vocab_size,
+            "get_bos_id": eos_id, "get_eos_ids": [eos_id]}
+
+
+def cached_example(gpt: GPT, example_length: int, seed: int = 0):
+    """(CachedGPT, example inputs: seeded tokens [1, T] and positions 0..T-1)."""
+    idx = torch.randint(0, gpt.config.vocab_size, (1, example_length),
+                        generator=torch.Generator().manual_seed(seed))
+    return CachedGPT(gpt).eval(), (idx, torch.arange(example_length))
+
+
+def make_cached_gpt(example_length: int = 8, **overrides):
+    """A seeded random GPT (make_gpt's arguments) with a KV cache."""
+    gpt, _ = make_gpt(**overrides)
+    return cached_example(gpt, example_length)
+
+
+def make_cached_checkpoint(path: str, n_head: int | None = None, example_length: int = 8):
+    """A GPT-2-layout checkpoint file (examples/nanogpt/checkpoint.py) with a KV cache."""
+    from examples.nanogpt.checkpoint import load_checkpoint
+    return cached_example(load_checkpoint(path, n_head).eval(), example_length)
