@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/versus_onnxruntime.py [--rounds 7] [--runs 20] [--write]
 
-Workloads: the demo GPT (manifests/models/nanogpt.yaml) on T = 1, 16 and 64 tokens, a
+Workloads: the demo GPT without its KV cache (manifests/models/nanogpt_nocache.yaml: a
+forward over all T tokens, as onnxruntime and eager run it) on T = 1, 16 and 64 tokens, a
 ResNet-18 (torchvision, random weights) on one 224x224 image, and the MLP
 (manifests/models/mlp.yaml). Engines, all on one thread:
 
@@ -77,10 +78,10 @@ def load_workloads(resnet_manifest: str) -> list[Workload]:
 
     from exporter.manifest import load_manifest, load_model
     models = os.path.join(REPO, "manifests", "models")
-    gpt, _ = load_model(load_manifest(os.path.join(models, "nanogpt.yaml")))
+    gpt, _ = load_model(load_manifest(os.path.join(models, "nanogpt_nocache.yaml")))
     mlp, mlp_inputs = load_model(load_manifest(os.path.join(models, "mlp.yaml")))
     resnet, resnet_inputs = load_model(load_manifest(resnet_manifest))
-    work = [Workload(f"GPT T={t}", "nanogpt", gpt.eval(),
+    work = [Workload(f"GPT T={t}", "nanogpt_nocache", gpt.eval(),
                      ((torch.arange(t) % gpt.config.vocab_size).unsqueeze(0),))
             for t in GPT_LENGTHS]
     work.append(Workload("ResNet-18 224x224", "resnet18_224", resnet.eval(), resnet_inputs))
@@ -207,7 +208,7 @@ def main(argv=None) -> int:
     resnet_manifest = os.path.join(REPO, BUILD, "resnet18_224.yaml")
     with open(resnet_manifest, "w") as f:
         f.write(RESNET_MANIFEST)
-    manifests = ["nanogpt", "mlp", os.path.relpath(resnet_manifest, REPO)]
+    manifests = ["nanogpt_nocache", "mlp", os.path.relpath(resnet_manifest, REPO)]
     builds = {target: scons_build(target, manifests) for target in TARGETS}
     work = load_workloads(resnet_manifest)
     save_inputs(work, folder)

@@ -11,7 +11,9 @@ kernel is registered under "", or under the call's key when another library's
 An op selected with `dtypes: all` (an explicit op list, or --select all) must work for
 any key, so it gets what the rule above gives every possible key: each exact kernel of
 each library (an earlier library wins a key), up to and including the first library
-with an `arg_meta: null` kernel, which ends the walk.
+with an `arg_meta: null` kernel for every dtype, which ends the walk. One that lists its
+`dtypes:` is passed over (it would be called for dtypes it refuses), unless no library
+has one for every dtype.
 
 --select all selects every op of every library with `dtypes: all` (no selective build)
 and renders TL_SELECT_ALL_DTYPES. A needed op or key no library provides stops with one
@@ -105,11 +107,18 @@ def _offered(kernel: LibraryKernel) -> str:
 
 def _pick_all(op: str, libraries) -> list[LibraryKernel]:
     picked: dict[str, LibraryKernel] = {}
+    partial = None  # the first `arg_meta: null` kernel that lists its dtypes
     for library in libraries:
         for kernel in library.kernels_for(op):
+            if kernel.key == "" and kernel.dtypes is not None:
+                # "" must take every dtype: a later library's unrestricted kernel holds it.
+                partial = partial or kernel
+                continue
             picked.setdefault(kernel.key, kernel)
         if "" in picked:
             break
+    if "" not in picked and partial is not None:
+        picked[""] = partial
     return list(picked.values())
 
 

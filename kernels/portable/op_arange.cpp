@@ -9,15 +9,23 @@ Tensor& arange_start_out(KernelContext& ctx, const Scalar& start, const Scalar& 
                          const Scalar& step, Tensor& out) {
   // Validate: the length is computed in double, as torch does; for a Long out from the
   // bounds truncated to integers first (arange(-0.9, 2.1, 2.0) is [0] as Long, but
-  // [0, 2] as Int: torch counts other dtypes from the bounds as given).
+  // [0, 2] as Int: torch counts other dtypes from the bounds as given). Truncated in
+  // double, so a bound beyond int64 fails the length check below instead of a cast.
   const bool integral = out.dtype() == ScalarType::Long;
-  const double s = integral ? static_cast<double>(start.to<int64_t>()) : start.to<double>();
-  const double e = integral ? static_cast<double>(end.to<int64_t>()) : end.to<double>();
-  const double d = integral ? static_cast<double>(step.to<int64_t>()) : step.to<double>();
+  const auto bound = [integral](const Scalar& v) {
+    return integral ? math::trunc(v.to<double>()) : v.to<double>();
+  };
+  const double s = bound(start);
+  const double e = bound(end);
+  const double d = bound(step);
   TL_KERNEL_CHECK_MSG(ctx, d != 0 && ((d > 0 && e >= s) || (d < 0 && e <= s)),
                       InvalidArgument, out,
                       "arange.start_out: step must be nonzero and point from start to end");
   const double length = math::ceil((e - s) / d);
+  // Infinite or huge (inf - 0, 1e300 / 1e-300): no tensor holds it, and the conversion
+  // below would be undefined.
+  TL_KERNEL_CHECK_MSG(ctx, length <= 2147483647.0, InvalidArgument, out,
+                      "arange.start_out: %g elements is too many", length);
   const int64_t sizes[1] = {static_cast<int64_t>(length)};
   TL_KERNEL_CHECK_MSG(ctx,
                       out.dim() == 1 && resize_tensor(out, IntArrayRef(sizes, 1)) == Error::Ok,
@@ -28,10 +36,11 @@ Tensor& arange_start_out(KernelContext& ctx, const Scalar& start, const Scalar& 
   TL_SWITCH_REALHBF16_TYPES(out.dtype(), ctx, "arange.start_out", T, [&] {
     T* dst = out.mutable_data<T>();
     if constexpr (is_integral_v<T>) {
-      const int64_t first = start.to<int64_t>();
-      const int64_t by = step.to<int64_t>();
+      // Wraps like torch's int64 arithmetic: computed unsigned, where overflow is defined.
+      const uint64_t first = static_cast<uint64_t>(start.to<int64_t>());
+      const uint64_t by = static_cast<uint64_t>(step.to<int64_t>());
       for (int64_t i = 0; i < sizes[0]; ++i) {
-        dst[i] = static_cast<T>(first + i * by);
+        dst[i] = static_cast<T>(static_cast<int64_t>(first + static_cast<uint64_t>(i) * by));
       }
     } else {
       for (int64_t i = 0; i < sizes[0]; ++i) {

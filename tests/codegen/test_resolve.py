@@ -164,6 +164,17 @@ def test_all_dtypes_selects_what_a_null_kernel_lists(library):
     assert plan.selected_dtypes[0].dtypes == ("Double", "Float")
 
 
+def test_all_dtypes_passes_over_a_null_kernel_that_lists_dtypes(library):
+    # An op list's op may be called with any dtype: "" goes to the kernel that takes every
+    # one (optimized's Float-only add.out ahead of portable's would refuse Long at run time).
+    narrow, wide = library(NULL_FLOAT, "narrow"), library(NULL, "wide")
+    plan = resolve_kernels(OpList((OpUse("aten::add.out", all_dtypes=True),)), [narrow, wide])
+    assert chosen(plan) == [("", "tailor::native::add_out", "wide")]
+    # With no kernel for every dtype, the listed ones are still served.
+    plan = resolve_kernels(OpList((OpUse("aten::add.out", all_dtypes=True),)), [narrow])
+    assert chosen(plan) == [("", "tailor::native::add_out", "narrow")]
+
+
 def test_one_op_one_schema_across_libraries(library):
     a = library("- func: mylib::f(int a) -> int\n  kernels: [{arg_meta: null, kernel_name: "
                 "mylib::f}]\n", "a")
