@@ -18,10 +18,11 @@ import os
 import re
 import subprocess
 import sys
-import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
+from bench import model_families  # noqa: E402
+
 BUILD = "build/bench-vision"
 MODELS = ("resnet18", "mobilenet_v2", "kws_cnn")
 SECTION = "## XNNPACK vision models"
@@ -53,20 +54,10 @@ def runner_ms(out: str, model: str, runs: int) -> float:
 
 
 def eager_ms(model: str, runs: int) -> float:
-    import torch
-
     from exporter.manifest import load_manifest, load_model
-    torch.set_num_threads(1)
     module, inputs = load_model(load_manifest(os.path.join(REPO, "manifests", "models",
                                                            model + ".yaml")))
-    times = []
-    with torch.no_grad():
-        module(*inputs)
-        for _ in range(runs):
-            start = time.perf_counter()
-            module(*inputs)
-            times.append((time.perf_counter() - start) * 1e3)
-    return sorted(times)[len(times) // 2]
+    return model_families.eager_ms(module, inputs, runs)
 
 
 def main(argv=None) -> int:
