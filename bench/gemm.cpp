@@ -70,6 +70,26 @@ const BiasKind kBiases[] = {
 int g_checked = 0;
 int g_failed = 0;
 
+// The kernels' scratch as a Method reserves it: one slice of kGemmScratchBytes per
+// thread (ThreadPool::kMaxThreads of them, slice 0 the calling thread's).
+KernelScratch* scratch_slices() {
+  static uint8_t* memory = static_cast<uint8_t*>(
+      aligned_alloc(KernelScratch::kAlignment, ThreadPool::kMaxThreads * kGemmScratchBytes));
+  static KernelScratch slices[ThreadPool::kMaxThreads];
+  for (int i = 0; i < ThreadPool::kMaxThreads; ++i) {
+    slices[i] = KernelScratch(memory + i * kGemmScratchBytes, kGemmScratchBytes);
+  }
+  return slices;
+}
+
+// A context on `pool`'s threads with their scratch slices.
+KernelContext context_on(const ThreadPool& pool) {
+  KernelContext ctx;
+  ctx.set_parallel(pool.parallel());
+  ctx.set_scratch(scratch_slices());
+  return ctx;
+}
+
 // With `ctx`, `batch` products (a, b, c each advanced by one matrix) through gemm_batch()
 // on ctx's threads; else one through gemm().
 void check_one(const GemmMicroKernels& uk, int64_t m, int64_t n, int64_t k, int64_t pad,
@@ -100,13 +120,11 @@ void check_one(const GemmMicroKernels& uk, int64_t m, int64_t n, int64_t k, int6
     g.bias_row_stride = bias_rows == m && m > 1 ? bias_cols : 0;
     g.bias_col_stride = bias_cols == n && n > 1 ? 1 : 0;
   }
-  if (ctx != nullptr) {
-    gemm_batch(*ctx, uk, g, batch, m * lda, k * ldb, m * ldc);
-  } else {
-    gemm(uk, g);
-  }
+  const bool done = ctx != nullptr ? gemm_batch(*ctx, uk, g, batch, m * lda, k * ldb, m * ldc)
+                                    : gemm(uk, g, scratch_slices()[0]);
+  if (!done) fprintf(stderr, "gemm: the scratch slice is too small\n");
 
-  bool ok = true;
+  bool ok = done;
   for (int64_t row = 0; row < batch * m && ok; ++row) {  // every row of every product
     const int64_t t = row / m;
     const int64_t i = row % m;
@@ -186,8 +204,7 @@ int check(bool quick) {
                                    {65, 129, 64, 3}, {64, 32, 64, 5}, {1, 1000, 300, 2}};
     for (int threads = 2; threads <= 3; ++threads) {
       ThreadPool pool(threads);
-      KernelContext ctx;
-      ctx.set_parallel(pool.parallel());
+      KernelContext ctx = context_on(pool);
       for (const auto& s : parallel) {
         for (int b = 0; b < 4; ++b) {
           check_one(uk, s[0], s[1], s[2], b == 1 ? 3 : 0, kBiases[b * 2 + 1], &ctx, s[3]);
@@ -307,7 +324,7 @@ double time_gemm(const GemmMicroKernels* uk, const Shape& s, int reps,
       if (ctx != nullptr) {
         gemm_batch(*ctx, *uk, g, 1, 0, 0, 0);
       } else if (uk != nullptr) {
-        gemm(*uk, g);
+        gemm(*uk, g, scratch_slices()[0]);
       } else {
         native::matmul(a, b, c, s.m, s.k, s.n);
       }
@@ -346,8 +363,7 @@ int time_all(int reps) {
   for (int l = 0; l < count; ++l) printf("---:|");
   printf("---:|---:|\n");
   ThreadPool pool(2);
-  KernelContext ctx;
-  ctx.set_parallel(pool.parallel());
+  KernelContext ctx = context_on(pool);
   for (const Shape& s : shapes) {
     printf("| %s | %.1f |", s.name, time_gemm(nullptr, s, reps));
     double best = 0;

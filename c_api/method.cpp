@@ -173,7 +173,7 @@ tl_status tl_method_load(tl_program* program, const char* name,
 
   tl_method* m = new (std::nothrow) tl_method;
   if (m == nullptr) return fail(Error::MemoryAllocationFailed, "cannot load method '%s'", name);
-  Error err = m->memory.allocate(*meta, limits);
+  Error err = m->memory.allocate(*meta, limits, threads);
   tailor::BackendOptions backend_options;
   backend_options.num_threads = threads;
   if (err == Error::Ok) {
@@ -197,7 +197,11 @@ tl_status tl_method_load(tl_program* program, const char* name,
     delete m;
     return fail(Error::MemoryAllocationFailed, "cannot load method '%s'", name);
   }
-  m->method.set_parallel(m->pool->parallel());
+  err = m->method.set_parallel(m->pool->parallel());  // load reserved scratch for `threads`
+  if (err != Error::Ok) {
+    delete m;
+    return fail(err, "cannot load method '%s'", name);
+  }
   for (size_t i = 0; i < num_inputs; ++i) {
     m->input_infos[i] = tailor::c_api::value_info(m->method.input(i));
   }

@@ -10,6 +10,9 @@ calls that pass None for it) as `[TypeAlias, DimOrderAlias]`, and
 expands into one concrete kernel key per combination of alias values; all arguments
 using one alias take the same value. `kernel_name: a::b::f` is C++ `a::b::native::f`.
 `source:` overrides the kernel's file (default kernels/<library>/op_<base op>.cpp).
+A kernel's `scratch_bytes: N` declares the temporary memory it takes from its thread's
+scratch slice (runtime/kernel/kernel_scratch.h) instead of the stack; a runtime's slice
+is the largest of its kernels'.
 The library's name is the file's stem.
 
 CLI: python -m codegen.kernel_manifest LIBRARY.yaml...   (prints every concrete kernel)
@@ -42,7 +45,7 @@ IGNORED_ENTRY_KEYS = {
     "tags": "ATen tags (nondeterministic_seeded, ...) read by torch's own passes; they do "
             "not change which kernel runs",
 }
-_KERNEL_KEYS = ("arg_meta", "kernel_name", "dtypes")
+_KERNEL_KEYS = ("arg_meta", "kernel_name", "dtypes", "scratch_bytes")
 _KERNEL_NAME_RE = re.compile(r"^[A-Za-z_]\w*(::[A-Za-z_]\w*)+$")
 
 
@@ -58,6 +61,7 @@ class LibraryKernel:
     library: str                      # "portable"
     schema: Schema
     entry: str                        # where it is declared, for messages
+    scratch_bytes: int = 0            # temporary memory it takes (kernel_scratch.h)
 
 
 @dataclass(frozen=True)
@@ -317,8 +321,12 @@ def _entry_kernels(entry, where: str, library: str, aten: dict) -> list[LibraryK
                       "dtypes from the entry's type_alias: remove dtypes")
         else:
             expanded = _expand_arg_meta(kernel["arg_meta"], schema, at, types, orders)
+        scratch = kernel.get("scratch_bytes", 0)
+        if not isinstance(scratch, int) or isinstance(scratch, bool) or scratch < 0:
+            _fail(at, f"scratch_bytes {scratch!r} is not a byte count; write the bytes of "
+                      "scratch the kernel takes, e.g. scratch_bytes: 65536")
         found += [LibraryKernel(schema.op, key, native_symbol(name), dtypes, source, library,
-                                schema, at) for key, dtypes in expanded]
+                                schema, at, scratch) for key, dtypes in expanded]
     return found
 
 

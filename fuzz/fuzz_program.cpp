@@ -25,12 +25,13 @@ using Buffer = std::unique_ptr<uint8_t, Free>;
 // Zeroed like Module's memory, so execution sees what the runner's would.
 Buffer zeroed(size_t size) { return Buffer(static_cast<uint8_t*>(calloc(size == 0 ? 1 : size, 1))); }
 
-// Smaller than the runner's defaults: each input must run in milliseconds, and a
-// planned size beyond these is refused before anything is allocated.
+// Far below the runner's defaults: an input must run in well under a millisecond for
+// thousands of executions a second, and a planned size beyond these is refused before
+// anything is allocated. The seeds need a few KB and a few thousand elements.
 tailor::LoadLimits fuzz_limits() {
   tailor::LoadLimits limits;
-  limits.max_memory_bytes = uint64_t{64} << 20;
-  limits.max_elements_per_execute = uint64_t{1} << 22;
+  limits.max_memory_bytes = uint64_t{1} << 20;
+  limits.max_elements_per_execute = uint64_t{1} << 16;
   return limits;
 }
 

@@ -376,7 +376,7 @@ int run(const Options& o) {
 #endif
   // The kernels' threads: none created for 1.
   tailor::ThreadPool pool(static_cast<int>(o.threads));
-  method.set_parallel(pool.parallel());
+  if (method.set_parallel(pool.parallel()) != Error::Ok) return kExitFailure;
   if (g_verbose) {
     fprintf(stderr, "%s: CPU level %s (this CPU: %s)\n", o.program.c_str(),
             tailor::cpu_level_name(tailor::cpu_level()),

@@ -31,7 +31,8 @@ Tensor& addmm_out(KernelContext& ctx, const Tensor& self, const Tensor& mat1,
     g.bias_row_stride = self_strides.row_stride;
     g.bias_col_stride = self_strides.col_stride;
   }
-  gemm(ctx, g);
+  TL_KERNEL_CHECK_MSG(ctx, gemm(ctx, g), MemoryAllocationFailed, out, TL_SCRATCH_TOO_SMALL,
+                      "addmm.out");
   return out;
 }
 

@@ -20,7 +20,9 @@ Tensor& bmm_out(KernelContext& ctx, const Tensor& self, const Tensor& mat2, Tens
   // Compute: one GEMM per batch, the batch split over the threads first.
   const GemmArgs g = gemm_args(n, p, m, self.const_data<float>(), mat2.const_data<float>(),
                                 out.mutable_data<float>());
-  gemm_batch(ctx, gemm_micro_kernels(cpu_level()), g, batch, n * m, m * p, n * p);
+  const bool done =
+      gemm_batch(ctx, gemm_micro_kernels(cpu_level()), g, batch, n * m, m * p, n * p);
+  TL_KERNEL_CHECK_MSG(ctx, done, MemoryAllocationFailed, out, TL_SCRATCH_TOO_SMALL, "bmm.out");
   return out;
 }
 

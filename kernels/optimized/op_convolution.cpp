@@ -40,7 +40,8 @@ Tensor& convolution_out(KernelContext& ctx, const Tensor& input, const Tensor& w
   } else if (s.out_per_group() < kConvGemmMinRows) {
     tailor::native::conv_direct(s, x, w, b, y);
   } else {
-    conv_gemm_float(ctx, s, x, w, b, y);
+    TL_KERNEL_CHECK_MSG(ctx, conv_gemm_float(ctx, s, x, w, b, y), MemoryAllocationFailed, out,
+                        TL_SCRATCH_TOO_SMALL, "convolution.out");
   }
   return out;
 }

@@ -18,8 +18,9 @@ Tensor& mm_out(KernelContext& ctx, const Tensor& self, const Tensor& mat2, Tenso
   const int64_t p = mat2.size(1);
 
   // Compute
-  gemm(ctx, gemm_args(n, p, m, self.const_data<float>(), mat2.const_data<float>(),
-                      out.mutable_data<float>()));
+  const bool done = gemm(ctx, gemm_args(n, p, m, self.const_data<float>(),
+                                       mat2.const_data<float>(), out.mutable_data<float>()));
+  TL_KERNEL_CHECK_MSG(ctx, done, MemoryAllocationFailed, out, TL_SCRATCH_TOO_SMALL, "mm.out");
   return out;
 }
 

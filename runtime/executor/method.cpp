@@ -49,6 +49,8 @@ Method& Method::operator=(Method&& other) {
   loaded_ = other.loaded_;
   has_delegates_ = other.has_delegates_;
   parallel_ = other.parallel_;
+  scratch_ = other.scratch_;
+  scratch_slices_ = other.scratch_slices_;
   // The moved-from method keeps nothing to destroy.
   other.steps_ = nullptr;
   other.num_steps_ = 0;
@@ -155,12 +157,14 @@ Error Method::execute() {
   TL_CHECK_OR_RETURN_ERROR(loaded_, InvalidState, "method is not loaded");
   KernelContext ctx;
   ctx.set_parallel(parallel_);
+  ctx.set_scratch(scratch_);
   size_t pc = 0;  // load checked every index and kind: the loop below only dispatches
   TL_TRACE_BEGIN_EXECUTE(tracer_, name_);
   while (pc < num_steps_) {
     const internal::Step& step = TL_TRACED_STEP(tracer_, steps_, pc);
     switch (step.kind) {
       case internal::StepKind::KernelCall:
+        ctx.scratch().reset();  // a kernel's scratch lasts for its call
         step.fn(ctx, step.args);
         if (ctx.failure_state() != Error::Ok) {
           TL_LOG(Error, "method '%s': instruction %zu (%s) failed: %s", name(), pc, step.op,

@@ -11,6 +11,7 @@
 #include "runtime/core/scalar_type.h"
 #include "runtime/executor/memory_manager.h"
 #include "runtime/executor/program.h"
+#include "runtime/kernel/kernel_scratch.h"
 #include "runtime/kernel/parallel.h"
 
 namespace tailor {
@@ -59,8 +60,9 @@ class Method final {
 
   /// Lets kernels split their work over `parallel`'s threads (runtime/kernel/parallel.h;
   /// nullptr, the default: the calling thread only). Not owned: it must outlive every
-  /// execute() that uses it.
-  void set_parallel(const Parallel* parallel) { parallel_ = parallel; }
+  /// execute() that uses it. InvalidArgument (logged) when the method reserved kernel
+  /// scratch for fewer threads at load (BackendOptions::num_threads).
+  Error set_parallel(const Parallel* parallel);
 
   /// Sets every mutable buffer (state the method keeps between execute() calls, such as
   /// a KV cache) back to its initial value from the program, as load does. Returns Ok,
@@ -78,6 +80,7 @@ class Method final {
              const BackendOptions& backend_options, const LoadLimits& limits);
   Error parse_io(MemoryManager& memory);
   Error input_tensor(size_t index, Tensor** tensor) const;
+  Error init_scratch(MemoryAllocator& allocator, uint32_t threads);
 
   const fb::Method* method_ = nullptr;
   const Program* program_ = nullptr;  // for reset_state(); outlives the method
@@ -97,6 +100,9 @@ class Method final {
   // freed already when the method has no backend state to destroy).
   bool has_delegates_ = false;
   const Parallel* parallel_ = nullptr;
+  // One slice of kernel scratch per thread (none when no kernel declares scratch).
+  KernelScratch* scratch_ = nullptr;
+  uint32_t scratch_slices_ = 0;
 
 #if TL_TRACE
  public:

@@ -32,6 +32,10 @@ struct LoadContext {
 size_t values_allocator_bytes(const fb::Method& method);
 size_t steps_allocator_bytes(const fb::Method& method);
 size_t io_allocator_bytes(const fb::Method& method);
+/// Method-allocator bytes of the kernels' scratch (runtime/kernel/kernel_scratch.h) for
+/// `threads` threads: 0 when the method calls no kernel or the runtime's kernels declare
+/// none.
+size_t scratch_allocator_bytes(const fb::Method& method, uint32_t threads);
 
 /// MethodMeta::planned_bytes() of `method`.
 uint64_t planned_bytes(const fb::Method& method);

@@ -47,9 +47,40 @@ Error Method::init(const Program& program, const fb::Method* method, MemoryManag
   if (err != Error::Ok) return err;
   err = internal::parse_steps(ctx, &steps_, &num_steps_);
   if (err != Error::Ok) return err;
+  err = init_scratch(*memory.method_allocator(), backend_options.num_threads);
+  if (err != Error::Ok) return err;
   has_delegates_ = method->delegates() != nullptr && method->delegates()->size() > 0;
   loaded_ = true;
   return reset_state();
+}
+
+Error Method::init_scratch(MemoryAllocator& allocator, uint32_t threads) {
+  if (internal::scratch_allocator_bytes(*method_, threads) == 0) return Error::Ok;
+  const uint32_t slices = threads > 0 ? threads : 1;
+  const size_t bytes = gen::kKernelScratchBytes;
+  scratch_ = allocator.allocate_array<KernelScratch>(slices);
+  // The slices in one block, at a cache line: KernelScratch aligns inside it.
+  auto* data = static_cast<uint8_t*>(allocator.allocate(slices * bytes + KernelScratch::kAlignment));
+  TL_CHECK_OR_RETURN_ERROR(scratch_ != nullptr && data != nullptr, MemoryAllocationFailed,
+                           "method '%s': the method allocator has no room for %u kernel "
+                           "scratch slices of %zu bytes; give it "
+                           "MethodMeta::method_allocator_bytes(%u)",
+                           name(), slices, bytes, slices);
+  data += (KernelScratch::kAlignment - reinterpret_cast<uintptr_t>(data) % KernelScratch::kAlignment) %
+          KernelScratch::kAlignment;
+  for (uint32_t i = 0; i < slices; ++i) scratch_[i] = KernelScratch(data + i * bytes, bytes);
+  scratch_slices_ = slices;
+  return Error::Ok;
+}
+
+Error Method::set_parallel(const Parallel* parallel) {
+  const int threads = parallel != nullptr ? parallel->threads : 1;
+  TL_CHECK_OR_RETURN_ERROR(
+      scratch_ == nullptr || threads <= static_cast<int>(scratch_slices_), InvalidArgument,
+      "method '%s' was loaded with kernel scratch for %u thread(s), not %d; load it with "
+      "BackendOptions::num_threads = %d", name(), scratch_slices_, threads, threads);
+  parallel_ = parallel;
+  return Error::Ok;
 }
 
 Error Method::reset_state() {
@@ -70,6 +101,20 @@ Error Method::reset_state() {
 }
 
 namespace internal {
+
+size_t scratch_allocator_bytes(const fb::Method& method, uint32_t threads) {
+  const size_t bytes = gen::kKernelScratchBytes;
+  if (bytes == 0) return 0;
+  const auto* instructions = method.instructions();
+  bool calls_kernels = false;
+  for (uint32_t i = 0; instructions != nullptr && i < instructions->size() && !calls_kernels; ++i) {
+    calls_kernels = instructions->Get(i)->instr_as_KernelCall() != nullptr;
+  }
+  if (!calls_kernels) return 0;
+  const size_t slices = threads > 0 ? threads : 1;
+  return MemoryAllocator::round_up(slices * sizeof(KernelScratch)) +
+         MemoryAllocator::round_up(slices * bytes + KernelScratch::kAlignment);
+}
 
 Error check_limits(const fb::Method& method, const LoadLimits& limits) {
   const char* name = method.name() != nullptr ? method.name()->c_str() : "";

@@ -256,9 +256,10 @@ uint64_t planned_bytes(const fb::Method& method) {
 
 }  // namespace internal
 
-size_t MethodMeta::method_allocator_bytes() const {
+size_t MethodMeta::method_allocator_bytes(uint32_t threads) const {
   return MemoryAllocator::kAlignment + internal::values_allocator_bytes(*method_) +
-         internal::steps_allocator_bytes(*method_) + internal::io_allocator_bytes(*method_);
+         internal::steps_allocator_bytes(*method_) + internal::io_allocator_bytes(*method_) +
+         internal::scratch_allocator_bytes(*method_, threads);
 }
 
 }  // namespace tailor

@@ -42,9 +42,10 @@ class MethodMeta final {
   size_t num_arenas() const;
   /// Bytes arena `index` needs; 0 when `index` >= num_arenas().
   size_t arena_size(size_t index) const;
-  /// Bytes the method allocator needs for Method load: exact for a buffer aligned to
-  /// MemoryAllocator::kAlignment, plus kAlignment so any buffer is enough.
-  size_t method_allocator_bytes() const;
+  /// Bytes the method allocator needs for Method load with BackendOptions::num_threads
+  /// = `threads` (each thread gets a slice of the kernels' scratch): exact for a buffer
+  /// aligned to MemoryAllocator::kAlignment, plus kAlignment so any buffer is enough.
+  size_t method_allocator_bytes(uint32_t threads = 1) const;
   /// All the memory loading the method takes: every arena plus method_allocator_bytes(),
   /// saturated at UINT64_MAX. LoadLimits::max_memory_bytes bounds it.
   uint64_t planned_bytes() const;

@@ -2,9 +2,15 @@
 #pragma once
 
 #include "runtime/core/error.h"
+#include "runtime/kernel/kernel_scratch.h"
 #include "runtime/kernel/parallel.h"
 
 namespace tailor {
+
+/// One task of KernelContext::parallel_for(): `i` is its index, `context` the caller's
+/// data, `scratch` the slice of the thread running it (empty but for what the calling
+/// kernel holds, when the task runs on the calling thread).
+using ScratchTask = void (*)(void* context, int64_t i, KernelScratch& scratch);
 
 /// Passed to every kernel call. A kernel that cannot run logs why, calls fail() and
 /// returns; execute() then stops and returns that Error.
@@ -14,25 +20,54 @@ class KernelContext final {
   void fail(Error error) { failure_ = error; }
   /// Ok unless a kernel called fail() since the last reset().
   Error failure_state() const { return failure_; }
-  void reset() { failure_ = Error::Ok; }
+  /// Before each kernel call: no failure, the calling thread's scratch slice empty.
+  void reset() {
+    failure_ = Error::Ok;
+    if (scratch_ != nullptr) scratch_[0].reset();
+  }
 
   /// The threads parallel_for() may use: 1 unless the application set a Parallel.
   int threads() const { return parallel_ != nullptr ? parallel_->threads : 1; }
-  /// Calls task(context, i) for every i < count, on threads() threads; returns when all
-  /// are done. With one thread (or count 1) they run here, in order.
-  void parallel_for(int64_t count, ParallelTask task, void* context) {
+  /// Calls task(context, i, scratch) for every i < count, on threads() threads, each
+  /// with its own thread's scratch slice; returns when all are done. With one thread (or
+  /// count 1) they run here, in order.
+  void parallel_for(int64_t count, ScratchTask task, void* context) {
     if (parallel_ == nullptr || parallel_->threads <= 1 || count <= 1) {
-      for (int64_t i = 0; i < count; ++i) task(context, i);
+      for (int64_t i = 0; i < count; ++i) {
+        ScratchScope scope(scratch());
+        task(context, i, scratch());
+      }
       return;
     }
-    parallel_->run(parallel_->impl, count, task, context);
+    Job job{task, context, scratch_};
+    parallel_->run(parallel_->impl, count, &run_task, &job);
   }
+  /// The calling thread's scratch slice (an empty one when the method reserved none).
+  KernelScratch& scratch() { return scratch_ != nullptr ? scratch_[0] : empty_; }
+
   /// Set by Method::execute() from Method::set_parallel(); nullptr: one thread.
   void set_parallel(const Parallel* parallel) { parallel_ = parallel; }
+  /// Set by Method::execute(): one slice per thread of the Parallel (at least one).
+  void set_scratch(KernelScratch* slices) { scratch_ = slices; }
 
  private:
+  struct Job {
+    ScratchTask task;
+    void* context;
+    KernelScratch* slices;
+  };
+  static void run_task(void* job_ptr, int64_t i, int worker) {
+    const Job& job = *static_cast<const Job*>(job_ptr);
+    KernelScratch none;
+    KernelScratch& slice = job.slices != nullptr ? job.slices[worker] : none;
+    ScratchScope scope(slice);
+    job.task(job.context, i, slice);
+  }
+
   Error failure_ = Error::Ok;
   const Parallel* parallel_ = nullptr;
+  KernelScratch* scratch_ = nullptr;
+  KernelScratch empty_;
 };
 
 }  // namespace tailor

@@ -11,12 +11,14 @@
 
 namespace tailor {
 
-/// One task of a parallel_for(): `i` is its index, `context` the caller's data.
-using ParallelTask = void (*)(void* context, int64_t i);
+/// One task of a parallel_for(): `i` is its index, `context` the caller's data, `worker`
+/// the thread running it, from 0 (the caller) to threads - 1: no two tasks run at once
+/// with the same `worker`, so it indexes per-thread memory (the kernels' scratch slices).
+using ParallelTask = void (*)(void* context, int64_t i, int worker);
 
-/// A way to run tasks on several threads. `run` calls task(context, i) once for every
-/// i < count, on any of `threads` threads (the caller's included), and returns when all
-/// have finished. Tasks must not depend on each other's order.
+/// A way to run tasks on several threads. `run` calls task(context, i, worker) once for
+/// every i < count, on any of `threads` threads (the caller's included), and returns when
+/// all have finished. Tasks must not depend on each other's order.
 struct Parallel {
   void* impl = nullptr;
   int threads = 1;

@@ -23,7 +23,9 @@ ThreadPool::ThreadPool(int threads) {
   parallel_.run = &ThreadPool::run;
   const int wanted = (threads < 1 ? 1 : threads > kMaxThreads ? kMaxThreads : threads) - 1;
   for (int i = 0; i < wanted; ++i) {
-    if (pthread_create(&workers_[num_workers_], nullptr, &ThreadPool::worker_main, this) != 0) {
+    starts_[num_workers_] = WorkerStart{this, num_workers_ + 1};  // the caller is worker 0
+    if (pthread_create(&workers_[num_workers_], nullptr, &ThreadPool::worker_main,
+                       &starts_[num_workers_]) != 0) {
       break;  // run with the threads there are
     }
     ++num_workers_;
@@ -41,17 +43,18 @@ ThreadPool::~ThreadPool() {
   pthread_mutex_destroy(&mutex_);
 }
 
-void ThreadPool::work(ParallelTask task, void* context, int64_t count) {
+void ThreadPool::work(ParallelTask task, void* context, int64_t count, int worker) {
   for (;;) {
     const int64_t i = __atomic_fetch_add(&next_, 1, __ATOMIC_RELAXED);
     if (i >= count) return;
-    task(context, i);
+    task(context, i, worker);
     __atomic_fetch_add(&done_, 1, __ATOMIC_RELEASE);
   }
 }
 
 void* ThreadPool::worker_main(void* arg) {
-  ThreadPool& pool = *static_cast<ThreadPool*>(arg);
+  const WorkerStart& start = *static_cast<const WorkerStart*>(arg);
+  ThreadPool& pool = *start.pool;
   uint64_t seen = 0;
   for (;;) {
     for (int i = 0; i < kSpinRounds; ++i) {
@@ -75,7 +78,7 @@ void* ThreadPool::worker_main(void* arg) {
     const int64_t count = pool.count_;
     __atomic_fetch_add(&pool.active_, 1, __ATOMIC_ACQ_REL);
     pthread_mutex_unlock(&pool.mutex_);
-    pool.work(task, context, count);
+    pool.work(task, context, count, start.worker);
     __atomic_fetch_sub(&pool.active_, 1, __ATOMIC_ACQ_REL);
   }
 }
@@ -83,7 +86,7 @@ void* ThreadPool::worker_main(void* arg) {
 void ThreadPool::run(void* self, int64_t count, ParallelTask task, void* context) {
   ThreadPool& pool = *static_cast<ThreadPool*>(self);
   if (pool.num_workers_ == 0 || count <= 1) {
-    for (int64_t i = 0; i < count; ++i) task(context, i);
+    for (int64_t i = 0; i < count; ++i) task(context, i, 0);
     return;
   }
   pthread_mutex_lock(&pool.mutex_);
@@ -97,7 +100,7 @@ void ThreadPool::run(void* self, int64_t count, ParallelTask task, void* context
   __atomic_store_n(&pool.generation_, pool.generation_ + 1, __ATOMIC_RELEASE);
   pthread_cond_broadcast(&pool.wake_);
   pthread_mutex_unlock(&pool.mutex_);
-  pool.work(task, context, count);
+  pool.work(task, context, count, 0);
   while (__atomic_load_n(&pool.done_, __ATOMIC_ACQUIRE) < count) cpu_relax();
 }
 

@@ -32,10 +32,16 @@ class ThreadPool final {
  private:
   static void* worker_main(void* self);
   static void run(void* self, int64_t count, ParallelTask task, void* context);
-  void work(ParallelTask task, void* context, int64_t count);
+  void work(ParallelTask task, void* context, int64_t count, int worker);
+
+  struct WorkerStart {
+    ThreadPool* pool;
+    int worker;  // the ParallelTask's `worker`: 1 .. threads - 1
+  };
 
   Parallel parallel_;
   pthread_t workers_[kMaxThreads];
+  WorkerStart starts_[kMaxThreads];
   int num_workers_ = 0;
   pthread_mutex_t mutex_;
   pthread_cond_t wake_;

@@ -23,14 +23,15 @@ void MethodMemory::release() {
   num_arenas_ = 0;
 }
 
-Error MethodMemory::allocate(const MethodMeta& meta, const LoadLimits& limits) {
+Error MethodMemory::allocate(const MethodMeta& meta, const LoadLimits& limits,
+                            uint32_t threads) {
   release();
   // Before allocating: a corrupt arena size must fail here, not in the allocator.
   const Error err = meta.check_limits(limits);
   if (err != Error::Ok) return err;
 
   // Memory sized from the metadata: exactly what the method needs.
-  const size_t method_bytes = meta.method_allocator_bytes();
+  const size_t method_bytes = meta.method_allocator_bytes(threads);
   method_memory_.reset(static_cast<uint8_t*>(allocate_zeroed(method_bytes)));
   const size_t num_arenas = meta.num_arenas();
   arena_memory_.reset(new Buffer[num_arenas]);

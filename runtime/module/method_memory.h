@@ -21,10 +21,11 @@ class MethodMemory final {
   MethodMemory(const MethodMemory&) = delete;
   MethodMemory& operator=(const MethodMemory&) = delete;
 
-  /// Frees what it held, then allocates for `meta`. LimitExceeded, before allocating
-  /// anything, when the method asks for more than `limits`; MemoryAllocationFailed
-  /// when the heap cannot serve it.
-  Error allocate(const MethodMeta& meta, const LoadLimits& limits);
+  /// Frees what it held, then allocates for `meta` loaded for `threads` threads
+  /// (BackendOptions::num_threads). LimitExceeded, before allocating anything, when the
+  /// method asks for more than `limits`; MemoryAllocationFailed when the heap cannot
+  /// serve it.
+  Error allocate(const MethodMeta& meta, const LoadLimits& limits, uint32_t threads = 1);
 
   /// Frees everything; a Method loaded with manager() must be gone already.
   void release();

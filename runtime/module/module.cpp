@@ -26,14 +26,14 @@ Error Module::load_method(const char* name, const BackendOptions& backend_option
   Result<MethodMeta> meta = program_.method_meta(name);
   if (!meta.ok()) return meta.error();
   free_method_memory();
-  const Error err = memory_.allocate(*meta, limits);
+  const Error err = memory_.allocate(*meta, limits, backend_options.num_threads);
   if (err != Error::Ok) return err;
   MemoryManager memory = memory_.manager();
   Result<Method> method = program_.load_method(name, memory, backend_options, limits);
   if (!method.ok()) return method.error();
   // MethodMeta's figure is exact for an aligned buffer: catch any drift in debug builds.
   TL_DCHECK(memory_.allocator_used() + MemoryAllocator::kAlignment ==
-            meta->method_allocator_bytes());
+            meta->method_allocator_bytes(backend_options.num_threads));
   method_ = static_cast<Method&&>(*method);
   return Error::Ok;
 }

@@ -58,7 +58,7 @@ bool Model::read_metadata(std::string* error) {
   return true;
 }
 
-bool Model::load(const std::string& path, std::string* error) {
+bool Model::load(const std::string& path, std::string* error, uint32_t threads) {
   path_ = path;
   Error err = module_.load(path.c_str());
   if (err != Error::Ok) {
@@ -66,7 +66,9 @@ bool Model::load(const std::string& path, std::string* error) {
     return false;
   }
   if (!read_metadata(error)) return false;
-  err = module_.load_method("forward");
+  tailor::BackendOptions options;
+  options.num_threads = threads;  // the kernels' scratch slices, the delegate's threads
+  err = module_.load_method("forward", options);
   if (err != Error::Ok) {
     *error = path + ": cannot load its forward method: " + tailor::error_name(err);
     return false;

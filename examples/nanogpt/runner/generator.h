@@ -24,9 +24,10 @@ namespace nanogpt {
 /// (get_max_seq_len, get_vocab_size, get_eos_ids), else the planned shapes do.
 class Model final {
  public:
-  /// Loads `path`, reads its metadata and loads its forward method; checks its inputs and
-  /// output have the shapes above. False with `error` set otherwise.
-  bool load(const std::string& path, std::string* error);
+  /// Loads `path`, reads its metadata and loads its forward method for `threads` kernel
+  /// threads; checks its inputs and output have the shapes above. False with `error` set
+  /// otherwise.
+  bool load(const std::string& path, std::string* error, uint32_t threads = 1);
 
   /// True when forward keeps a KV cache (takes input_pos).
   bool has_cache() const { return has_cache_; }
@@ -35,8 +36,11 @@ class Model final {
   size_t vocab_size() const { return vocab_size_; }
   /// Token ids that end generation (get_eos_ids; empty when the program has none).
   const std::vector<int64_t>& eos_ids() const { return eos_ids_; }
-  /// The threads the kernels may use from now on (after load(); see Method::set_parallel).
-  void set_parallel(const tailor::Parallel* parallel) { module_.method().set_parallel(parallel); }
+  /// The threads the kernels may use from now on (after load(); see Method::set_parallel):
+  /// at most load()'s `threads`.
+  tailor::Error set_parallel(const tailor::Parallel* parallel) {
+    return module_.method().set_parallel(parallel);
+  }
 
   /// Empties the cache (Method::reset_state); nothing to do without one.
   bool reset(std::string* error);

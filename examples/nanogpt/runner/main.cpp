@@ -225,12 +225,12 @@ int run_decode(const nanogpt::Tokenizer& tokenizer) {
 int run_bench(const Options& o) {
   nanogpt::Model model;
   std::string error;
-  if (!model.load(o.program, &error)) {
+  if (!model.load(o.program, &error, static_cast<uint32_t>(o.threads))) {
     fprintf(stderr, "nanogpt: %s\n", error.c_str());
     return kExitFailure;
   }
   tailor::ThreadPool pool(static_cast<int>(o.threads));
-  model.set_parallel(pool.parallel());
+  if (model.set_parallel(pool.parallel()) != tailor::Error::Ok) return kExitFailure;
   for (size_t pass = 0; pass < 2; ++pass) {
     for (size_t count : pass == 0 ? o.bench : o.decode_bench) {
       if (count > model.block_size()) {
@@ -259,13 +259,13 @@ int run_generate(const Options& o, const nanogpt::Tokenizer& tokenizer, std::str
   nanogpt::Model model;
   std::string error;
   const uint64_t load_start = tl_pal_current_ticks();
-  if (!model.load(o.program, &error)) {
+  if (!model.load(o.program, &error, static_cast<uint32_t>(o.threads))) {
     fprintf(stderr, "nanogpt: %s\n", error.c_str());
     return kExitFailure;
   }
   const double load_ms = tl_pal_ticks_to_ns(tl_pal_current_ticks() - load_start) / 1e6;
   tailor::ThreadPool pool(static_cast<int>(o.threads));
-  model.set_parallel(pool.parallel());
+  if (model.set_parallel(pool.parallel()) != tailor::Error::Ok) return kExitFailure;
   std::vector<int64_t> tokens = tokenizer.encode(prompt);
   if (tokens.empty()) {
     if (tokenizer.end_of_text() < 0) {

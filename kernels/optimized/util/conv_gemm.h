@@ -58,9 +58,16 @@ inline void conv_im2col(const tailor::native::ConvShape& s, const float* src, in
   }
 }
 
+// Scratch a convolution takes from the calling thread's slice: the panel, and below it
+// the GEMM's own (whose parallel tasks on other threads take theirs from their slices).
+// The manifest's scratch_bytes of convolution must be at least this.
+inline constexpr size_t kConvGemmScratchBytes =
+    kConvPanelFloats * sizeof(float) + KernelScratch::kAlignment + kGemmScratchBytes;
+
 /// out = convolution of `in` by `weight` (+ bias) for the geometry `s` (not transposed),
-/// all contiguous NCHW floats, each group's product over ctx's threads.
-inline void conv_gemm_float(KernelContext& ctx, const tailor::native::ConvShape& s,
+/// all contiguous NCHW floats, each group's product over ctx's threads; false when the
+/// calling thread's scratch has less than kConvGemmScratchBytes.
+inline bool conv_gemm_float(KernelContext& ctx, const tailor::native::ConvShape& s,
                             const float* in, const float* weight, const float* bias,
                             float* out) {
   const int64_t cin_g = s.in_per_group();
@@ -69,7 +76,9 @@ inline void conv_gemm_float(KernelContext& ctx, const tailor::native::ConvShape&
   const int64_t plane = s.out_h * s.out_w;
   const int64_t kc_max = gemm_min(depth, kGemmDepth);
   const int64_t nc_max = kConvPanelFloats / kc_max;
-  alignas(64) float panel[kConvPanelFloats];
+  ScratchScope scope(ctx.scratch());
+  float* panel = ctx.scratch().allocate<float>(kConvPanelFloats);
+  if (panel == nullptr) return false;
   for (int64_t n = 0; n < s.batch; ++n) {
     for (int64_t group = 0; group < s.groups; ++group) {
       const float* a = weight + group * cout_g * depth;
@@ -87,7 +96,7 @@ inline void conv_gemm_float(KernelContext& ctx, const tailor::native::ConvShape&
         g.accumulate = true;
       }
       if (s.pointwise()) {
-        gemm(ctx, g);
+        if (!gemm(ctx, g)) return false;
         continue;
       }
       for (int64_t jc = 0; jc < plane; jc += nc_max) {
@@ -103,11 +112,12 @@ inline void conv_gemm_float(KernelContext& ctx, const tailor::native::ConvShape&
           block.ldb = nc;
           block.c = c + jc;
           block.accumulate = g.accumulate || pc > 0;  // onto the bias, earlier blocks
-          gemm(ctx, block);
+          if (!gemm(ctx, block)) return false;
         }
       }
     }
   }
+  return true;
 }
 
 }  // namespace tailor::optimized

@@ -2,16 +2,17 @@
 //
 //   c[m, n] = beta * bias + alpha * (a[m, k] @ b[k, n])      (row-major, strided rows)
 //
-// Blocked as in BLIS/GotoBLAS, cut to what a stack buffer allows (no heap in kernels):
-// for each block of columns (nc) and of depth (kc <= 256) of b, small enough to stay in
-// L2 (kc x nc <= 64 KB), each tile of MR rows of c runs across the block's strips of NR
+// Blocked as in BLIS/GotoBLAS, cut to a fixed buffer (no heap in kernels): for each
+// block of columns (nc) and of depth (kc <= 256) of b, small enough to stay in L2
+// (kc x nc <= 64 KB), each tile of MR rows of c runs across the block's strips of NR
 // columns with a register-tiled micro-kernel; the MR x kc floats of a stay in L1 and are
 // read in place (a's rows are already contiguous along k). With many rows (m >= 16 MR)
-// the block of b is first packed into a 64 KB stack buffer, strip after strip, so the
+// the block of b is first packed into a 64 KB buffer, strip after strip, so the
 // micro-kernel reads it contiguously however wide b is; with fewer rows the copy would
 // cost more than it saves (each element of b is used by only a few tiles), and b is read
-// in place, only a ragged last strip copied. A call takes about 70 KB of stack (the
-// buffer, a 4 KB bias row, a 1 KB edge tile), on each thread that runs part of it.
+// in place, only a ragged last strip copied. The buffer and a 4 KB bias row come from
+// the scratch slice of each thread that runs part of a call (kGemmScratchBytes, runtime/
+// kernel/kernel_scratch.h), not its stack, which then holds only a 1 KB edge tile.
 //
 // The micro-kernels (util/gemm_ukernel.h) exist per instruction-set level: AVX-512 and
 // AVX2+FMA on x86-64 (compiled with function target attributes), NEON on aarch64, GNU
@@ -34,8 +35,8 @@ namespace tailor::optimized {
 
 // Depth of a block: kc rows of b per packed strip, MR x kc floats of a kept in L1.
 inline constexpr int64_t kGemmDepth = 256;
-// The packing buffer, on the stack: 64 KB (kc = 256 by nc = 64 columns, or more columns
-// when the depth is smaller).
+// The packing buffer: 64 KB (kc = 256 by nc = 64 columns, or more columns when the depth
+// is smaller).
 inline constexpr int64_t kGemmPackFloats = 16 * 1024;
 static_assert(kGemmPackFloats >= kGemmDepth * kGemmMaxNr, "a strip must fit the buffer");
 
@@ -97,6 +98,12 @@ inline int64_t gemm_min(int64_t x, int64_t y) { return x < y ? x : y; }
 
 // Columns per block at most: bounds the bias row below (4 KB) when the depth is small.
 inline constexpr int64_t kGemmMaxCols = 1024;
+
+// Scratch one thread of a GEMM takes: the packing buffer and the bias row, each aligned
+// to KernelScratch::kAlignment. The manifests' scratch_bytes of mm, bmm and addmm
+// (manifests/kernels/optimized.yaml) must be at least this.
+inline constexpr size_t kGemmScratchBytes =
+    (kGemmPackFloats + kGemmMaxCols + kGemmMaxNr) * sizeof(float) + 2 * KernelScratch::kAlignment;
 
 // Copies b[0 .. kc, 0 .. nc) (row stride ldb) into `packed` as strips of NR columns,
 // each kc x NR and contiguous; the last strip's missing columns are zeros. NR is a
@@ -165,11 +172,13 @@ inline void gemm_tile(const GemmMicroKernels& uk, const GemmArgs& g, int64_t i0,
   }
 }
 
-/// Computes columns [j_begin, j_end) of c (see GemmArgs) with `uk`'s micro-kernels.
-/// Threads may run disjoint column ranges of one GemmArgs at once.
-inline void gemm_columns(const GemmMicroKernels& uk, const GemmArgs& g, int64_t j_begin,
-                         int64_t j_end) {
-  if (g.m <= 0 || j_end <= j_begin || (g.k <= 0 && g.accumulate)) return;
+/// Computes columns [j_begin, j_end) of c (see GemmArgs) with `uk`'s micro-kernels and
+/// kGemmScratchBytes of `scratch` (false, c untouched, when it has not that much).
+/// Threads may run disjoint column ranges of one GemmArgs at once, each with its own
+/// scratch.
+inline bool gemm_columns(const GemmMicroKernels& uk, const GemmArgs& g, int64_t j_begin,
+                         int64_t j_end, KernelScratch& scratch) {
+  if (g.m <= 0 || j_end <= j_begin || (g.k <= 0 && g.accumulate)) return true;
   if (g.k <= 0) {  // no products: c = beta * bias, or zeros
     for (int64_t i = 0; i < g.m; ++i) {
       for (int64_t j = j_begin; j < j_end; ++j) {
@@ -177,7 +186,7 @@ inline void gemm_columns(const GemmMicroKernels& uk, const GemmArgs& g, int64_t 
                              : g.beta * g.bias[i * g.bias_row_stride + j * g.bias_col_stride];
       }
     }
-    return;
+    return true;
   }
   const int64_t mr = uk.mr;
   const int64_t nr = uk.nr;
@@ -190,8 +199,10 @@ inline void gemm_columns(const GemmMicroKernels& uk, const GemmArgs& g, int64_t 
   // A bias the same for every row (a linear layer's) is added by the micro-kernel from
   // one row, beta * bias, padded with zeros to whole strips.
   const bool bias_row = g.bias != nullptr && g.bias_row_stride == 0;
-  alignas(64) float add[kGemmMaxCols + kGemmMaxNr];
-  alignas(64) float buffer[kGemmPackFloats];
+  ScratchScope scope(scratch);
+  float* add = scratch.allocate<float>(kGemmMaxCols + kGemmMaxNr);
+  float* buffer = scratch.allocate<float>(kGemmPackFloats);
+  if (add == nullptr || buffer == nullptr) return false;
   for (int64_t jc = j_begin; jc < j_end; jc += nc_max) {
     const int64_t nc = gemm_min(j_end - jc, nc_max);
     if (bias_row) {
@@ -219,13 +230,14 @@ inline void gemm_columns(const GemmMicroKernels& uk, const GemmArgs& g, int64_t 
       }
     }
   }
+  return true;
 }
 
-/// c = beta * bias + alpha * (a @ b) on one thread, with `uk`'s micro-kernels.
-inline void gemm(const GemmMicroKernels& uk, const GemmArgs& g) { gemm_columns(uk, g, 0, g.n); }
-
-/// The same with the micro-kernels cpu_level() allows.
-inline void gemm(const GemmArgs& g) { gemm(gemm_micro_kernels(cpu_level()), g); }
+/// c = beta * bias + alpha * (a @ b) on one thread, with `uk`'s micro-kernels; false
+/// when `scratch` has less than kGemmScratchBytes left.
+inline bool gemm(const GemmMicroKernels& uk, const GemmArgs& g, KernelScratch& scratch) {
+  return gemm_columns(uk, g, 0, g.n, scratch);
+}
 
 // Below this many multiply-adds a call stays on one thread: handing work to another
 // thread costs about a microsecond, some 100k multiply-adds.
@@ -241,10 +253,11 @@ struct GemmJob {
   int64_t splits;
   bool by_rows;
   int64_t step;
+  bool failed;  // a task found too little scratch (written with an atomic store)
 };
 
-inline void gemm_job_task(void* context, int64_t task) {
-  const GemmJob& job = *static_cast<const GemmJob*>(context);
+// Task `task` of `job`: one part of one of its GEMMs; false when `scratch` is too small.
+inline bool gemm_job_part(const GemmJob& job, int64_t task, KernelScratch& scratch) {
   const int64_t batch = task / job.splits;
   const int64_t part = task % job.splits;
   GemmArgs g = job.g;
@@ -253,24 +266,29 @@ inline void gemm_job_task(void* context, int64_t task) {
   g.c += batch * job.c_step;
   if (!job.by_rows) {
     const int64_t j0 = part * job.step;
-    gemm_columns(*job.uk, g, j0, gemm_min(g.n, j0 + job.step));
-    return;
+    return gemm_columns(*job.uk, g, j0, gemm_min(g.n, j0 + job.step), scratch);
   }
   const int64_t i0 = part * job.step;
   g.m = gemm_min(g.m, i0 + job.step) - i0;
   g.a += i0 * g.lda;
   g.c += i0 * g.ldc;
   if (g.bias != nullptr) g.bias += i0 * g.bias_row_stride;
-  gemm_columns(*job.uk, g, 0, g.n);
+  return gemm_columns(*job.uk, g, 0, g.n, scratch);
+}
+
+inline void gemm_job_task(void* context, int64_t task, KernelScratch& scratch) {
+  GemmJob& job = *static_cast<GemmJob*>(context);
+  if (!gemm_job_part(job, task, scratch)) __atomic_store_n(&job.failed, true, __ATOMIC_RELAXED);
 }
 
 /// `count` GEMMs: the i-th is `g` with a, b and c advanced by i times a_step, b_step,
 /// c_step; split over ctx's threads (KernelContext::parallel_for) when there is work
 /// enough: whole GEMMs when there are as many as threads, else ranges of column strips
-/// (or of row tiles, for a narrow c) of each.
-inline void gemm_batch(KernelContext& ctx, const GemmMicroKernels& uk, const GemmArgs& g,
+/// (or of row tiles, for a narrow c) of each. Each thread takes kGemmScratchBytes of its
+/// scratch slice; false when one had less (the kernel fails with MemoryAllocationFailed).
+inline bool gemm_batch(KernelContext& ctx, const GemmMicroKernels& uk, const GemmArgs& g,
                        int64_t count, int64_t a_step, int64_t b_step, int64_t c_step) {
-  GemmJob job{&uk, g, a_step, b_step, c_step, 1, false, g.n};
+  GemmJob job{&uk, g, a_step, b_step, c_step, 1, false, g.n, false};
   const int64_t threads = ctx.threads();
   if (threads > 1 && count < threads && g.m * g.n * g.k * count >= kGemmParallelMin) {
     const int64_t strips = (g.n + uk.nr - 1) / uk.nr;
@@ -286,14 +304,18 @@ inline void gemm_batch(KernelContext& ctx, const GemmMicroKernels& uk, const Gem
   const int64_t tasks = count * job.splits;
   if (threads > 1 && g.m * g.n * g.k * count >= kGemmParallelMin) {
     ctx.parallel_for(tasks, &gemm_job_task, &job);
-  } else {
-    for (int64_t i = 0; i < tasks; ++i) gemm_job_task(&job, i);
+    return !__atomic_load_n(&job.failed, __ATOMIC_RELAXED);
   }
+  for (int64_t i = 0; i < tasks; ++i) {
+    if (!gemm_job_part(job, i, ctx.scratch())) return false;
+  }
+  return true;
 }
 
-/// One GEMM with the micro-kernels cpu_level() allows, over ctx's threads.
-inline void gemm(KernelContext& ctx, const GemmArgs& g) {
-  gemm_batch(ctx, gemm_micro_kernels(cpu_level()), g, 1, 0, 0, 0);
+/// One GEMM with the micro-kernels cpu_level() allows, over ctx's threads; false when a
+/// thread's scratch slice was too small.
+inline bool gemm(KernelContext& ctx, const GemmArgs& g) {
+  return gemm_batch(ctx, gemm_micro_kernels(cpu_level()), g, 1, 0, 0, 0);
 }
 
 }  // namespace tailor::optimized
