@@ -326,7 +326,7 @@ double time_gemm(const GemmMicroKernels* uk, const Shape& s, int reps,
       } else if (uk != nullptr) {
         gemm(*uk, g, scratch_slices()[0]);
       } else {
-        native::matmul(a, b, c, s.m, s.k, s.n);
+        native::matmul(scratch_slices()[0], a, b, c, s.m, s.k, s.n);
       }
     }
     best = fmin(best, (now() - start) / inner);

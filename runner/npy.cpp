@@ -141,9 +141,12 @@ bool read_npy(const std::string& path, NpyArray* out, std::string* error) {
     return false;
   }
   std::vector<uint8_t> bytes;
-  uint8_t chunk[65536];
+  // On the heap: the runner's --stack may give this thread only a few KB.
+  std::vector<uint8_t> chunk(65536);
   size_t got;
-  while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0) bytes.insert(bytes.end(), chunk, chunk + got);
+  while ((got = fread(chunk.data(), 1, chunk.size(), f)) > 0) {
+    bytes.insert(bytes.end(), chunk.begin(), chunk.begin() + static_cast<ptrdiff_t>(got));
+  }
   const bool read_error = ferror(f) != 0;
   fclose(f);
   if (read_error) {

@@ -7,6 +7,8 @@
 //
 // Exit codes: 0 ok, 1 load/run error or check failure, 2 usage error.
 #include <errno.h>
+#include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +47,7 @@ bool g_verbose = false;
 const char kUsage[] =
     "usage: runner PROGRAM [--method NAME] [--input FILE.npy ...] [--output FILE.npy ...]\n"
     "              [--check] [--atol X] [--rtol X] [--threads N] [--repeat N] [--verbose]\n"
-    "              [--max-memory BYTES] [--max-elements N]\n"
+    "              [--max-memory BYTES] [--max-elements N] [--stack BYTES]\n"
     "  --method NAME    method to run (default: forward)\n"
     "  --list-methods   print each method's name, inputs and outputs, and run nothing\n"
     "  --reset-state    restore the method's state (its mutable buffers, a KV cache) to\n"
@@ -60,6 +62,8 @@ const char kUsage[] =
     "  --repeat N       run the method N times and print the min and median time\n"
     "  --max-memory B   refuse a method that plans more memory (default 1G; K, M, G suffixes)\n"
     "  --max-elements N refuse a method whose run touches more tensor elements (default 4G)\n"
+    "  --stack BYTES    load and run the method on a thread with this much stack (K, M\n"
+    "                   suffixes): checks it fits a target with small thread stacks\n"
     "  --verbose        log what happens (and the CPU level the kernels use)\n"
 #if TL_TRACE
     "  --trace FILE     write a Chrome trace (chrome://tracing, ui.perfetto.dev) of the load,\n"
@@ -82,6 +86,7 @@ struct Options {
   bool list_methods = false;
   bool reset_state = false;  // Method::reset_state() before each run
   tailor::LoadLimits limits;
+  uint64_t stack_bytes = 0;  // 0: the main thread's stack
 #if TL_TRACE
   std::string trace_file;
   std::string dump_dir;
@@ -155,12 +160,13 @@ int parse_args(int argc, char** argv, Options* o) {
       (arg == "--threads" ? o->threads : o->repeat) = static_cast<uint32_t>(n);
       continue;
     }
-    if (arg == "--max-memory" || arg == "--max-elements") {
+    if (arg == "--max-memory" || arg == "--max-elements" || arg == "--stack") {
       list = nullptr;
       if (i + 1 >= argc) return usage_error(arg + " needs a value");
       const char* value = argv[++i];
-      uint64_t* limit = arg == "--max-memory" ? &o->limits.max_memory_bytes
-                                              : &o->limits.max_elements_per_execute;
+      uint64_t* limit = arg == "--max-memory"   ? &o->limits.max_memory_bytes
+                        : arg == "--stack"      ? &o->stack_bytes
+                                                : &o->limits.max_elements_per_execute;
       if (!parse_count(value, limit)) {
         return usage_error(arg + ": '" + value + "' is not a count (like 4096, 64M or 2G)");
       }
@@ -445,9 +451,39 @@ extern "C" void tl_pal_emit_log(tl_pal_log_level_t level, const char* file, size
   }
 }
 
+struct StackRun {
+  const Options* options;
+  int exit_code;
+};
+
+void* run_on_thread(void* arg) {
+  StackRun& r = *static_cast<StackRun*>(arg);
+  r.exit_code = run(*r.options);
+  return nullptr;
+}
+
+// run() on a thread with `o.stack_bytes` of stack, as a small-stack target would.
+int run_with_stack(const Options& o) {
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  StackRun r{&o, kExitFailure};
+  pthread_t thread;
+  const int err = pthread_attr_setstacksize(&attr, static_cast<size_t>(o.stack_bytes));
+  if (err != 0 || pthread_create(&thread, &attr, &run_on_thread, &r) != 0) {
+    fprintf(stderr, "runner: --stack %llu: cannot start a thread with that stack (at least "
+                    "%zu bytes)\n", static_cast<unsigned long long>(o.stack_bytes),
+            static_cast<size_t>(PTHREAD_STACK_MIN));
+    pthread_attr_destroy(&attr);
+    return kExitUsage;
+  }
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attr);
+  return r.exit_code;
+}
+
 int main(int argc, char** argv) {
   Options options;
   const int stop = parse_args(argc, argv, &options);
   if (stop >= 0) return stop;
-  return run(options);
+  return options.stack_bytes > 0 ? run_with_stack(options) : run(options);
 }

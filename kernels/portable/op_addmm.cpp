@@ -31,7 +31,7 @@ Tensor& addmm_out(KernelContext& ctx, const Tensor& self, const Tensor& mat1,
       ep.bias_row_stride = self_strides.row_stride;
       ep.bias_col_stride = self_strides.col_stride;
     }
-    matmul(mat1.const_data<T>(), mat2.const_data<T>(), out.mutable_data<T>(), n, m, p, ep);
+    matmul(ctx.scratch(), mat1.const_data<T>(), mat2.const_data<T>(), out.mutable_data<T>(), n, m, p, ep);
   });
   return out;
 }

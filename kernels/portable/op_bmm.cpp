@@ -22,7 +22,7 @@ Tensor& bmm_out(KernelContext& ctx, const Tensor& self, const Tensor& mat2, Tens
     const T* b = mat2.const_data<T>();
     T* dst = out.mutable_data<T>();
     for (int64_t i = 0; i < batch; ++i) {
-      matmul(a + i * n * m, b + i * m * p, dst + i * n * p, n, m, p);
+      matmul(ctx.scratch(), a + i * n * m, b + i * m * p, dst + i * n * p, n, m, p);
     }
   });
   return out;

@@ -32,9 +32,7 @@ Tensor& convolution_out(KernelContext& ctx, const Tensor& input, const Tensor& w
     T* y = out.mutable_data<T>();
     if (transposed) {
       conv_transposed_direct(s, x, w, b, y);
-    } else if (conv_gemm_fits<T>(s)) {
-      conv_gemm(s, x, w, b, y);
-    } else {
+    } else if (!conv_gemm_fits<T>(s) || !conv_gemm(ctx.scratch(), s, x, w, b, y)) {
       conv_direct(s, x, w, b, y);
     }
   });

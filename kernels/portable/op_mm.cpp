@@ -17,7 +17,7 @@ Tensor& mm_out(KernelContext& ctx, const Tensor& self, const Tensor& mat2, Tenso
 
   // Compute
   TL_SWITCH_REALHBF16_TYPES(out.dtype(), ctx, "mm.out", T, [&] {
-    matmul(self.const_data<T>(), mat2.const_data<T>(), out.mutable_data<T>(), n, m, p);
+    matmul(ctx.scratch(), self.const_data<T>(), mat2.const_data<T>(), out.mutable_data<T>(), n, m, p);
   });
   return out;
 }

@@ -206,6 +206,9 @@ GOOD_KERNEL = """
              "dtypes from the entry's type_alias: remove dtypes"),
     ("- op: add.out\n  func: x::y(int a) -> int" + GOOD_KERNEL,
      "give exactly one of `op: add.out`"),
+    ("- op: add.out\n  kernels:\n    - {arg_meta: null, kernel_name: t::f, scratch_bytes: -1}\n",
+     "kernel 1: scratch_bytes -1 is not a byte count; write the bytes of scratch the kernel "
+     "takes, e.g. scratch_bytes: 65536"),
     ("op: add.out\n", "manifests/kernels/portable.yaml: a kernel library is a YAML list"),
     ("- op: add.out\n  kernels: [\n", "manifests/kernels/portable.yaml:3: not valid YAML"),
 ])

@@ -14,7 +14,7 @@ import pytest
 from codegen.kernel_manifest import parse_library
 from codegen.oplist import OpList, OpUse
 from codegen.render import OUTPUTS, render_files
-from codegen.resolve import resolve_kernels
+from codegen.resolve import parse_plan, plan_to_yaml, resolve_kernels
 from codegen_helpers import GOLDEN_DIR
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -155,3 +155,22 @@ def test_every_golden_compiles(case):
     # selected_dtypes.h is read through dtype_selection.h, which defines DtypeSelection.
     _compile(golden, '#include "runtime/kernel/dtype_selection.h"\n'
                      'static_assert(sizeof(tailor::DtypeSelection) > 0, "");\n')
+
+
+def test_scratch_slice_is_the_largest_kernels_declaration(aten):
+    # kernel_scratch.h: one slice per thread, as large as the most any chosen kernel takes;
+    # a table of kernels that take none leaves it to the runtime's weak 0.
+    big = PORTABLE.replace("kernel_name: tailor::addmm_out}",
+                           "kernel_name: tailor::addmm_out, scratch_bytes: 4096}")
+    small = big.replace("kernel_name: tailor::view_copy_out}",
+                        "kernel_name: tailor::view_copy_out, scratch_bytes: 64}")
+    uses = [_use("aten::addmm.out", "Float;0|Float;0,1|Float;0,1|Float;0,1", dtypes=["Float"]),
+            _use("aten::view_copy.out", "Float;0,1|Float;0", dtypes=["Float"])]
+    plan = _plan(aten, {"portable": small}, uses)
+    assert plan.scratch_bytes == 4096
+    assert parse_plan(plan_to_yaml(plan), "plan.yaml") == plan
+    assert "const size_t kKernelScratchBytes = 4096;" in render_files(plan)[
+        "register_kernels.cpp"]
+    without = _plan(aten, {"portable": small}, uses[1:])
+    assert without.scratch_bytes == 64
+    assert "kKernelScratchBytes" not in render_files(CASES["mlp"](aten))["register_kernels.cpp"]

@@ -71,6 +71,22 @@ def test_runner_matches_torch_at_any_batch(first_build, tmp_path, batch):
     np.testing.assert_allclose(got, want, atol=1e-5, rtol=1e-5)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_runs_on_a_small_thread_stack(first_build, threads):
+    # The optimized GEMM behind addmm once took ~70 KB of stack on every thread; its
+    # buffers now come from the method's kernel scratch, so a 16 KB stack (an embedded
+    # target's) is enough, and the generated table reserves what the manifest declares.
+    with open(os.path.join(REPO, "manifests", "kernels", "optimized.yaml")) as f:
+        declared = {e["op"]: e["kernels"][0].get("scratch_bytes", 0) for e in yaml.safe_load(f)}
+    with open(os.path.join(OUT, "gen", "register_kernels.cpp")) as f:
+        assert f"kKernelScratchBytes = {declared['addmm.out']};" in f.read()
+    proc = subprocess.run([os.path.join(OUT, "bin", "runner"), os.path.join(OUT, "mlp.pte"),
+                           "--check", "--threads", str(threads), "--stack", "16K"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "check passed" in proc.stdout
+
+
 def test_batch_below_the_exported_minimum_is_rejected(first_build, tmp_path):
     np.save(tmp_path / "x.npy", np.zeros((0, 16), dtype=np.float32))
     proc = subprocess.run([os.path.join(OUT, "bin", "runner"), os.path.join(OUT, "mlp.pte"),

@@ -178,8 +178,8 @@ void conv_transposed_direct(const ConvShape& s, const T* in, const T* weight, co
   }
 }
 
-// Patch columns a stack panel can hold for a depth block of `kc`, in whole strips of
-// NR; 0 when not even one strip fits.
+// Patch columns the panel (kMatmulPackBytes of scratch) can hold for a depth block of
+// `kc`, in whole strips of NR; 0 when not even one strip fits.
 template <typename Acc>
 constexpr int64_t conv_panel_columns(int64_t kc) {
   return kMatmulPackBytes / static_cast<int64_t>(sizeof(Acc)) / (kc > 0 ? kc : 1) /
@@ -284,9 +284,11 @@ void conv_pack(const ConvShape& s, const T* src, int64_t pc, int64_t kc, int64_t
 // matmul_blocked(): column blocks of the output plane, depth blocks of the patch matrix
 // gathered into the panel, then 4-row tiles of the group's weight against NR-column
 // strips. Float and double accumulate in `out` across depth blocks; 16-bit floats take
-// the whole depth at once (conv_gemm_fits() checks it fits) and go through `tile`.
+// the whole depth at once (conv_gemm_fits() checks it fits) and go through `tile`. The
+// panel takes kMatmulPackBytes of `scratch`; false, nothing written, when it has less.
 template <typename T>
-void conv_gemm(const ConvShape& s, const T* in, const T* weight, const T* bias, T* out) {
+bool conv_gemm(KernelScratch& scratch, const ConvShape& s, const T* in, const T* weight,
+               const T* bias, T* out) {
   using Acc = acc_t<T>;
   constexpr int64_t MR = kMatmulRows;
   constexpr int64_t NR = kMatmulCols<Acc>;
@@ -298,7 +300,9 @@ void conv_gemm(const ConvShape& s, const T* in, const T* weight, const T* bias, 
   const int64_t plane = s.out_h * s.out_w;
   const int64_t kc_max = kSplitDepth ? matmul_min(depth, kMatmulDepth) : depth;
   const int64_t nc_max = conv_panel_columns<Acc>(kc_max);
-  Acc panel[kPackElems];
+  ScratchScope scope(scratch);
+  Acc* panel = scratch.allocate<Acc>(kPackElems);
+  if (panel == nullptr) return false;
   Acc tile[MR * NR];
   for (int64_t n = 0; n < s.batch; ++n) {
     for (int64_t g = 0; g < s.groups; ++g) {
@@ -369,6 +373,7 @@ void conv_gemm(const ConvShape& s, const T* in, const T* weight, const T* bias, 
       }
     }
   }
+  return true;
 }
 
 }  // namespace tailor::native

@@ -91,8 +91,10 @@ void matmul_rowwise(const T* a, const T* b, T* out, int64_t n, int64_t m, int64_
 inline constexpr int64_t kMatmulRows = 4;
 template <typename Acc>
 inline constexpr int64_t kMatmulCols = 32 / sizeof(Acc);
-// The stack buffer b's blocks are packed into, and the largest depth block (its 4 rows
-// of a, 4 KB in float, stay in L1 beside the strip of b they multiply).
+// The buffer b's blocks are packed into (from the kernel's scratch slice, runtime/kernel/
+// kernel_scratch.h: the manifests' scratch_bytes of mm, bmm, addmm and convolution hold
+// it), and the largest depth block (its 4 rows of a, 4 KB in float, stay in L1 beside
+// the strip of b they multiply).
 inline constexpr int64_t kMatmulPackBytes = 32 * 1024;
 inline constexpr int64_t kMatmulDepth = 256;
 
@@ -164,7 +166,7 @@ void matmul_pack(const T* b, int64_t ldb, int64_t kc, int64_t nc, Acc alpha, Acc
 }
 
 // matmul(), blocked. Loops, outermost first: column blocks of b (nc columns); depth
-// blocks (kc rows), each packed times alpha into kMatmulPackBytes on the stack; 4-row
+// blocks (kc rows), each packed times alpha into `panel` (kMatmulPackBytes); 4-row
 // tiles of a; NR-column strips of the packed block, one matmul_micro() call each, which
 // starts in the first depth block from beta * bias. Between depth blocks the sums wait in
 // out, which holds them exactly only when T is the accumulation type: 16-bit floats take
@@ -172,7 +174,7 @@ void matmul_pack(const T* b, int64_t ldb, int64_t kc, int64_t nc, Acc alpha, Acc
 // row.
 template <typename T>
 void matmul_blocked(const T* a, const T* b, T* out, int64_t n, int64_t m, int64_t p,
-                    const MatmulEpilogue<T>& ep) {
+                    const MatmulEpilogue<T>& ep, acc_t<T>* panel) {
   using Acc = acc_t<T>;
   constexpr int64_t MR = kMatmulRows;
   constexpr int64_t NR = kMatmulCols<Acc>;
@@ -194,7 +196,6 @@ void matmul_blocked(const T* a, const T* b, T* out, int64_t n, int64_t m, int64_
                : ep.beta * static_cast<Acc>(
                                ep.bias[i * ep.bias_row_stride + j * ep.bias_col_stride]);
   };
-  Acc panel[kPackElems];
   Acc tile[MR * NR];
   Acc bias_row[NR];
   for (int64_t jc = 0; jc < p; jc += nc_max) {
@@ -272,15 +273,22 @@ void matmul_blocked(const T* a, const T* b, T* out, int64_t n, int64_t m, int64_
 // out[n, p] = ep.beta * ep.bias + ep.alpha * (a[n, m] @ b[m, p]); a, b and out row-major
 // and contiguous, out overlapping neither. Products accumulate in acc_t<T> (float for Half
 // and BFloat16) over the whole depth m, in an order that depends on the implementation:
-// floating results may differ in the last bits from a plain dot product's.
+// floating results may differ in the last bits from a plain dot product's. Blocked with
+// kMatmulPackBytes of `scratch`; row by row when it has less (or in size builds).
 template <typename T>
-void matmul(const T* a, const T* b, T* out, int64_t n, int64_t m, int64_t p,
-            const MatmulEpilogue<T>& ep = MatmulEpilogue<T>()) {
+void matmul(KernelScratch& scratch, const T* a, const T* b, T* out, int64_t n, int64_t m,
+            int64_t p, const MatmulEpilogue<T>& ep = MatmulEpilogue<T>()) {
 #if TL_MATMUL_BLOCKED
-  matmul_blocked(a, b, out, n, m, p, ep);
+  ScratchScope scope(scratch);
+  acc_t<T>* panel = scratch.allocate<acc_t<T>>(kMatmulPackBytes / sizeof(acc_t<T>));
+  if (panel != nullptr) {
+    matmul_blocked(a, b, out, n, m, p, ep, panel);
+    return;
+  }
 #else
-  matmul_rowwise(a, b, out, n, m, p, ep);
+  (void)scratch;
 #endif
+  matmul_rowwise(a, b, out, n, m, p, ep);
 }
 
 }  // namespace tailor::native
