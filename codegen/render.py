@@ -22,6 +22,7 @@ from codegen.backends import parse_plan as parse_backend_plan
 from codegen.cpp_types import kind_signature, native_params, return_type, unbox
 from codegen.dtypes import ALL_DTYPES_MASK
 from codegen.errors import run_cli
+from codegen.kernel_manifest import manifest_op_name
 from codegen.resolve import KernelChoice, KernelPlan, parse_plan
 from codegen.schema import Schema, parse_schema
 from codegen.yaml_io import write_text
@@ -108,8 +109,12 @@ def render_files(plan: KernelPlan) -> dict[str, str]:
     rows = tuple(DtypeRow(s.op, f"0x{s.mask:x}u", "all dtypes" if s.mask == ALL_DTYPES_MASK
                           else ", ".join(s.dtypes) or "none")
                  for s in plan.selected_dtypes)
+    selected = {s.op: s.mask for s in plan.selected_dtypes}
+    masks = {k.op: "0x%xu" % (ALL_DTYPES_MASK if plan.select_all
+                              else selected.get(manifest_op_name(k.op), 0))
+             for k in plan.kernels}
     context = {"plan": plan, "wrappers": sorted(wrappers.values(), key=lambda w: w.name),
-               "kinds": {name: w.kinds for name, w in wrappers.items()},
+               "kinds": {name: w.kinds for name, w in wrappers.items()}, "masks": masks,
                "namespaces": _declarations(plan), "dtype_rows": rows}
     return {name: ENV.get_template(f"{name}.j2").render(context) for name in OUTPUTS}
 

@@ -144,6 +144,58 @@ Error check_arguments(const LoadContext& ctx, size_t pc, const char* op_name,
   return Error::Ok;
 }
 
+// The first tensor (argument or list item) of the call whose dtype is not in
+// `selected` (bit 1u << ScalarType code), or nullptr.
+const Tensor* unselected_tensor(const LoadContext& ctx, uint32_t selected,
+                                const flatbuffers::Vector<int32_t>* args, size_t* slot) {
+  auto outside = [selected](const Tensor* t) {
+    return t != nullptr && ((selected >> static_cast<uint32_t>(t->dtype())) & 1u) == 0;
+  };
+  for (*slot = 0; *slot < vector_size(args); ++*slot) {
+    const EValue& v = ctx.values[args->Get(static_cast<uint32_t>(*slot))];
+    if (v.is_tensor() && outside(&v.to_tensor())) return &v.to_tensor();
+    if (v.tag() == EValue::Tag::TensorList || v.tag() == EValue::Tag::OptionalTensorList) {
+      const ArrayRef<Tensor*> items = v.tag() == EValue::Tag::TensorList
+                                          ? v.to_tensor_list()
+                                          : v.to_optional_tensor_list();
+      for (size_t i = 0; i < items.size(); ++i) {
+        if (outside(items[i])) return items[i];
+      }
+    }
+  }
+  return nullptr;
+}
+
+// The build compiled the kernel for the dtypes its models use (KernelEntry::dtypes); a
+// call with another would fail inside the kernel on every run, so load refuses it.
+Error check_selected_dtypes(const LoadContext& ctx, size_t pc, const char* op_name,
+                            uint32_t selected, const flatbuffers::Vector<int32_t>* args) {
+  size_t slot = 0;
+  const Tensor* t = unselected_tensor(ctx, selected, args, &slot);
+  if (t == nullptr) return Error::Ok;
+#if TL_LOG_ENABLED
+  char names[256];
+  KeyWriter w{names, sizeof(names), 0, false};
+  names[0] = '\0';
+  for (int code = 0; code < kNumScalarTypeCodes; ++code) {
+    if (is_valid_scalar_type(code) && ((selected >> code) & 1u) != 0) {
+      w.append(w.used > 0 ? ", " : "");
+      w.append(scalar_type_name(static_cast<ScalarType>(code)));
+    }
+  }
+  TL_LOG(Error,
+         "method '%s': instruction %zu: %s argument %zu has dtype %s, which this runtime "
+         "did not select for it (selected: %s); build the runtime with this program among "
+         "its models (or with select=all)",
+         ctx.method_name, pc, op_name, slot, scalar_type_name(t->dtype()),
+         w.used > 0 ? names : "none");
+#else
+  (void)pc;
+  (void)op_name;
+#endif
+  return Error::NotSupported;
+}
+
 Error parse_kernel_call(LoadContext& ctx, size_t pc, const fb::KernelCall& call, Step& step) {
   // Operator.
   const uint32_t op_index = call.op_index();
@@ -195,6 +247,8 @@ Error parse_kernel_call(LoadContext& ctx, size_t pc, const fb::KernelCall& call,
     const Error err = check_arguments(ctx, pc, op_name, entry->args, args);
     if (err != Error::Ok) return err;
   }
+  const Error dtype_err = check_selected_dtypes(ctx, pc, op_name, entry->dtypes, args);
+  if (dtype_err != Error::Ok) return dtype_err;
   step = Step{StepKind::KernelCall, op_index, 0, entry->fn, arg_ptrs, entry->op};
   return Error::Ok;
 }

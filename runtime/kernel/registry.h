@@ -26,11 +26,16 @@ using OpFunction = void (*)(KernelContext& ctx, EValue** args);
 /// Tensor?), and a leading '!' marks a slot the kernel writes (Tensor(a!), Tensor(a!)[]),
 /// which must not hold a constant tensor ("!?T" when both). add.out is "TTS!T".
 /// nullptr leaves the call unchecked.
+///
+/// `dtypes` (bit 1u << ScalarType code) are the dtypes the build compiled the kernel for
+/// (its operator's row of gen/selected_dtypes.h): Method load rejects a call passing a
+/// tensor of any other dtype (NotSupported, naming the operator and the dtype).
 struct KernelEntry {
   const char* op;
   const char* key;
   OpFunction fn;
   const char* args = nullptr;
+  uint32_t dtypes = 0xffffffffu;
 };
 
 namespace gen {

@@ -87,6 +87,21 @@ def test_runs_on_a_small_thread_stack(first_build, threads):
     assert "check passed" in proc.stdout
 
 
+def test_a_dtype_the_runtime_did_not_select_is_rejected_at_load(first_build, tmp_path):
+    # The MLP's runtime compiled relu for Float only: a Double relu is refused at load,
+    # naming the operator and the dtype, instead of failing inside the kernel each run.
+    from tests.runtime import programs as P
+    for dtype, ok in (("Float", True), ("Double", False)):
+        P.write(tmp_path / f"relu_{dtype}.pte", P.program(P.relu_method(dtype=dtype)))
+        proc = subprocess.run([os.path.join(OUT, "bin", "runner"),
+                               str(tmp_path / f"relu_{dtype}.pte")], capture_output=True,
+                              text=True)
+        assert (proc.returncode == 0) == ok, proc.stdout + proc.stderr
+    assert ("method 'forward': instruction 0: aten::relu.out argument 0 has dtype Double, "
+            "which this runtime did not select for it (selected: Float)") in proc.stderr
+    assert "cannot load method 'forward': NotSupported" in proc.stderr
+
+
 def test_batch_below_the_exported_minimum_is_rejected(first_build, tmp_path):
     np.save(tmp_path / "x.npy", np.zeros((0, 16), dtype=np.float32))
     proc = subprocess.run([os.path.join(OUT, "bin", "runner"), os.path.join(OUT, "mlp.pte"),

@@ -70,15 +70,16 @@ static void wrap_4(KernelContext& ctx, EValue** args) {
       args[3]->to_tensor());
 }
 
-// Sorted by (op, key) with strcmp: registry_find() binary-searches it. The last field
-// spells each argument's kind so Method load rejects a call that does not fit.
+// Sorted by (op, key) with strcmp: registry_find() binary-searches it. The last fields
+// spell each argument's kind and the dtypes the kernel was compiled for, so Method load
+// rejects a call that does not fit.
 // Declared in runtime/kernel/registry.h.
 const KernelEntry kKernels[] = {
-    {"mylib::everything.out", "", &wrap_0, "T?TLOS?SiI?If?FbBs?si?i?i?i?i?i!T"},  // mylib: kernels/mylib/op_everything.cpp
-    {"mylib::is_big", "", &wrap_1, "Tfb"},  // mylib: kernels/mylib/op_is_big.cpp
-    {"mylib::ratio", "", &wrap_2, "iif"},  // mylib: kernels/mylib/op_ratio.cpp
-    {"mylib::split.out", "", &wrap_3, "TI!L"},  // mylib: kernels/mylib/op_split.cpp
-    {"mylib::top2.out", "", &wrap_4, "Ti!T!T"},  // mylib: kernels/mylib/op_top2.cpp
+    {"mylib::everything.out", "", &wrap_0, "T?TLOS?SiI?If?FbBs?si?i?i?i?i?i!T", 0x88ffu},  // mylib: kernels/mylib/op_everything.cpp
+    {"mylib::is_big", "", &wrap_1, "Tfb", 0x88ffu},  // mylib: kernels/mylib/op_is_big.cpp
+    {"mylib::ratio", "", &wrap_2, "iif", 0x88ffu},  // mylib: kernels/mylib/op_ratio.cpp
+    {"mylib::split.out", "", &wrap_3, "TI!L", 0x88ffu},  // mylib: kernels/mylib/op_split.cpp
+    {"mylib::top2.out", "", &wrap_4, "Ti!T!T", 0x88ffu},  // mylib: kernels/mylib/op_top2.cpp
 };
 const size_t kNumKernels = 5;
 

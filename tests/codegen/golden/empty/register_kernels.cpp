@@ -7,8 +7,9 @@
 
 namespace tailor::gen {
 
-// Sorted by (op, key) with strcmp: registry_find() binary-searches it. The last field
-// spells each argument's kind so Method load rejects a call that does not fit.
+// Sorted by (op, key) with strcmp: registry_find() binary-searches it. The last fields
+// spell each argument's kind and the dtypes the kernel was compiled for, so Method load
+// rejects a call that does not fit.
 // Declared in runtime/kernel/registry.h.
 const KernelEntry kKernels[] = {
     {"", "", nullptr},  // placeholder: C++ has no empty arrays; kNumKernels is 0

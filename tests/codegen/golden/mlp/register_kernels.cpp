@@ -52,16 +52,17 @@ static void wrap_4(KernelContext& ctx, EValue** args) {
       args[1]->to_int()));
 }
 
-// Sorted by (op, key) with strcmp: registry_find() binary-searches it. The last field
-// spells each argument's kind so Method load rejects a call that does not fit.
+// Sorted by (op, key) with strcmp: registry_find() binary-searches it. The last fields
+// spell each argument's kind and the dtypes the kernel was compiled for, so Method load
+// rejects a call that does not fit.
 // Declared in runtime/kernel/registry.h.
 const KernelEntry kKernels[] = {
-    {"aten::addmm.out", "", &wrap_0, "TTTSS!T"},  // portable: kernels/portable/op_addmm.cpp
-    {"aten::relu.out", "", &wrap_1, "T!T"},  // portable: kernels/portable/op_relu.cpp
-    {"aten::relu.out", "Float;0,1|Float;0,1", &wrap_1, "T!T"},  // portable: kernels/portable/op_relu.cpp
-    {"aten::sym_size.int", "", &wrap_2, "Tii"},  // prim: kernels/prim/op_sym_size.cpp
-    {"aten::view_copy.out", "", &wrap_3, "TI!T"},  // portable: kernels/portable/op_view_copy.cpp
-    {"tailor_prim::mul.int", "", &wrap_4, "iii"},  // prim: kernels/prim/op_int_arith.cpp
+    {"aten::addmm.out", "", &wrap_0, "TTTSS!T", 0x40u},  // portable: kernels/portable/op_addmm.cpp
+    {"aten::relu.out", "", &wrap_1, "T!T", 0x50u},  // portable: kernels/portable/op_relu.cpp
+    {"aten::relu.out", "Float;0,1|Float;0,1", &wrap_1, "T!T", 0x50u},  // portable: kernels/portable/op_relu.cpp
+    {"aten::sym_size.int", "", &wrap_2, "Tii", 0x40u},  // prim: kernels/prim/op_sym_size.cpp
+    {"aten::view_copy.out", "", &wrap_3, "TI!T", 0x40u},  // portable: kernels/portable/op_view_copy.cpp
+    {"tailor_prim::mul.int", "", &wrap_4, "iii", 0x0u},  // prim: kernels/prim/op_int_arith.cpp
 };
 const size_t kNumKernels = 6;
 
