@@ -6,7 +6,9 @@ programs as seeds; the run replays fuzz/regressions/ too. Longer runs:
 `python -m fuzz.build --run 600`.
 """
 
+import glob
 import os
+import subprocess
 import sys
 
 import pytest
@@ -14,9 +16,11 @@ import pytest
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, REPO)
 
-from fuzz import build  # noqa: E402
+from fuzz import build, seed_programs  # noqa: E402
+from tests.conftest import run_scons  # noqa: E402
 
 SECONDS = 30
+SEED_BUILD = "build/test-fuzz-seeds"
 
 
 def test_fuzz_program_load_and_execute():
@@ -25,7 +29,10 @@ def test_fuzz_program_load_and_execute():
     except build.Unavailable as e:
         pytest.skip("libFuzzer is not available: %s" % e)
     seeds = build.build_seeds()
-    assert sorted(os.listdir(seeds)) == sorted(m + ".pte" for m in build.SEED_MODELS)
+    assert sorted(os.listdir(seeds)) == sorted(
+        [name + ".pte" for name, _, _ in build.SEED_MODELS] +
+        [name + ".pte" for name in seed_programs.SEEDS])
+    assert max(os.path.getsize(os.path.join(seeds, n)) for n in os.listdir(seeds)) <= build.MAX_LEN
     proc = build.fuzz(binary, [seeds, build.REGRESSIONS], "-max_total_time=%d" % SECONDS,
                       "-timeout=20", "-print_final_stats=1", timeout=SECONDS + 120)
     report = proc.stderr[-8000:]
@@ -35,5 +42,28 @@ def test_fuzz_program_load_and_execute():
     assert proc.returncode == 0, report
     # It really ran: the seeds were executed and mutated.
     assert "stat::number_of_executed_units" in proc.stderr, report
-    runs = int(proc.stderr.split("stat::number_of_executed_units:")[1].split()[0])
-    assert runs > len(build.SEED_MODELS), report
+    assert build.executed_units(proc.stderr) > len(os.listdir(seeds)), report
+
+
+def test_hand_built_seeds_load_and_run():
+    # A seed the runtime refused at load would leave the fuzzer mutating error paths only:
+    # each must load and run every method through a real build of its operators.
+    programs = os.path.join(REPO, SEED_BUILD, "programs")
+    os.makedirs(programs, exist_ok=True)
+    paths = []
+    for name, make in seed_programs.SEEDS.items():
+        paths.append(os.path.join(programs, name + ".pte"))
+        with open(paths[-1], "wb") as f:
+            f.write(make())
+    run_scons("programs=" + ",".join(paths), "libraries=portable,prim",
+              "build_dir=" + SEED_BUILD)
+    [runner] = glob.glob(os.path.join(REPO, SEED_BUILD, "host", "*", "bin", "runner"))
+    for path in paths:
+        listing = subprocess.run([runner, path, "--list-methods"], capture_output=True,
+                                 text=True, check=True).stdout
+        methods = [line.split(":")[0] for line in listing.splitlines() if ":" in line]
+        assert methods, listing
+        for method in methods:
+            proc = subprocess.run([runner, path, "--method", method], capture_output=True,
+                                  text=True)
+            assert proc.returncode == 0, (path, method, proc.stdout + proc.stderr)
