@@ -60,14 +60,14 @@ Error Method::init_scratch(MemoryAllocator& allocator, uint32_t threads) {
   const size_t bytes = gen::kKernelScratchBytes;
   scratch_ = allocator.allocate_array<KernelScratch>(slices);
   // The slices in one block, at a cache line: KernelScratch aligns inside it.
-  auto* data = static_cast<uint8_t*>(allocator.allocate(slices * bytes + KernelScratch::kAlignment));
+  constexpr size_t kAlign = KernelScratch::kAlignment;
+  auto* data = static_cast<uint8_t*>(allocator.allocate(slices * bytes + kAlign));
   TL_CHECK_OR_RETURN_ERROR(scratch_ != nullptr && data != nullptr, MemoryAllocationFailed,
                            "method '%s': the method allocator has no room for %u kernel "
                            "scratch slices of %zu bytes; give it "
                            "MethodMeta::method_allocator_bytes(%u)",
                            name(), slices, bytes, slices);
-  data += (KernelScratch::kAlignment - reinterpret_cast<uintptr_t>(data) % KernelScratch::kAlignment) %
-          KernelScratch::kAlignment;
+  data += (kAlign - reinterpret_cast<uintptr_t>(data) % kAlign) % kAlign;
   for (uint32_t i = 0; i < slices; ++i) scratch_[i] = KernelScratch(data + i * bytes, bytes);
   scratch_slices_ = slices;
   return Error::Ok;
@@ -107,7 +107,8 @@ size_t scratch_allocator_bytes(const fb::Method& method, uint32_t threads) {
   if (bytes == 0) return 0;
   const auto* instructions = method.instructions();
   bool calls_kernels = false;
-  for (uint32_t i = 0; instructions != nullptr && i < instructions->size() && !calls_kernels; ++i) {
+  for (uint32_t i = 0; instructions != nullptr && i < instructions->size() && !calls_kernels;
+       ++i) {
     calls_kernels = instructions->Get(i)->instr_as_KernelCall() != nullptr;
   }
   if (!calls_kernels) return 0;

@@ -20,11 +20,7 @@ class KernelContext final {
   void fail(Error error) { failure_ = error; }
   /// Ok unless a kernel called fail() since the last reset().
   Error failure_state() const { return failure_; }
-  /// Before each kernel call: no failure, the calling thread's scratch slice empty.
-  void reset() {
-    failure_ = Error::Ok;
-    if (scratch_ != nullptr) scratch_[0].reset();
-  }
+  void reset() { failure_ = Error::Ok; }
 
   /// The threads parallel_for() may use: 1 unless the application set a Parallel.
   int threads() const { return parallel_ != nullptr ? parallel_->threads : 1; }
