@@ -5,6 +5,8 @@
     python -m fuzz.build --runs 10000000 --jobs 2 --corpus DIR
                                                ... until 10 M inputs ran, in 2 processes
                                                (under nice -n 19), growing the corpus DIR
+    python -m fuzz.build --merge DIR           keep the inputs of DIR that add coverage
+                                               in fuzz/corpus/ (libFuzzer -merge=1)
 
 The target (fuzz/fuzz_program.cpp) links the runtime, the kernel table of a select=all
 build of the portable and prim libraries (every kernel, every dtype) and, where XNNPACK
@@ -29,6 +31,8 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(REPO, "build", "fuzz")
 REGRESSIONS = os.path.join(REPO, "fuzz", "regressions")
+# A long run's corpus, minimized: every run starts from it besides the seeds.
+CORPUS = os.path.join(REPO, "fuzz", "corpus")
 # (seed name, model manifest, backend): each exports to a program of a few KB.
 SEED_MODELS = (("mlp", "manifests/models/mlp.yaml", ""),
                ("mlp_xnnpack", "manifests/models/mlp.yaml", "xnnpack"),
@@ -108,17 +112,20 @@ def _publish(work: str, final: str):
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _xnnpack_installed() -> bool:
+def _fuzz_target() -> str:
+    """The target manifest whose backends the fuzzer links: host-xnnpack where its
+    libraries are installed, else host."""
     from codegen.target import load_target
-    target = load_target(os.path.join(REPO, XNNPACK_TARGET))
-    return all(os.path.exists(r) for r in target.requires if os.path.isabs(r))
+    xnnpack = os.path.join(REPO, XNNPACK_TARGET)
+    installed = all(os.path.exists(r) for r in load_target(xnnpack).requires
+                    if os.path.isabs(r))
+    return xnnpack if installed else os.path.join(REPO, "manifests", "targets", "host.yaml")
 
 
-def _glue(work: str, gen: str, with_xnnpack: bool):
+def _glue(work: str, gen: str, target: str):
     """The generated sources of a select=all build (the codegen stages SCons runs); the
     backend plan with them."""
     from codegen.backends import parse_plan
-    target = os.path.join(REPO, XNNPACK_TARGET if with_xnnpack else "manifests/targets/host.yaml")
     kernels = [os.path.join(REPO, "manifests", "kernels", lib + ".yaml")
                for lib in LIBRARIES.split(",")]
     _py("-m", "codegen.oplist", "--all", "--libraries", *kernels, "--target", target,
@@ -140,19 +147,20 @@ def _glue(work: str, gen: str, with_xnnpack: bool):
 
 def build_fuzzer(jobs: int = 2) -> str:
     """Path of the fuzz target binary, compiled when its sources changed."""
+    from codegen.target import load_target
     cxx = clang()
-    with_xnnpack = _xnnpack_installed()
+    target = _fuzz_target()
     final = os.path.join(BUILD, "bin", _digest(
         ("runtime", "kernels", "schema", "codegen", "templates", "manifests/kernels",
-         "backends/xnnpack", XNNPACK_TARGET, "fuzz/fuzz_program.cpp"),
-        " ".join([cxx, LIBRARIES, str(with_xnnpack)] + CXXFLAGS)))
+         "backends/xnnpack", os.path.relpath(target, REPO), "fuzz/fuzz_program.cpp"),
+        " ".join([cxx, LIBRARIES] + CXXFLAGS)))
     binary = os.path.join(final, "fuzz_program")
     if os.path.exists(binary):
         return binary
     os.makedirs(os.path.join(BUILD, "bin"), exist_ok=True)
     work = tempfile.mkdtemp(prefix=".build-", dir=os.path.join(BUILD, "bin"))
     gen = os.path.join(work, "gen")
-    backends = _glue(work, gen, with_xnnpack)
+    backends = _glue(work, gen, target)
 
     with open(os.path.join(work, "kernel_sources.txt")) as f:
         kernel_sources = [os.path.join(REPO, line.strip()) for line in f if line.strip()]
@@ -165,7 +173,7 @@ def build_fuzzer(jobs: int = 2) -> str:
         os.path.join(REPO, "fuzz", "fuzz_program.cpp")]
     includes = ["-I" + REPO, "-I" + gen,
                 "-I" + os.path.join(sysconfig.get_paths()["data"], "include")]
-    libs = ["-lXNNPACK", "-lpthreadpool", "-lpthread"] if backends else []
+    libs = ["-l" + lib for lib in load_target(target).libs]
 
     def compile_one(index_src):
         index, src = index_src
@@ -257,6 +265,8 @@ def main() -> int:
     p.add_argument("--runs", type=int, metavar="N", help="then fuzz until N inputs ran")
     p.add_argument("--jobs", type=int, default=1, help="fuzzing processes (under nice -n 19)")
     p.add_argument("--corpus", default="", help="keep the grown corpus in this directory")
+    p.add_argument("--merge", metavar="DIR", help="add DIR's inputs that add coverage to "
+                   "fuzz/corpus/")
     args = p.parse_args()
     sys.path.insert(0, REPO)
     try:
@@ -266,12 +276,19 @@ def main() -> int:
         return 1
     seeds = build_seeds()
     print("fuzzer: %s\nseeds: %s\nregressions: %s" % (binary, seeds, REGRESSIONS))
+    if args.merge:
+        os.makedirs(CORPUS, exist_ok=True)
+        proc = subprocess.run(["nice", "-n", "19", binary, "-merge=1", "-max_len=%d" % MAX_LEN,
+                               CORPUS, args.merge], capture_output=True, text=True,
+                              errors="replace", env=dict(os.environ, **SANITIZER_ENV))
+        sys.stderr.write(proc.stderr[-2000:])
+        return proc.returncode
     if not args.run and not args.runs:
         return 0
     limit = (["-max_total_time=%d" % args.run] if args.run
              else ["-runs=%d" % -(-args.runs // args.jobs)])  # per process
     started = time.monotonic()
-    proc = fuzz(binary, [seeds, REGRESSIONS], *limit, "-timeout=20", "-print_final_stats=1",
+    proc = fuzz(binary, [seeds, CORPUS, REGRESSIONS], *limit, "-timeout=20", "-print_final_stats=1",
                 timeout=(args.run or 10 ** 6) + 300, corpus=args.corpus, jobs=args.jobs,
                 nice=args.jobs > 1)
     elapsed = time.monotonic() - started

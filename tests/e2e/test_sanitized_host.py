@@ -28,7 +28,7 @@ def built():
         pytest.skip("sanitized end-to-end builds run with TAILOR_SANITIZE=address (.ci/run)")
     proc = run_scons("model=" + ",".join(MODELS), "run=1", "sanitize=address",
                      "build_dir=" + BUILD)
-    return proc, os.path.join(REPO, BUILD, "host", "+".join(MODELS))
+    return proc, os.path.join(REPO, BUILD, "host-asan", "+".join(MODELS))
 
 
 def _inputs(model: str):

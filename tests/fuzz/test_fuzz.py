@@ -33,7 +33,7 @@ def test_fuzz_program_load_and_execute():
         [name + ".pte" for name, _, _ in build.SEED_MODELS] +
         [name + ".pte" for name in seed_programs.SEEDS])
     assert max(os.path.getsize(os.path.join(seeds, n)) for n in os.listdir(seeds)) <= build.MAX_LEN
-    proc = build.fuzz(binary, [seeds, build.REGRESSIONS], "-max_total_time=%d" % SECONDS,
+    proc = build.fuzz(binary, [seeds, build.CORPUS, build.REGRESSIONS], "-max_total_time=%d" % SECONDS,
                       "-timeout=20", "-print_final_stats=1", timeout=SECONDS + 120)
     report = proc.stderr[-8000:]
     for marker in ("ERROR: AddressSanitizer", "LeakSanitizer", "runtime error:",
