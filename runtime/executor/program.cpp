@@ -89,6 +89,34 @@ Result<Header> read_header(DataLoader& loader) {
   return h;
 }
 
+template <typename T>
+bool elements_aligned(const flatbuffers::Vector<T>* v) {
+  return v == nullptr || reinterpret_cast<uintptr_t>(v->Data()) % alignof(T) == 0;
+}
+
+// The flatbuffers verifier checks a vector's length word is 4-byte aligned, not that its
+// 8-byte elements are 8-byte aligned (the builder always makes them so): reading those of
+// a crafted file would be a misaligned load. The buffer is 16-byte aligned in memory, so
+// an address's alignment is its offset's.
+Error check_vector_alignment(const fb::Program& program) {
+  const auto* methods = program.methods();
+  for (uint32_t m = 0; methods != nullptr && m < methods->size(); ++m) {
+    const fb::Method* method = methods->Get(m);
+    TL_CHECK_OR_RETURN_ERROR(elements_aligned(method->arena_sizes()), InvalidProgram,
+                             "method %" PRIu32 ": arena_sizes are not 8-byte aligned in the "
+                             "file (corrupt program)", m);
+    const auto* values = method->values();
+    for (uint32_t i = 0; values != nullptr && i < values->size(); ++i) {
+      const fb::DoubleList* list = values->Get(i)->val_as_DoubleList();
+      TL_CHECK_OR_RETURN_ERROR(list == nullptr || elements_aligned(list->items()),
+                               InvalidProgram, "method %" PRIu32 ": value %" PRIu32 ": a "
+                               "DoubleList's items are not 8-byte aligned in the file "
+                               "(corrupt program)", m, i);
+    }
+  }
+  return Error::Ok;
+}
+
 }  // namespace
 
 Result<Program> Program::load(DataLoader& loader) {
@@ -138,6 +166,8 @@ Result<Program> Program::load(DataLoader& loader) {
           j, i, a != nullptr ? a->c_str() : "");
     }
   }
+  const Error aligned = check_vector_alignment(*program.program_);
+  if (aligned != Error::Ok) return aligned;
   if (const auto* segments = program.program_->segments()) {
     for (uint32_t i = 0; i < segments->size(); ++i) {
       const fb::Segment* s = segments->Get(i);

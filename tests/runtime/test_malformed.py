@@ -1,6 +1,7 @@
 """Malformed programs: each gives a clear error and exit code 1, never a crash or a
 sanitizer report (the `run` fixture fails the test on any ASan/UBSan output)."""
 
+import os
 import re
 import struct
 
@@ -415,3 +416,12 @@ def test_mutable_buffer_without_planned_memory(tmp_path, run):
     expect_load_error(run, tmp_path, P.program(m, segments=[(0, 24)]),
                       "value 1: a mutable buffer (with an initial value) must be planned",
                       segment=c.tobytes())
+
+
+def test_misaligned_8_byte_vector_is_rejected(run):
+    # Found by the fuzzer: a vector of 8-byte elements whose length word is 4-byte aligned
+    # passes the flatbuffers verifier, and reading its elements was a misaligned load.
+    pte = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__)))), "fuzz", "regressions", "misaligned_arena_sizes.pte")
+    expect_error(run, pte, "method 0: arena_sizes are not 8-byte aligned in the file "
+                 "(corrupt program)", f"{pte}: cannot load program: InvalidProgram")
