@@ -262,7 +262,8 @@ def executed_units(stderr: str) -> int:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--run", type=int, metavar="SECONDS", help="then fuzz this long")
-    p.add_argument("--runs", type=int, metavar="N", help="then fuzz until N inputs ran")
+    p.add_argument("--runs", type=int, metavar="N", help="then fuzz until N inputs ran (with "
+                   "--run too: until either)")
     p.add_argument("--jobs", type=int, default=1, help="fuzzing processes (under nice -n 19)")
     p.add_argument("--corpus", default="", help="keep the grown corpus in this directory")
     p.add_argument("--merge", metavar="DIR", help="add DIR's inputs that add coverage to "
@@ -285,8 +286,9 @@ def main() -> int:
         return proc.returncode
     if not args.run and not args.runs:
         return 0
-    limit = (["-max_total_time=%d" % args.run] if args.run
-             else ["-runs=%d" % -(-args.runs // args.jobs)])  # per process
+    # Whichever comes first; both count per process.
+    limit = ((["-max_total_time=%d" % args.run] if args.run else []) +
+             (["-runs=%d" % -(-args.runs // args.jobs)] if args.runs else []))
     started = time.monotonic()
     proc = fuzz(binary, [seeds, CORPUS, REGRESSIONS], *limit, "-timeout=20", "-print_final_stats=1",
                 timeout=(args.run or 10 ** 6) + 300, corpus=args.corpus, jobs=args.jobs,
