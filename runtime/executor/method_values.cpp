@@ -88,6 +88,15 @@ Error parse_tensor(LoadContext& ctx, size_t index, const fb::Tensor& t) {
                    "constant [segment %" PRIu32 ", offset %" PRIu64 ", %zu bytes] is outside "
                    "the constant segment",
                    source->segment(), source->offset(), nbytes);
+    // A C++ bool holding any byte but 0 or 1 is undefined behaviour in every kernel that
+    // reads it: the file's Bool constants and initial values are checked once, here.
+    if (dtype == ScalarType::Bool) {
+      for (size_t i = 0; i < nbytes; ++i) {
+        TL_VALUE_CHECK((*bytes)[i] <= 1, "Bool %s holds byte %u at element %zu; a Bool is 0 "
+                       "or 1", constant != nullptr ? "constant" : "initial value",
+                       unsigned{(*bytes)[i]}, i);
+      }
+    }
     // Kernels take tensors as mutable; constants are only ever read.
     data = const_cast<uint8_t*>(*bytes);
   }

@@ -425,3 +425,21 @@ def test_misaligned_8_byte_vector_is_rejected(run):
         os.path.abspath(__file__)))), "fuzz", "regressions", "misaligned_arena_sizes.pte")
     expect_error(run, pte, "method 0: arena_sizes are not 8-byte aligned in the file "
                  "(corrupt program)", f"{pte}: cannot load program: InvalidProgram")
+
+
+@pytest.mark.parametrize("initial", [False, True])
+def test_bool_constant_that_is_not_0_or_1_is_rejected(tmp_path, run, initial):
+    # Found by the fuzzer: a Bool constant with byte 4 reached add.out, and a C++ bool load
+    # of any byte but 0 or 1 is undefined behaviour. Checked at load, for constants and for
+    # a mutable buffer's initial value alike.
+    m = P.relu_method()
+    where = ({"initial": {"segment": 0, "offset": 0}, "allocation": {"arena": 0,
+                                                                     "offset": 128}}
+             if initial else {"constant": {"segment": 0, "offset": 0}})
+    flag = {"val_type": "Tensor", "val": {"scalar_type": "Bool", "sizes": [4],
+                                           "dim_order": [0], "dynamic": False, **where}}
+    m["values"].append(flag)
+    m["arena_sizes"] = [192]
+    expect_load_error(run, tmp_path, P.program(m, segments=[(0, 4)]),
+                      f"value 2: Bool {'initial value' if initial else 'constant'} holds byte "
+                      "2 at element 3; a Bool is 0 or 1", segment=bytes([1, 0, 1, 2]))

@@ -14,6 +14,15 @@
 
 namespace tailor::native {
 
+// An element as its value; a Bool as its byte != 0: a planned Bool may share memory
+// another dtype wrote (a crafted memory plan), and a bool load of any byte but 0 or 1
+// is undefined behaviour.
+template <typename S>
+inline S load_element(const S* p) {
+  return *p;
+}
+inline bool load_element(const bool* p) { return *reinterpret_cast<const uint8_t*>(p) != 0; }
+
 #if defined(__OPTIMIZE_SIZE__)
 // Size builds (-Os) convert one element per call: the least code.
 template <typename M>
@@ -21,7 +30,7 @@ using LoadFn = M (*)(const void* data, size_t i);
 
 template <typename M, typename S>
 M load_as(const void* data, size_t i) {
-  return static_cast<M>(static_cast<const S*>(data)[i]);
+  return static_cast<M>(load_element(static_cast<const S*>(data) + i));
 }
 #else
 // Speed builds convert n elements per call into out[0, n): the elements start at index
@@ -34,7 +43,9 @@ using LoadFn = void (*)(const void* data, size_t start, ptrdiff_t stride, size_t
 template <typename M, typename S>
 void load_as(const void* data, size_t start, ptrdiff_t stride, size_t n, M* out) {
   const S* src = static_cast<const S*>(data) + start;
-  for (size_t j = 0; j < n; ++j) out[j] = static_cast<M>(src[static_cast<ptrdiff_t>(j) * stride]);
+  for (size_t j = 0; j < n; ++j) {
+    out[j] = static_cast<M>(load_element(src + static_cast<ptrdiff_t>(j) * stride));
+  }
 }
 #endif
 
