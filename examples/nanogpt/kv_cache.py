@@ -16,12 +16,10 @@ manifest factories: the program takes tokens and input_pos with T dynamic; its m
 get_vocab_size, get_bos_id, get_eos_ids; `metadata()` gives them for export()).
 """
 
-import math
-
 import torch
 from torch import nn
-from torch.nn import functional as F
 
+from examples.nanogpt.attention_op import cached_attention
 from examples.nanogpt.model import GPT, make_gpt
 
 
@@ -48,18 +46,14 @@ class CachedGPT(nn.Module):
         B, T, C = x.size()
         heads = attn.n_head
         q, k, v = attn.c_attn(x).split(C, dim=2)
-        q = q.view(B, T, heads, C // heads).transpose(1, 2)
         k = k.view(B, T, heads, C // heads).transpose(1, 2)
         v = v.view(B, T, heads, C // heads).transpose(1, 2)
         k_cache = getattr(self, f"k_cache_{layer}")
         v_cache = getattr(self, f"v_cache_{layer}")
         k_cache[:, :, input_pos] = k
         v_cache[:, :, input_pos] = v
-        att = (q @ k_cache.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
-        # A query sees the cached positions up to its own.
-        seen = torch.arange(k_cache.size(2), device=x.device)[None, :] <= input_pos[:, None]
-        att = att.masked_fill(~seen, float("-inf"))
-        y = (F.softmax(att, dim=-1) @ v_cache).transpose(1, 2).contiguous().view(B, T, C)
+        # A query sees the cached positions up to its own (one operator: attention_op.py).
+        y = cached_attention(q, k_cache, v_cache, input_pos)
         return attn.resid_dropout(attn.c_proj(y))
 
 
