@@ -215,9 +215,12 @@ Tensor& cached_attention_out(KernelContext& ctx, const Tensor& q, const Tensor& 
                       ::tailor::is_default_dim_order(v_cache),
                   InvalidArgument, out);
   const int64_t* pos = input_pos.const_data<int64_t>();
-  bool in_cache = true;
-  for (int64_t t = 0; t < queries; ++t) in_cache = in_cache && pos[t] >= 0 && pos[t] < positions;
-  TL_KERNEL_CHECK(ctx, in_cache, InvalidArgument, out);
+  for (int64_t t = 0; t < queries; ++t) {
+    TL_KERNEL_CHECK_MSG(ctx, pos[t] >= 0 && pos[t] < positions, InvalidArgument, out,
+                        "input_pos[%lld] = %lld is outside the cache's %lld positions",
+                        static_cast<long long>(t), static_cast<long long>(pos[t]),
+                        static_cast<long long>(positions));
+  }
 
   // Resize: out is q's shape.
   TL_KERNEL_CHECK(ctx, ::tailor::resize_like(out, q) == ::tailor::Error::Ok, InvalidArgument,
