@@ -5,10 +5,11 @@
 // softmax(q k^T / sqrt(head_dim)) v. The caches are read where they are (no transposed
 // or reshaped copies), and a block of queries scores only the positions up to its last
 // one's, so a short prompt costs its length, not the cache's. The products run on the
-// optimized GEMM: scores = q @ k^T on a transposed chunk of keys (a few KB on the stack),
-// then out = p @ v straight into out's rows. With fewer than kGemmMinQueries queries (a
-// decode step), the scores are dot products over the keys in place instead, since
-// transposing the keys would copy the whole cache for one row of scores.
+// optimized GEMM: scores = q @ k^T on a transposed chunk of keys, then out = p @ v
+// straight into out's rows. With fewer than kGemmMinQueries queries (a decode step), the
+// scores are dot products over the keys in place instead, since transposing the keys
+// would copy the whole cache for one row of scores. No heap: a call takes about 200 KB of
+// stack (the scores, the transposed keys, and the GEMM's own buffers).
 #include "kernels/optimized/util/gemm.h"
 #include "kernels/optimized/util/vec_math.h"
 #include "runtime/kernel/kernel_includes.h"
@@ -170,11 +171,11 @@ void attend(const opt::GemmMicroKernels& uk, const Head& head, const int64_t* po
     block.q += t0 * head.ld;
     block.out += t0 * head.ld;
     if (queries < kGemmMinQueries) {
-      opt::vec_run<DotScores>(&block, pos + t0, rows, static_cast<float*>(scores), n);
+      opt::vec_run<DotScores>(&block, pos + t0, rows, scores, n);
     } else {
       gemm_scores(uk, block, rows, n, seen, keys, scores);
     }
-    opt::vec_run<PrefixSoftmax>(static_cast<float*>(scores), pos + t0, rows, n);
+    opt::vec_run<PrefixSoftmax>(scores, pos + t0, rows, n);
     opt::GemmArgs g = opt::gemm_args(rows, head.head_dim, n, scores, head.v, block.out);
     g.ldc = head.ld;
     opt::gemm(uk, g);
@@ -205,7 +206,9 @@ Tensor& cached_attention_out(KernelContext& ctx, const Tensor& q, const Tensor& 
   const int64_t positions = k_cache.size(2);
   const int64_t head_dim = k_cache.size(3);
   bool same_caches = true;
-  for (int64_t d = 0; d < 4; ++d) same_caches = same_caches && k_cache.size(d) == v_cache.size(d);
+  for (int64_t d = 0; d < 4; ++d) {
+    same_caches = same_caches && k_cache.size(d) == v_cache.size(d);
+  }
   TL_KERNEL_CHECK(ctx,
                   same_caches && k_cache.size(0) == batch && heads * head_dim == width &&
                       input_pos.size(0) == queries && head_dim > 0 &&
