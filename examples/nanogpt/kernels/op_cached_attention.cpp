@@ -183,6 +183,30 @@ void attend(const opt::GemmMicroKernels& uk, const Head& head, const int64_t* po
   }
 }
 
+// The heads of every batch row, one task each (KernelContext::parallel_for).
+struct Heads {
+  const opt::GemmMicroKernels* uk;
+  const float* q;
+  const float* k_cache;
+  const float* v_cache;
+  float* out;
+  const int64_t* pos;
+  int64_t queries, heads, positions, head_dim;
+  float scale;
+};
+
+void attend_task(void* context, int64_t task) {
+  const Heads& all = *static_cast<const Heads*>(context);
+  const int64_t b = task / all.heads;
+  const int64_t h = task % all.heads;
+  const int64_t width = all.heads * all.head_dim;
+  const int64_t rows = b * all.queries * width + h * all.head_dim;
+  const int64_t cache = task * all.positions * all.head_dim;
+  const Head head{all.q + rows, all.k_cache + cache, all.v_cache + cache, all.out + rows,
+                  width, all.head_dim, all.scale};
+  attend(*all.uk, head, all.pos, all.queries);
+}
+
 }  // namespace
 
 // cached_attention.out(Tensor q, Tensor k_cache, Tensor v_cache, Tensor input_pos, *,
@@ -229,19 +253,12 @@ Tensor& cached_attention_out(KernelContext& ctx, const Tensor& q, const Tensor& 
   TL_KERNEL_CHECK(ctx, ::tailor::resize_like(out, q) == ::tailor::Error::Ok, InvalidArgument,
                   out);
 
-  // Compute: one head of one batch row at a time.
-  const opt::GemmMicroKernels& uk = opt::gemm_micro_kernels(::tailor::cpu_level());
-  const float scale = 1.0f / __builtin_sqrtf(static_cast<float>(head_dim));
-  for (int64_t b = 0; b < batch; ++b) {
-    for (int64_t h = 0; h < heads; ++h) {
-      const int64_t cache = (b * heads + h) * positions * head_dim;
-      const Head head{q.const_data<float>() + b * queries * width + h * head_dim,
-                      k_cache.const_data<float>() + cache, v_cache.const_data<float>() + cache,
-                      out.mutable_data<float>() + b * queries * width + h * head_dim,
-                      width, head_dim, scale};
-      attend(uk, head, pos, queries);
-    }
-  }
+  // Compute: a task per head of each batch row, over the context's threads.
+  Heads all{&opt::gemm_micro_kernels(::tailor::cpu_level()), q.const_data<float>(),
+            k_cache.const_data<float>(), v_cache.const_data<float>(),
+            out.mutable_data<float>(), pos, queries, heads, positions, head_dim,
+            1.0f / __builtin_sqrtf(static_cast<float>(head_dim))};
+  ctx.parallel_for(batch * heads, &attend_task, &all);
   return out;
 }
 
