@@ -7,13 +7,16 @@ Each layer keeps its keys and values in buffers [1, n_head, block_size, head_dim
 the call writes at `input_pos` (`cache[:, :, input_pos] = k`: an in-place index_put the
 exported program keeps as state). Queries attend to every cached position up to their
 own, so the prompt goes in one call (prefill, T = prompt length) and each later token in
-a call of its own (decode, T = 1); positions past the last one written are masked out.
-Its logits equal the uncached GPT's on the same tokens.
+a call of its own (decode, T = 1); positions past the last one written are never scored.
+That attention is one operator, nanogpt::cached_attention (attention_op.py), so the
+program reads the caches in place. Its logits equal the uncached GPT's on the same tokens.
 
 `make_cached_gpt`, `make_cached_checkpoint` and trained.py's `make_nanogpt_cached` are
 manifest factories: the program takes tokens and input_pos with T dynamic; its manifest's
 `constant_methods` carry the generation metadata the app reads (get_max_seq_len,
-get_vocab_size, get_bos_id, get_eos_ids; `metadata()` gives them for export()).
+get_vocab_size, get_bos_id, get_eos_ids; `metadata()` gives them for export()), and its
+`kernel_libraries:` lists examples/nanogpt/kernels/nanogpt_kernels.yaml, the operator's
+kernel.
 """
 
 import torch
