@@ -8,8 +8,9 @@
 // optimized GEMM: scores = q @ k^T on a transposed chunk of keys, then out = p @ v
 // straight into out's rows. With fewer than kGemmMinQueries queries (a decode step), the
 // scores are dot products over the keys in place instead, since transposing the keys
-// would copy the whole cache for one row of scores. No heap: a call takes about 200 KB of
-// stack (the scores, the transposed keys, and the GEMM's own buffers).
+// would copy the whole cache for one row of scores. No heap, and no large stack buffer:
+// each thread takes kAttentionScratchBytes of its kernel scratch slice (the scores, the
+// transposed keys, and the GEMM's own buffers; runtime/kernel/kernel_scratch.h).
 #include "kernels/optimized/util/gemm.h"
 #include "kernels/optimized/util/vec_math.h"
 #include "runtime/kernel/kernel_includes.h"
@@ -23,14 +24,18 @@ namespace opt = ::tailor::optimized;
 
 namespace {
 
-// Scores of a block of queries, one row of positions each: 64 KB on the stack, so a
-// cache holds at most this many positions (and a block has kScoreFloats / L queries).
+// Scores of a block of queries, one row of positions each: 64 KB of scratch, so a cache
+// holds at most this many positions (and a block has kScoreFloats / L queries).
 constexpr int64_t kScoreFloats = 16 * 1024;
 constexpr int64_t kMaxQueryBlock = 64;
 // Keys transposed for the score GEMM, kKeyFloats / head_dim positions at a time: 64 KB.
 constexpr int64_t kKeyFloats = 16 * 1024;
 constexpr int64_t kMaxHeadDim = 256;
 constexpr int64_t kGemmMinQueries = 8;
+// What one thread takes from its scratch slice: the scores, the keys, then the GEMM's.
+// The manifest's scratch_bytes (kernels/nanogpt_kernels.yaml) must be at least this.
+constexpr size_t kAttentionScratchBytes =
+    (kScoreFloats + kKeyFloats) * sizeof(float) + opt::kGemmScratchBytes;
 
 // One head of one batch row: where its queries, cache rows and outputs are.
 struct Head {
@@ -119,15 +124,16 @@ struct PrefixSoftmax {
 // Key rows [first, first + count) of one head, transposed (count columns of head_dim
 // rows) for the score GEMM; kept from one block of queries to the next.
 struct KeyColumns {
-  alignas(64) float data[kKeyFloats];
+  float* data;  // kKeyFloats, from the scratch slice
   int64_t first = -1;
   int64_t count = 0;
 };
 
 // scores[r, s] for s < n with the GEMM: q rows @ key columns, a chunk of them at a time
 // (transposed once for every block when the keys of all `seen` positions fit).
-void gemm_scores(const opt::GemmMicroKernels& uk, const Head& head, int64_t rows,
-                 int64_t n, int64_t seen, KeyColumns& keys, float* scores) {
+bool gemm_scores(const opt::GemmMicroKernels& uk, const Head& head, int64_t rows,
+                 int64_t n, int64_t seen, KeyColumns& keys, float* scores,
+                 ::tailor::KernelScratch& scratch) {
   const int64_t d = head.head_dim;
   const int64_t chunk = kKeyFloats / d;
   for (int64_t s0 = 0; s0 < n; s0 += chunk) {
@@ -145,15 +151,18 @@ void gemm_scores(const opt::GemmMicroKernels& uk, const Head& head, int64_t rows
     g.ldb = keys.count;
     g.ldc = n;
     g.alpha = head.scale;
-    opt::gemm(uk, g);
+    if (!opt::gemm(uk, g, scratch)) return false;
   }
+  return true;
 }
 
-// Attention of one head's queries, a block of them at a time.
-void attend(const opt::GemmMicroKernels& uk, const Head& head, const int64_t* pos,
-            int64_t queries) {
-  alignas(64) float scores[kScoreFloats];
-  KeyColumns keys;
+// Attention of one head's queries, a block of them at a time; false when `scratch` has
+// less than kAttentionScratchBytes.
+bool attend(const opt::GemmMicroKernels& uk, const Head& head, const int64_t* pos,
+            int64_t queries, ::tailor::KernelScratch& scratch) {
+  float* scores = scratch.allocate<float>(kScoreFloats);
+  KeyColumns keys{scratch.allocate<float>(kKeyFloats)};
+  if (scores == nullptr || keys.data == nullptr) return false;
   int64_t seen = 0;  // positions any query sees
   for (int64_t t = 0; t < queries; ++t) seen = pos[t] + 1 > seen ? pos[t] + 1 : seen;
   int64_t t0 = 0;
@@ -172,15 +181,16 @@ void attend(const opt::GemmMicroKernels& uk, const Head& head, const int64_t* po
     block.out += t0 * head.ld;
     if (queries < kGemmMinQueries) {
       opt::vec_run<DotScores>(&block, pos + t0, rows, scores, n);
-    } else {
-      gemm_scores(uk, block, rows, n, seen, keys, scores);
+    } else if (!gemm_scores(uk, block, rows, n, seen, keys, scores, scratch)) {
+      return false;
     }
     opt::vec_run<PrefixSoftmax>(scores, pos + t0, rows, n);
     opt::GemmArgs g = opt::gemm_args(rows, head.head_dim, n, scores, head.v, block.out);
     g.ldc = head.ld;
-    opt::gemm(uk, g);
+    if (!opt::gemm(uk, g, scratch)) return false;
     t0 += rows;
   }
+  return true;
 }
 
 // The heads of every batch row, one task each (KernelContext::parallel_for).
@@ -193,10 +203,11 @@ struct Heads {
   const int64_t* pos;
   int64_t queries, heads, positions, head_dim;
   float scale;
+  bool failed;  // a task found too little scratch (written with an atomic store)
 };
 
-void attend_task(void* context, int64_t task) {
-  const Heads& all = *static_cast<const Heads*>(context);
+void attend_task(void* context, int64_t task, ::tailor::KernelScratch& scratch) {
+  Heads& all = *static_cast<Heads*>(context);
   const int64_t b = task / all.heads;
   const int64_t h = task % all.heads;
   const int64_t width = all.heads * all.head_dim;
@@ -204,7 +215,9 @@ void attend_task(void* context, int64_t task) {
   const int64_t cache = task * all.positions * all.head_dim;
   const Head head{all.q + rows, all.k_cache + cache, all.v_cache + cache, all.out + rows,
                   width, all.head_dim, all.scale};
-  attend(*all.uk, head, all.pos, all.queries);
+  if (!attend(*all.uk, head, all.pos, all.queries, scratch)) {
+    __atomic_store_n(&all.failed, true, __ATOMIC_RELAXED);
+  }
 }
 
 }  // namespace
@@ -215,7 +228,7 @@ void attend_task(void* context, int64_t task) {
 Tensor& cached_attention_out(KernelContext& ctx, const Tensor& q, const Tensor& k_cache,
                              const Tensor& v_cache, const Tensor& input_pos, Tensor& out) {
   // Validate: shapes that fit together, contiguous Float, head_dim and S within the
-  // stack buffers.
+  // scratch buffers.
   TL_KERNEL_CHECK(ctx,
                   q.dtype() == ScalarType::Float && k_cache.dtype() == ScalarType::Float &&
                       v_cache.dtype() == ScalarType::Float &&
@@ -257,8 +270,10 @@ Tensor& cached_attention_out(KernelContext& ctx, const Tensor& q, const Tensor& 
   Heads all{&opt::gemm_micro_kernels(::tailor::cpu_level()), q.const_data<float>(),
             k_cache.const_data<float>(), v_cache.const_data<float>(),
             out.mutable_data<float>(), pos, queries, heads, positions, head_dim,
-            1.0f / __builtin_sqrtf(static_cast<float>(head_dim))};
+            1.0f / __builtin_sqrtf(static_cast<float>(head_dim)), false};
   ctx.parallel_for(batch * heads, &attend_task, &all);
+  TL_KERNEL_CHECK_MSG(ctx, !__atomic_load_n(&all.failed, __ATOMIC_RELAXED),
+                      MemoryAllocationFailed, out, TL_SCRATCH_TOO_SMALL, "cached_attention.out");
   return out;
 }
 
