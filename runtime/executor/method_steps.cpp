@@ -112,6 +112,59 @@ int32_t constant_tensor_in(const LoadContext& ctx, int32_t id) {
   return -1;
 }
 
+// Whether the bytes of `a` and `b` (at their planned sizes) partly overlap: neither the
+// same range nor apart. A written argument must not: a kernel copying one into the other
+// (memcpy) or vectorizing over both assumes they do not, and a valid memory plan never
+// gives a tensor memory another one uses at that instruction.
+bool partly_overlap(const Tensor& a, const Tensor& b) {
+  const auto* pa = static_cast<const uint8_t*>(a.data());
+  const auto* pb = static_cast<const uint8_t*>(b.data());
+  const size_t na = a.nbytes();
+  const size_t nb = b.nbytes();
+  if (na == 0 || nb == 0 || pa == nullptr || pb == nullptr) return false;
+  if (pa == pb && na == nb) return false;
+  return pa < pb + nb && pb < pa + na;
+}
+
+// The tensors of a value: itself, a list's items (None items skipped); at most `cap`.
+size_t tensors_of(const EValue& v, const Tensor** out, size_t cap) {
+  if (v.is_tensor()) {
+    out[0] = &v.to_tensor();
+    return 1;
+  }
+  if (v.tag() != EValue::Tag::TensorList && v.tag() != EValue::Tag::OptionalTensorList) return 0;
+  const ArrayRef<Tensor*> items =
+      v.tag() == EValue::Tag::TensorList ? v.to_tensor_list() : v.to_optional_tensor_list();
+  size_t n = 0;
+  for (size_t i = 0; i < items.size() && n < cap; ++i) {
+    if (items[i] != nullptr) out[n++] = items[i];
+  }
+  return n;
+}
+
+// Checks no tensor the kernel writes (slot `written`) partly overlaps any tensor argument.
+Error check_written_overlap(const LoadContext& ctx, size_t pc, const char* op_name,
+                            size_t written, const flatbuffers::Vector<int32_t>* args) {
+  constexpr size_t kCap = 64;  // list items compared per argument
+  const Tensor* outs[kCap];
+  const size_t num_outs = tensors_of(ctx.values[args->Get(static_cast<uint32_t>(written))],
+                                     outs, kCap);
+  for (size_t slot = 0; slot < vector_size(args); ++slot) {
+    const Tensor* others[kCap];
+    const size_t num_others =
+        tensors_of(ctx.values[args->Get(static_cast<uint32_t>(slot))], others, kCap);
+    for (size_t i = 0; i < num_outs; ++i) {
+      for (size_t j = 0; j < num_others; ++j) {
+        TL_STEP_CHECK(!partly_overlap(*outs[i], *others[j]), InvalidProgram,
+                      "%s argument %zu is written by the kernel, but its memory partly "
+                      "overlaps argument %zu's; a tensor it writes must be apart from the "
+                      "others or the same one (corrupt memory plan)", op_name, written, slot);
+      }
+    }
+  }
+  return Error::Ok;
+}
+
 // Checks the call's arguments against the kernel's signature: the kernel reads exactly
 // that many slots and unboxes each as that kind without checking.
 Error check_arguments(const LoadContext& ctx, size_t pc, const char* op_name,
@@ -140,6 +193,10 @@ Error check_arguments(const LoadContext& ctx, size_t pc, const char* op_name,
                   "%s argument %zu is written by the kernel, but value %" PRId32
                   " is a constant tensor; out arguments must be planned memory",
                   op_name, slot, constant);
+    if (written) {
+      const Error err = check_written_overlap(ctx, pc, op_name, slot, args);
+      if (err != Error::Ok) return err;
+    }
   }
   return Error::Ok;
 }
