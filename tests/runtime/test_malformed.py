@@ -443,3 +443,17 @@ def test_bool_constant_that_is_not_0_or_1_is_rejected(tmp_path, run, initial):
     expect_load_error(run, tmp_path, P.program(m, segments=[(0, 4)]),
                       f"value 2: Bool {'initial value' if initial else 'constant'} holds byte "
                       "2 at element 3; a Bool is 0 or 1", segment=bytes([1, 0, 1, 2]))
+
+
+@pytest.mark.parametrize("out_offset,ok", [(32, False), (0, True), (64, True)])
+def test_written_tensor_partly_overlapping_an_input_is_rejected(tmp_path, run, out_offset, ok):
+    # Found by the fuzzer: a plan laying view_copy's out 4 bytes into its input made the
+    # kernel memcpy between overlapping ranges. The same memory (in place) or apart is fine.
+    m = P.relu_method()
+    m["values"][1]["val"]["allocation"]["offset"] = out_offset
+    pte, _ = relu_bytes(tmp_path, P.program(m))
+    r = run(pte)
+    assert (r.returncode == 0) == ok, r
+    if not ok:
+        assert ("instruction 0: aten::relu.out argument 1 is written by the kernel, but its "
+                "memory partly overlaps argument 0's") in r.stderr
