@@ -3,7 +3,7 @@
 import yaml
 
 from codegen.errors import ManifestError
-from exporter.atomic import write_text_atomic
+from program.atomic import write_text_atomic
 
 
 class UniqueKeyLoader(yaml.SafeLoader):
