@@ -153,7 +153,7 @@ def build_fuzzer(jobs: int = 2) -> str:
 def build_seeds() -> str:
     """Directory of the seed corpus: the example programs, exported from their manifests."""
     final = os.path.join(BUILD, "seeds", _digest(
-        ("exporter", "examples", "schema"),
+        ("exporter", "program", "examples", "schema"),
         " ".join(open(os.path.join(REPO, "manifests", "models", m + ".yaml")).read()
                  for m in SEED_MODELS)))
     if os.path.isdir(final):

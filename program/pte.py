@@ -109,7 +109,7 @@ def _tensor_json(t: model.Tensor) -> dict:
            "dim_order": list(t.dim_order), "dynamic": t.dynamic}
     if t.min_sizes is not None:
         out["min_sizes"] = list(t.min_sizes)
-    for name in ("constant", "allocation", "initial"):
+    for name in ("constant", "initial", "allocation"):  # the order the exporter fills them in
         if getattr(t, name) is not None:
             out[name] = _ref_json(getattr(t, name))
     return out

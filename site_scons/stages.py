@@ -369,10 +369,12 @@ def wire(env, plan: BuildPlan):
         chosen_libraries = model_libraries + (chosen_libraries or target.kernel_libraries)
     library_names = chosen_libraries or target.kernel_libraries
     libraries = [target.library_path(lib) for lib in library_names]
-    codegen_sources = _sources(repo, "codegen/*.py") + ["schema/aten_ops.yaml"]
+    codegen_sources = (_sources(repo, "codegen/*.py") + _sources(repo, "program/*.py")
+                       + ["schema/aten_ops.yaml"])
 
     # Export: one subprocess per model (torch never enters the SCons process).
-    exporter_sources = _sources(repo, "exporter/**/*.py") + ["schema/program.fbs"]
+    exporter_sources = (_sources(repo, "exporter/**/*.py") + _sources(repo, "program/*.py")
+                        + ["schema/program.fbs"])
     programs = []
     for model in plan.models:
         if model.backend not in ("", "none") and model.backend not in target.backends:

@@ -9,7 +9,9 @@ import pytest
 import torch
 
 from backends.xnnpack import XnnpackPartitioner
+from backends.xnnpack.partitioner import OPS
 from backends.xnnpack.payload import decode
+from codegen.kernel_manifest import load_library
 from codegen.oplist import ops_from_program
 from codegen.schema import load_aten_schemas
 from exporter.export import export
@@ -52,6 +54,12 @@ def test_mlp_is_one_delegate_with_weights_stored_once():
     # Values internal to the delegate are gone from the program and its arena.
     assert len(program.method["values"]) < len(plain.method["values"])
     assert program.plan.arena_size < plain.plan.arena_size
+
+
+def test_every_op_the_partitioner_claims_has_a_portable_kernel():
+    # A group worth() turns down, or a target without the backend, runs on the kernels.
+    portable = set(load_library(f"{REPO}/manifests/kernels/portable.yaml").ops())
+    assert sorted(OPS - portable) == []
 
 
 def test_report_counts_and_marks_the_graph():
