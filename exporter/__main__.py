@@ -16,6 +16,7 @@ import os
 import sys
 from collections import Counter
 
+from codegen.errors import ManifestError
 from exporter.errors import ExportError
 
 
@@ -134,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         return run(args)
-    except ExportError as e:
+    except ManifestError as e:  # an ExportError too
         print(f"error: {e}", file=sys.stderr)
         return 1
 

@@ -103,7 +103,6 @@ class Program:
 def partitioner_for_target(target: str):
     """The partitioner of the first backend of manifests/targets/<target>.yaml, or None
     for a target without backends (the build delegates the same way)."""
-    from codegen.errors import ManifestError
     from codegen.target import load_target
     from exporter.manifest import REPO, make_partitioner
 
@@ -111,10 +110,7 @@ def partitioner_for_target(target: str):
     if not os.path.exists(path):
         known = sorted(f[:-5] for f in os.listdir(os.path.dirname(path)) if f.endswith(".yaml"))
         raise ExportError(f"target '{target}': there is no {path}; targets: {', '.join(known)}")
-    try:
-        target_manifest = load_target(path)
-    except ManifestError as e:
-        raise ExportError(str(e)) from None
+    target_manifest = load_target(path)   # a ManifestError names the entry
     backends = target_manifest.backends
     return (make_partitioner(backends[0], tuple(target_manifest.kernel_libraries))
             if backends else None)

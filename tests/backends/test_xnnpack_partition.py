@@ -165,9 +165,9 @@ def test_cli_prints_the_report(tmp_path):
 
 
 def test_manifest_rejects_an_unknown_backend(tmp_path):
-    from exporter.errors import ExportError
+    from codegen.errors import ManifestError
     from exporter.manifest import parse_manifest
-    with pytest.raises(ExportError, match="backend 'xnnpak' is not one of xnnpack, none"):
+    with pytest.raises(ManifestError, match="backend 'xnnpak' is not one of xnnpack, none"):
         parse_manifest("m.yaml", {"description": "d", "factory": "a.b:c", "backend": "xnnpak"})
 
 
