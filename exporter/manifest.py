@@ -32,11 +32,10 @@ import re
 import sys
 from dataclasses import dataclass
 
-import yaml
-
 from codegen.backends import available_backends, plan_backends
 from codegen.errors import ManifestError
 from codegen.target import is_library_path
+from codegen.yaml_io import load_yaml
 from exporter.errors import ExportError
 from exporter.quantize.scheme import parse_quantize
 
@@ -272,16 +271,13 @@ def make_partitioner(backend: str, kernel_libraries: tuple = ()):
 
 def load_manifest(path: str, repo: str = REPO, label: str | None = None) -> ModelManifest:
     """The manifest at `path`; messages name it `label` (default: `path`)."""
-    from codegen.yaml_io import parse_yaml, yaml_error_message
     label = label or path
     try:
         with open(path) as f:
-            data = parse_yaml(f.read())
+            text = f.read()
     except OSError as e:
         raise ManifestError(f"{label}: cannot read the manifest: {e.strerror}") from None
-    except yaml.YAMLError as e:
-        raise ManifestError(yaml_error_message(e, label)) from None
-    return parse_manifest(label, data, repo)
+    return parse_manifest(label, load_yaml(text, label), repo)
 
 
 def load_model(manifest: ModelManifest):

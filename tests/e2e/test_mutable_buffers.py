@@ -105,7 +105,7 @@ def test_the_program_stores_initial_values_and_writes_the_cache_in_place():
     from exporter.export import export
     T = torch.export.Dim("T", max=8)
     program = export(Stateful(), _inputs(0), dynamic_shapes=({2: T}, {0: T}))
-    method = program.method
+    method = program.to_dict()["methods"][0]
     buffers = [v["val"] for v in method["values"]
                if v.get("val_type") == "Tensor" and "initial" in v["val"]]
     assert len(buffers) == 3 and all("allocation" in b for b in buffers)

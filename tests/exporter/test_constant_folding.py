@@ -16,7 +16,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
 def _constants(program) -> list[bytes]:
     """The bytes of each constant tensor value, in value order."""
     found = []
-    for v in program.method["values"]:
+    for v in program.to_dict()["methods"][0]["values"]:
         if v.get("val_type") == "Tensor" and "constant" in v["val"]:
             off = v["val"]["constant"]["offset"]
             found.append(program.segment[off:off + tensor_nbytes(v["val"])])
@@ -28,7 +28,7 @@ def _bytes(t: torch.Tensor) -> bytes:
 
 
 def _check_runs(program, module, *inputs):
-    assert_plan_is_safe(program.method)
+    assert_plan_is_safe(program.to_dict()["methods"][0])
     got = run_program(program.to_dict(), program.segment, list(inputs))
     with torch.no_grad():
         want = module(*inputs)
@@ -94,11 +94,11 @@ def test_an_op_reading_a_runtime_value_is_not_folded():
     assert program.folded == ()
     assert "aten::permute_copy.out" in program.operators
     # Its dims are an IntList of Int values.
-    for args in [i["instr"]["args"] for i in program.method["instructions"]
+    for args in [i["instr"]["args"] for i in program.to_dict()["methods"][0]["instructions"]
                  if program.operators[i["instr"]["op_index"]] == "aten::permute_copy.out"]:
-        src, dims, _ = (program.method["values"][a] for a in args)
+        src, dims, _ = (program.to_dict()["methods"][0]["values"][a] for a in args)
         assert "allocation" in src["val"] and dims["val_type"] == "IntList"
-        assert [program.method["values"][i]["val"]["value"]
+        assert [program.to_dict()["methods"][0]["values"][i]["val"]["value"]
                 for i in dims["val"]["items"]] == [1, 0]
     assert _constants(program) == [_bytes(module.w)]
     _check_runs(program, module, x)
@@ -231,7 +231,7 @@ def test_a_returned_value_stays_a_call():
     module, x = ReturnsTransposed().eval(), torch.randn(2)
     program = export(module, (x,))
     assert program.folded == ()
-    out = program.method["values"][program.method["outputs"][1]]["val"]
+    out = program.to_dict()["methods"][0]["values"][program.to_dict()["methods"][0]["outputs"][1]]["val"]
     assert "allocation" in out
     _check_runs(program, module, x)
 
@@ -244,13 +244,13 @@ def test_delegation_sees_the_folded_weight_as_a_constant():
     module, x = Linear().eval(), torch.randn(3, 8)
     plain = export(module, (x,))
     program = export(module, (x,), partitioner=XnnpackPartitioner())
-    assert [i["instr_type"] for i in program.method["instructions"]] == ["DelegateCall"]
+    assert [i["instr_type"] for i in program.to_dict()["methods"][0]["instructions"]] == ["DelegateCall"]
     report = program.delegation
     assert report.groups == ((("addmm", "aten::addmm.out"),),)
     assert report.folded == () and report.outside == ()
     # The filter is the stored [8, 5] constant, passed with transpose_weights.
     assert len(program.segment) == len(plain.segment) + 16
-    graph = decode(bytes(program.method["delegates"][0]["data"]))
+    graph = decode(bytes(program.to_dict()["methods"][0]["delegates"][0]["data"]))
     (node,) = graph["nodes"]
     assert node["kind"] == "FullyConnected"
     assert sum(v["constant"] for v in graph["values"]) == 2

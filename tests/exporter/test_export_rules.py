@@ -19,7 +19,7 @@ class ViewOnDynamicDim(nn.Module):
 
 
 def _value(program, vid):
-    return program.method["values"][vid]
+    return program.to_dict()["methods"][0]["values"][vid]
 
 
 def _int(program, vid):
@@ -31,7 +31,7 @@ def _int(program, vid):
 def _calls(program):
     ops = program.operators
     return [(ops[i["instr"]["op_index"]], i["instr"]["args"])
-            for i in program.method["instructions"]]
+            for i in program.to_dict()["methods"][0]["instructions"]]
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +44,7 @@ def test_sym_size_and_prim_mul_feed_the_view(view_program):
     calls = _calls(view_program)
     assert [op for op, _ in calls] == ["aten::sym_size.int", "tailor_prim::mul.int",
                                        "aten::view_copy.out", "aten::mul.Scalar_out"]
-    x = view_program.method["inputs"][0]
+    x = view_program.to_dict()["methods"][0]["inputs"][0]
     # sym_size.int(Tensor self, int dim) -> SymInt: self, dim, then the return slot.
     (_, (self_id, dim_id, size_slot)), (_, (a, b, product)) = calls[0], calls[1]
     assert self_id == x and _int(view_program, dim_id) == 0
@@ -108,10 +108,10 @@ def test_multi_output_and_list_out_ops(split_program):
     self_id, dim, keepdim, values, indices = calls["aten::max.dim_max"]
     assert _value(split_program, keepdim) == {"val_type": "Bool", "val": {"value": False}}
     assert _value(split_program, indices)["val"]["scalar_type"] == "Long"
-    assert split_program.method["outputs"][1:] == [values, indices]
+    assert split_program.to_dict()["methods"][0]["outputs"][1:] == [values, indices]
     keys = {c.key for c in split_program.kernel_calls() if c.op == "aten::max.dim_max"}
     assert keys == {"Float;0,1|Float;0|Long;0"}
-    assert_plan_is_safe(split_program.method)
+    assert_plan_is_safe(split_program.to_dict()["methods"][0])
 
 
 def test_defaulted_and_none_arguments_get_values(split_program):
@@ -148,7 +148,7 @@ def test_identical_constants_are_stored_once():
             return x + self.a + self.b + self.c.sum()
 
     program = export(Tied(), (torch.randn(5),))
-    offsets = [v["val"]["constant"]["offset"] for v in program.method["values"]
+    offsets = [v["val"]["constant"]["offset"] for v in program.to_dict()["methods"][0]["values"]
                if v.get("val_type") == "Tensor" and "constant" in v["val"]]
     assert offsets == [0, 0, 64]
     # c.sum() reads only a constant, so it is folded: the segment holds 6.0, not c.
@@ -166,7 +166,7 @@ def test_returning_a_constant_copies_it_into_the_arena():
             return x * 2, self.table
 
     program = export(ReturnsBuffer(), (torch.randn(6),))
-    out = program.method["outputs"][1]
+    out = program.to_dict()["methods"][0]["outputs"][1]
     assert "allocation" in _value(program, out)["val"]
     assert "aten::clone.out" in program.operators
     x = torch.randn(6)

@@ -9,19 +9,19 @@ import pytest
 import torch
 
 from tests.exporter.conftest import MLP_MAX_BATCH, REPO
-from exporter.serialize import HEADER_SIZE, deserialize, read_header
+from program.pte import HEADER_SIZE, deserialize_json, read_header
 from program_checks import assert_plan_is_safe, tensor_nbytes
 from pte_interpreter import run_program
 
 
 def _calls(program, op):
-    m = program.method
+    m = program.to_dict()["methods"][0]
     index = program.operators.index(op)
     return [i["instr"]["args"] for i in m["instructions"] if i["instr"]["op_index"] == index]
 
 
 def _value(program, vid):
-    return program.method["values"][vid]
+    return program.to_dict()["methods"][0]["values"][vid]
 
 
 @pytest.mark.filterwarnings("ignore::FutureWarning")
@@ -60,7 +60,7 @@ def test_addmm_args_follow_the_schema(mlp, mlp_program):
     first, second = _calls(mlp_program, "aten::addmm.out")
     bias, x, weight_t, beta, alpha, out = (_value(mlp_program, a) for a in first)
     assert bias["val"]["sizes"] == [32] and "constant" in bias["val"]
-    assert first[1] == mlp_program.method["inputs"][0]
+    assert first[1] == mlp_program.to_dict()["methods"][0]["inputs"][0]
     # mat2 is the transposed weight, folded at export into a constant.
     assert weight_t["val"]["sizes"] == [16, 32] and "constant" in weight_t["val"]
     off = weight_t["val"]["constant"]["offset"]
@@ -69,7 +69,7 @@ def test_addmm_args_follow_the_schema(mlp, mlp_program):
     assert beta == {"val_type": "Int", "val": {"value": 1}}
     assert alpha == {"val_type": "Int", "val": {"value": 1}}
     assert out["val"]["sizes"] == [MLP_MAX_BATCH, 32]
-    assert second[-1] == mlp_program.method["outputs"][0]
+    assert second[-1] == mlp_program.to_dict()["methods"][0]["outputs"][0]
     # Each scalar argument is a value of its own.
     assert first[3] != first[4]
 
@@ -85,7 +85,7 @@ def test_constants_are_aligned_inside_the_segment_and_equal_the_parameters(mlp, 
     # In program order; the weights are stored transposed, as addmm reads them.
     params = [p.detach() for p in (module.fc1.weight.t().contiguous(), module.fc1.bias,
                                    module.fc2.weight.t().contiguous(), module.fc2.bias)]
-    constants = [v["val"] for v in mlp_program.method["values"]
+    constants = [v["val"] for v in mlp_program.to_dict()["methods"][0]["values"]
                  if v.get("val_type") == "Tensor" and "constant" in v["val"]]
     assert len(constants) == len(params)
     segment = mlp_program.segment
@@ -102,7 +102,7 @@ def test_constants_are_aligned_inside_the_segment_and_equal_the_parameters(mlp, 
 
 
 def test_dynamic_batch_is_planned_at_its_upper_bound(mlp_program):
-    m = mlp_program.method
+    m = mlp_program.to_dict()["methods"][0]
     x = m["values"][m["inputs"][0]]["val"]
     y = m["values"][m["outputs"][0]]["val"]
     assert x["sizes"] == [MLP_MAX_BATCH, 16] and x["dynamic"] is True
@@ -113,7 +113,7 @@ def test_dynamic_batch_is_planned_at_its_upper_bound(mlp_program):
 
 
 def test_memory_plan_is_safe_and_reuses_memory(mlp_program):
-    m = mlp_program.method
+    m = mlp_program.to_dict()["methods"][0]
     assert_plan_is_safe(m)
     planned = [v["val"] for v in m["values"]
                if v.get("val_type") == "Tensor" and "allocation" in v["val"]]
@@ -129,7 +129,7 @@ def test_round_trip_through_the_pte_format(mlp_program):
     program_size, segment_base, segment_size = read_header(data)
     assert segment_base % 4096 == 0 and segment_size == len(mlp_program.segment)
     assert struct.unpack_from("<I", data, 12)[0] == HEADER_SIZE
-    back, segment = deserialize(data)
+    back, segment = deserialize_json(data)
     assert segment == mlp_program.segment
     mine = mlp_program.to_dict()
     assert back["version"] == mine["version"]
@@ -158,7 +158,7 @@ def test_program_computes_what_torch_computes(mlp, mlp_program, batch):
 
 def test_deserialized_program_computes_the_same(mlp, mlp_program):
     module, (x,) = mlp
-    program, segment = deserialize(mlp_program.to_bytes())
+    program, segment = deserialize_json(mlp_program.to_bytes())
     (got,) = run_program(program, segment, [x])
     with torch.no_grad():
         torch.testing.assert_close(got, module(x), atol=1e-6, rtol=1e-6)

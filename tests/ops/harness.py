@@ -356,7 +356,7 @@ def _export_to(case: OpCase, dtype: str, final: str, key: str, backend: str) -> 
     for i, value in enumerate(expected):
         _save_npy(os.path.join(directory, f"expected_{i}.npy"), value)
     schemas = dict(load_aten_schemas())
-    oplist = ops_from_program(program.to_dict(), key, schemas, key)
+    oplist = ops_from_program(program.data, key, schemas, key)
     with open(os.path.join(directory, "selected_ops.yaml"), "w") as f:
         f.write(oplist_to_yaml(oplist))
     meta = {"inputs": len(inputs), "outputs": len(expected),
