@@ -33,7 +33,7 @@ from exporter.program_methods import BoundMethod, constant_method, share_segment
 from program import model
 from program.atomic import write_bytes_atomic, write_text_atomic
 from program.debug_record import VERSION as DEBUG_VERSION, debug_path_for
-from program.pte import serialize, to_json
+from program.pte import serialize
 
 PROGRAM_VERSION = 1
 
@@ -62,11 +62,6 @@ class Program:
     def folded(self) -> tuple[str, ...]:
         """The nodes folded into constants at export."""
         return self.simplified.folded
-
-    def to_dict(self) -> dict:
-        """The program in its flatbuffer JSON form (program/pte.py): what tests written
-        from the file's contract (schema/program.fbs) read, independent of the model."""
-        return to_json(self.data)
 
     @property
     def method(self) -> model.Method:
