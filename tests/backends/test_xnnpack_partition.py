@@ -14,7 +14,7 @@ from codegen.kernel_manifest import load_library
 from codegen.oplist import ops_from_program
 from codegen.schema import load_aten_schemas
 from exporter.export import export
-from program import model
+from program.model import DelegateCall, Int, Tensor
 from tests.conftest import REPO
 
 
@@ -145,14 +145,14 @@ def test_dynamic_reshape_reads_its_size_at_run_time():
     t = torch.export.Dim("T", max=16)
     program = _export(M(), torch.randn(1, 5, 8), dynamic_shapes=({1: t},))
     delegate_calls = [i for i in program.method.instructions
-                      if isinstance(i, model.DelegateCall)]
+                      if isinstance(i, DelegateCall)]
     assert len(delegate_calls) == 1
     graph = decode(program.method.delegates[0].data)
     reshapes = [n for n in graph["nodes"] if n["kind"] == "Reshape"]
     assert reshapes and any(d["arg"] >= 0 for n in reshapes for d in n["shape"])
     values = program.method.values
     args = delegate_calls[0].args
-    assert any(isinstance(values[a], model.Int) for a in args)
+    assert any(isinstance(values[a], Int) for a in args)
 
 
 def test_cli_prints_the_report(tmp_path):
@@ -198,7 +198,7 @@ def test_a_conv_net_is_one_delegate_with_repacked_weights_stored_once():
     # The conv weights are stored once, in XNNPACK's layout: as many constant bytes.
     def constant_bytes(p):
         return sum(v.nbytes for v in p.method.values
-                   if isinstance(v, model.Tensor) and v.constant is not None)
+                   if isinstance(v, Tensor) and v.constant is not None)
     assert constant_bytes(program) == constant_bytes(plain)
     graph = decode(program.method.delegates[0].data)
     kinds = [n["kind"] for n in graph["nodes"]]
