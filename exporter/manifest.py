@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from codegen.backends import available_backends, plan_backends
 from codegen.errors import ManifestError
 from codegen.target import is_library_path
-from codegen.yaml_io import load_yaml
+from codegen.yaml_io import load_yaml, once_per_file
 from exporter.errors import ExportError
 from exporter.quantize.scheme import parse_quantize
 
@@ -269,6 +269,7 @@ def make_partitioner(backend: str, kernel_libraries: tuple = ()):
         kernel_libraries=tuple(kernel_libraries))
 
 
+@once_per_file
 def load_manifest(path: str, repo: str = REPO, label: str | None = None) -> ModelManifest:
     """The manifest at `path`; messages name it `label` (default: `path`)."""
     label = label or path
