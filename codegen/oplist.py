@@ -35,7 +35,6 @@ from program.debug_record import instruction_sources, read_debug_record
 from program.debug_record import where as debug_where
 
 _OP_RE = re.compile(r"^[A-Za-z_]\w*::[A-Za-z_]\w*(\.[A-Za-z_]\w*)?$")
-_KEY_RE = re.compile(r"^([A-Za-z0-9]+;[0-9,]*(\|[A-Za-z0-9]+;[0-9,]*)*)?$")
 _HEADER = """\
 # Selected operators, written by codegen/oplist.py; feed back with --ops-yaml.
 # dtypes: every tensor dtype the op's calls use (what its kernel is compiled for);
@@ -151,7 +150,7 @@ def _call_record(call: model.KernelCall, schema: Schema | None, values: list, wh
             continue
         for tensor in tensors:
             dtypes.add(tensor.scalar_type)
-            orders.add(model.dim_order_key(tensor))
+            orders.add(model.dim_order_key(tensor.dim_order))
     return model.kernel_key(values, args), dtypes, scalar_dtypes, orders
 
 
@@ -232,7 +231,7 @@ def _parse_use(op: str, rec, where: str) -> OpUse:
             raise ManifestError(f"{where}: {op}: each kernel_keys item is "
                                 "{key: 'Float;0,1|Float;0,1', models: [mlp], sources: [...]}")
         key = "" if item["key"] is None else str(item["key"])
-        if not _KEY_RE.match(key):
+        if not model.is_kernel_key(key):
             raise ManifestError(f"{where}: {op}: '{key}' is not a kernel key like "
                                 "Float;0,1|Float;0,1 (docs/internals.md)")
         keys.setdefault(key, set()).update(_string_list(item["models"], where, "models"))

@@ -6,8 +6,8 @@
 
 Writes OUT (the program) and OUT-stem_io/input_<i>.npy, expected_<i>.npy (eager torch
 outputs on the example inputs), and with --deps-out the Python files the export imported
-(exporter/deps.py), all atomically. A user error (ExportError) is printed
-without a traceback and exits 1.
+(exporter/deps.py), all atomically. A user error (a ManifestError, such as an ExportError) is
+printed without a traceback and exits 1.
 """
 
 import argparse

@@ -7,6 +7,7 @@ instruction its InstructionKind member, so `isinstance(v, Tensor)` asks a value'
 Tables the exporter fills in step by step (a tensor's placement) are mutable.
 """
 
+import re
 from dataclasses import dataclass, field
 
 # schema/program.fbs ScalarType, by name: the codes of ATen's c10::ScalarType.
@@ -205,19 +206,39 @@ def tensor_ids(values: list[Value], args) -> list[int]:
     return found
 
 
-def dim_order_key(tensor: Tensor) -> str:
-    """"0,2,3,1": a tensor's dim order as kernel keys and op lists spell it."""
-    return ",".join(str(d) for d in tensor.dim_order)
+# What join_key() writes: "Dtype;dims" parts joined by "|", or "" (no tensor argument).
+_KEY = re.compile(r"^([A-Za-z0-9]+;[0-9,]*(\|[A-Za-z0-9]+;[0-9,]*)*)?$")
+
+
+def dim_order_key(dim_order) -> str:
+    """"0,2,3,1": a dim order as kernel keys and op lists spell it."""
+    return ",".join(str(d) for d in dim_order)
+
+
+def key_part(dtype: str, dim_order: str) -> str:
+    """"Float;0,1": one tensor argument's part of a kernel key."""
+    return f"{dtype};{dim_order}"
+
+
+def join_key(parts) -> str:
+    """The kernel key of its parts, in argument order: "Float;0|Float;0,1"."""
+    return "|".join(parts)
+
+
+def is_kernel_key(text: str) -> bool:
+    """Whether `text` is spelled as join_key() writes keys ("" included: no tensor)."""
+    return _KEY.match(text) is not None
 
 
 def tensor_key(tensor: Tensor) -> str:
     """"Float;0,1": one tensor's part of a kernel key."""
-    return f"{tensor.scalar_type};{dim_order_key(tensor)}"
+    return key_part(tensor.scalar_type, dim_order_key(tensor.dim_order))
 
 
 def kernel_key(values: list[Value], args) -> str:
     """The kernel key of a call with `args` (docs/internals.md): the dtype and dim order
     of each argument that is a tensor, in argument order, joined by "|":
     "Float;0|Float;0,1|Float;0,1". The runtime looks kernels up by the same rule
-    (runtime/executor/method_steps.cpp); tensor lists and absent tensors add nothing."""
-    return "|".join(tensor_key(values[a]) for a in args if isinstance(values[a], Tensor))
+    (runtime/executor/method_steps.cpp) and kernel manifests spell their keys so
+    (codegen/kernel_manifest.py); tensor lists and absent tensors add nothing."""
+    return join_key(tensor_key(values[a]) for a in args if isinstance(values[a], Tensor))
