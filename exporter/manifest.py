@@ -12,7 +12,8 @@ model it names.
     quantize: 8da4w                        # optional; exporter/quantize/scheme.py
     kernel_libraries: [examples/custom_linear/custom_linear.yaml]  # optional; the model's own
                                            # kernel libraries, ahead of the target's (site_scons)
-    data: [examples/nanogpt/weights/*]     # optional; files the factory reads (re-export on change)
+    data: [examples/nanogpt/weights/*]     # optional; files the factory reads (the build
+                                           # re-exports when one changes)
     app: {name: generate, sources: [...], args: [...]}  # optional; a program linked against
                                            # the model's runtime, run by `scons generate=`
 

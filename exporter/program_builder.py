@@ -1,7 +1,8 @@
 """Core-ATen ExportedProgram -> one method of the program model, plus constant segment.
 
 Input: a torch.export ExportedProgram already decomposed to core ATen. Output: a
-BuiltMethod holding the method (program/model.py), the constant segment bytes and the memory plan. The rules are in docs/internals.md:
+BuiltMethod holding the method (program/model.py), the constant segment bytes and the
+memory plan. The rules are in docs/internals.md:
 
 - every graph op becomes a KernelCall to its out variant (out_variants.py), with one
   value id per schema argument (kwarg-only and defaulted ones included), then the out
@@ -27,7 +28,6 @@ from torch.export.graph_signature import InputKind, OutputKind
 from torch.utils._sympy.value_ranges import bound_sympy
 
 from exporter.constant_segment import pack_constants
-from program.debug_record import written_tensors
 from exporter.delegation import Call, DelegationReport, LoweredMethod, delegate_method
 from exporter.errors import ExportError
 from exporter.memory_plan import Buffer, MemoryPlan, live_ranges, plan_memory
@@ -38,8 +38,10 @@ from exporter.out_variants import (IGNORED_TARGETS, PRIM_INT_OPS, ProgramOp,
 from exporter.scalar_types import (DEVICE_TYPE_CODES, LAYOUT_CODES, MEMORY_FORMAT_CODES,
                                    SCALAR_TYPE_CODES, SCALAR_TYPE_NAMES)
 from program import model
-from program.model import (Allocation, Bool, ConstantRef, DelegateCall, Double, Int,
-                           KernelCall, OptionalTensorList, String, TensorList)
+from program.debug_record import written_tensors
+from program.model import (Allocation, Bool, BoolList, ConstantRef, DelegateCall, Double,
+                           DoubleList, Int, IntList, KernelCall, OptionalTensorList, String,
+                           TensorList)
 
 _CONSTANT_KINDS = (InputKind.PARAMETER, InputKind.BUFFER, InputKind.CONSTANT_TENSOR)
 BACKEND_SLACK = 16  # XNN_EXTRA_BYTES
@@ -217,11 +219,11 @@ class _MethodBuilder:
             return self._add(OptionalTensorList([
                 -1 if x is None else self._node_value(x, node) for x in items]))
         if kind in ("IntType", "SymIntType"):
-            return self._add(model.IntList([self._arg(elem, x, None, node) for x in items]))
+            return self._add(IntList([self._arg(elem, x, None, node) for x in items]))
         if kind == "FloatType" and all(isinstance(x, (int, float)) for x in items):
-            return self._add(model.DoubleList([float(x) for x in items]))
+            return self._add(DoubleList([float(x) for x in items]))
         if kind == "BoolType" and all(isinstance(x, bool) for x in items):
-            return self._add(model.BoolList(list(items)))
+            return self._add(BoolList(list(items)))
         raise ExportError(f"{describe(node)}: list argument {v!r} of element type {elem} is "
                           "not supported by Tailor programs")
 
