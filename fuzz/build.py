@@ -143,7 +143,7 @@ def _glue(work: str, gen: str, target: str):
         os.path.join(work, "backends.yaml"), "--out-dir", gen)
     with open(os.path.join(work, "backends.yaml")) as f:
         backends = parse_plan(f.read(), "backends.yaml").backends
-    from exporter.serialize import flatc
+    from program.flatc import flatc
     for schema in ["schema/program.fbs"] + [s for b in backends for s in b.schemas]:
         subprocess.run([flatc(), "--cpp", "-o", gen, os.path.join(REPO, schema)],
                        check=True, capture_output=True)
@@ -204,7 +204,7 @@ def build_seeds() -> str:
     """Directory of the seed corpus: the seed models exported from their manifests, and
     the hand-built programs of fuzz/seed_programs.py."""
     final = os.path.join(BUILD, "seeds", _digest(
-        ("exporter", "examples", "schema", "backends/xnnpack", "fuzz/seed_models",
+        ("exporter", "program", "examples", "schema", "backends/xnnpack", "fuzz/seed_models",
          "fuzz/seed_programs.py", "manifests/models/mlp.yaml"), repr(SEED_MODELS)))
     if os.path.isdir(final):
         return final

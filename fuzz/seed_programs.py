@@ -15,8 +15,8 @@ import os
 import struct
 import sys
 
-from exporter.atomic import write_bytes_atomic
-from exporter.serialize import serialize
+from program.atomic import write_bytes_atomic
+from program.pte import serialize_json
 
 ITEMSIZE = {"Float": 4, "Long": 8, "Bool": 1}
 
@@ -65,7 +65,8 @@ class _Method:
 
 def _program(*methods, segment: bytes = b"") -> bytes:
     segments = [{"offset": 0, "size": len(segment)}] if segment else []
-    return serialize({"version": 0, "methods": list(methods), "segments": segments}, segment)
+    return serialize_json({"version": 0, "methods": list(methods), "segments": segments},
+                          segment)
 
 
 def control_flow() -> bytes:
