@@ -226,8 +226,8 @@ def fuzz(binary: str, corpora, *flags: str, timeout: float, corpus: str = "", jo
          nice: bool = False) -> subprocess.CompletedProcess:
     """Runs the fuzzer on `corpus` (a temporary directory unless given) after copying
     `corpora` into it, so new inputs land in the tree only when asked. With jobs > 1,
-    that many processes share the corpus; their logs are appended to stderr. Crashes are
-    copied to build/fuzz/artifacts/."""
+    that many processes share the corpus (libFuzzer prints their logs on its stderr).
+    Crashes are copied to build/fuzz/artifacts/."""
     work = tempfile.mkdtemp(prefix="fuzz-")
     try:
         corpus = corpus or os.path.join(work, "corpus")
@@ -244,9 +244,6 @@ def fuzz(binary: str, corpora, *flags: str, timeout: float, corpus: str = "", jo
         proc = subprocess.run((["nice", "-n", "19"] if nice else []) + command + [corpus],
                               capture_output=True, text=True, errors="replace", timeout=timeout,
                               env=dict(os.environ, **SANITIZER_ENV), cwd=work)
-        for log in sorted(n for n in os.listdir(work) if n.startswith("fuzz-")):
-            with open(os.path.join(work, log), errors="replace") as f:
-                proc.stderr += "\n==> %s <==\n%s" % (log, f.read())
         return proc
     finally:
         artifacts = [n for n in os.listdir(work) if n.startswith(("crash-", "leak-", "timeout-",
