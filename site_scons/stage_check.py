@@ -28,8 +28,7 @@ def run_self_check(target, source, env):
                                           "--rtol", rtol]
     if len(target) > 1:
         command += ["--repeat", str(TRACE_RUNS), "--trace", str(target[1])]
-    print("checking %s against torch eager" % os.path.relpath(program,
-                                                              env.Dir("#").abspath))
+    print("checking %s against torch eager" % source[1].path)
     proc = subprocess.run(command, capture_output=True, text=True)
     report = proc.stdout + proc.stderr
     sys.stdout.write("".join("  " + line + "\n" for line in report.splitlines()))

@@ -34,14 +34,17 @@ def _codegen_sources(ctx) -> list:
 def wire_oplist(ctx, programs: list, libraries: list):
     """Every operator, dtype and dim order the models use (plus ops=) -> selected_ops.yaml."""
     plan, tenv = ctx.plan, ctx.tenv
-    args = " ".join("--model %s=%s" % (model.name, pte.path) for model, pte, _ in programs)
+    # Paths through ${SOURCES[i]}: a literal build path in a command would keep other
+    # build directories from sharing the output through a cache (build_cache.py).
+    args = " ".join("--model %s=${SOURCES[%d]}" % (model.name, i)
+                    for i, (model, _, _) in enumerate(programs))
     extra_programs = [tenv.File(path if os.path.isabs(path) else "#" + path)
                       for path in plan.programs]
     if extra_programs:  # listed in a file: thousands of paths overflow a command line
         program_list = tenv.Command(
             "%s/programs.txt" % ctx.out, tenv.Value("\n".join(n.path for n in extra_programs)),
             Action(write_value, None))
-        args += " --program-list %s" % program_list[0].path
+        args += " --program-list ${SOURCES[%d]}" % (len(programs) + len(extra_programs))
         extra_programs.append(program_list[0])
     if plan.ops:
         flag = "--ops-yaml" if plan.ops.endswith((".yaml", ".yml")) else "--ops"
@@ -95,7 +98,7 @@ def wire_render(ctx, plan_yaml, kernel_sources, backend_plan) -> list:
          "%s/selected_dtypes.h" % gen, "%s/register_backends.cpp" % gen],
         [plan_yaml, backend_plan],
         Action(python_module("codegen.render") + " --plan ${SOURCES[0]} --backend-plan "
-               "${SOURCES[1]} --out-dir %s" % tenv.Dir(gen).path,
+               "${SOURCES[1]} --out-dir ${TARGET.dir}",
                ctx.label("generating glue -> %s" % tenv.Dir(gen).path)))
     tenv.Depends(glue, _codegen_sources(ctx) + ctx.sources("templates/*.j2"))
     shards = tenv.Command(["%s/%s.cpp" % (gen, shard_stem(i)) for i in range(ctx.plan.shards)],
