@@ -15,9 +15,9 @@ def compile_entries(repo: str, objects: list) -> list:
     entries = []
     for obj in objects:
         env, source = obj.get_build_env(), obj.sources[0]
-        command = env.Override({"TL_LAUNCHER": ""}).subst(
-            "$SHCXXCOM" if obj.get_builder().get_name(env) == "SharedObject" else "$CXXCOM",
-            target=[obj], source=[source])
+        # Every object compiles with CXXCOM: lib=shared adds -fPIC to it.
+        command = env.Override({"TL_LAUNCHER": ""}).subst("$CXXCOM", target=[obj],
+                                                          source=[source])
         entries.append({"directory": repo, "file": source.srcnode().path, "output": obj.path,
                         "command": command.replace(obj.path + ".tmp", obj.path).strip()})
     return sorted(entries, key=lambda e: e["output"])

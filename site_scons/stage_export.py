@@ -91,7 +91,7 @@ def wire_export(ctx, library_names, stale_imports) -> list:
                     ctx.label("exporting %s" % model.name)),
              Action(pack_io, None)])
         tenv.Depends(pte, exporter_sources + list(model.sources) + backend_sources
-                     + [stale_imports(tenv, deps)])
+                     + [stale_imports(tenv, deps.abspath)])
         tenv.Clean(pte, stem + "_io")  # a directory: removed whole
         index = tenv.Command("%s_io/%s" % (stem, IO_INDEX), archive, Action(unpack_io, None))
         tenv.NoCache(index)
