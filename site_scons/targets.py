@@ -185,8 +185,9 @@ def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
     (manifests/profiles/, "" for the target's flags only); returns (env, target).
 
     The environment's TL_LINK_SOURCES are the profile's sources that every program links
-    as objects; TL_KERNEL_LIBRARIES the profile's kernel libraries ([]: the target's); TL_EMULATOR is the command prefix that runs its programs here ([] for
-    none). Each program also writes its link map to <program>.map. A compiler launcher
+    as objects; TL_KERNEL_LIBRARIES the profile's kernel libraries ([]: the target's);
+    TL_EMULATOR is the command prefix that runs its programs here ([] for none);
+    TL_LAUNCHER the compiler launcher ("" for none). Each program also writes its link map to <program>.map. A compiler launcher
     (`launcher` as the option spells it, else the target's) prefixes every compile
     command but stays out of the signatures: objects are the same with or without it.
     """
