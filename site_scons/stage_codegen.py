@@ -28,7 +28,7 @@ def write_value(target, source, env):
 
 
 def _codegen_sources(ctx) -> list:
-    return ctx.sources("codegen/*.py") + ["schema/aten_ops.yaml"]
+    return ctx.sources("codegen/*.py") + ctx.sources("program/*.py") + ["schema/aten_ops.yaml"]
 
 
 def wire_oplist(ctx, programs: list, libraries: list):

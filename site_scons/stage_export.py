@@ -70,7 +70,8 @@ def wire_export(ctx, library_names, stale_imports) -> list:
     `stale_imports(env, deps path)` is the Value that re-exports when a Python file the
     last export imported has changed (stages._stale_imports)."""
     tenv, target, out = ctx.tenv, ctx.target, ctx.out
-    exporter_sources = ctx.sources("exporter/**/*.py") + ["schema/program.fbs"]
+    exporter_sources = (ctx.sources("exporter/**/*.py") + ctx.sources("program/*.py")
+                        + ["schema/program.fbs"])
     backend_sources = [src for b in target.backends
                        for src in ctx.sources("backends/%s/*.py" % b)
                        + ctx.sources("backends/%s/schema/*.fbs" % b)]
