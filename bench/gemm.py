@@ -37,16 +37,18 @@ def load_target(name: str) -> dict:
         return yaml.safe_load(f)
 
 
-def build(target_name: str) -> tuple[str, list[str]]:
-    """Compiles bench/gemm.cpp for the target; returns the binary and its run prefix."""
+def build(target_name: str, program: str = "gemm", flags: tuple[str, ...] = (),
+          variant: str = "") -> tuple[str, list[str]]:
+    """Compiles bench/<program>.cpp for the target, with `flags` after the target's, into
+    build/bench-<program>/<target><variant>/; returns the binary and its run prefix."""
     target = load_target(target_name)
-    out = os.path.join(REPO, "build", "bench-gemm", target_name)
+    out = os.path.join(REPO, "build", f"bench-{program}", target_name + variant)
     os.makedirs(os.path.join(out, "gen"), exist_ok=True)
     with open(os.path.join(out, "gen", "selected_dtypes.h"), "w") as f:
         f.write("#define TL_SELECT_ALL_DTYPES 1\n")  # for the portable matmul beside it
-    binary = os.path.join(out, "gemm")
-    cmd = [target["cxx"], *target["cxxflags"], "-I", REPO, "-I", os.path.join(out, "gen"),
-           os.path.join(REPO, "bench", "gemm.cpp"),
+    binary = os.path.join(out, program)
+    cmd = [target["cxx"], *target["cxxflags"], *flags, "-I", REPO, "-I", os.path.join(out, "gen"),
+           os.path.join(REPO, "bench", program + ".cpp"),
            *(os.path.join(REPO, s) for s in RUNTIME_SOURCES), "-o", binary]
     print(" ".join(os.path.relpath(c, REPO) if c.startswith(REPO) else c for c in cmd),
           flush=True)

@@ -1,0 +1,94 @@
+// AVX-512 VNNI kernels of the quantized linear (contract: util/qlinear_kernels.h; weight
+// layout: util/qlinear_layout.h), used when cpu_has_avx512_vnni() (runtime/kernel/cpu_level.h).
+//
+// vpdpbusd adds the four u8 x s8 products of each 32-bit lane to that lane in int32, so
+// one instruction replaces AVX2's vpmaddubsw + vpmaddwd pair and nothing saturates in
+// int16 on the way. The vectors stay 256 bits wide (AVX512VL): one load of the layout is
+// 8 outputs x 4 inputs, exactly one ymm, and Zen 4 splits zmm work into two halves anyway.
+// int8 weights enter as |w| with the input's sign flipped where w < 0, as in AVX2; int4
+// nibbles (0..15) are already unsigned. Input quantization and the weight-only kernel
+// have nothing for VNNI to do and stay those of qlinear_avx2.h.
+#pragma once
+
+#if defined(__x86_64__)
+
+#include <immintrin.h>
+
+#include "kernels/quantized/util/qlinear_avx2.h"
+#include "kernels/quantized/util/qlinear_kernels.h"
+#include "kernels/quantized/util/qlinear_layout.h"
+
+namespace tailor::quantized {
+
+#define TL_QLINEAR_VNNI __attribute__((target("avx512vnni,avx512vl,avx2,fma")))
+
+template <int R>
+TL_QLINEAR_VNNI void dynamic_int8_vnni_rows(const int8_t* x, int64_t ldx, int64_t kp,
+                                            const int8_t* w, float* acc) {
+  __m256i sum[R];
+  for (int r = 0; r < R; ++r) sum[r] = _mm256_setzero_si256();
+  for (int64_t k = 0; k < kp; k += 4, w += 32) {
+    const __m256i wv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w));
+    const __m256i magnitude = _mm256_abs_epi8(wv);
+    for (int r = 0; r < R; ++r) {
+      const __m256i xs = _mm256_sign_epi8(qlinear_broadcast4(x + r * ldx + k), wv);
+      sum[r] = _mm256_dpbusd_epi32(sum[r], magnitude, xs);
+    }
+  }
+  for (int r = 0; r < R; ++r) _mm256_storeu_ps(acc + r * kQBlock, _mm256_cvtepi32_ps(sum[r]));
+}
+
+template <int R>
+TL_QLINEAR_VNNI void dynamic_int4_vnni_rows(const int8_t* x, int64_t ldx, int64_t k,
+                                            const uint8_t* w, const float* scales,
+                                            int64_t stride, int64_t groups, int64_t valid,
+                                            const int32_t* sums, float* acc) {
+  const int64_t size = k / groups;
+  const __m256i low = _mm256_set1_epi8(0x0F);
+  __m256 total[R];
+  for (int r = 0; r < R; ++r) total[r] = _mm256_setzero_ps();
+  for (int64_t g = 0; g < groups; ++g) {
+    __m256i sum[R];
+    for (int r = 0; r < R; ++r) sum[r] = _mm256_setzero_si256();
+    for (int64_t i = g * size; i < (g + 1) * size; i += 8) {
+      const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + i * 4));
+      const __m256i first = _mm256_and_si256(v, low);                         // i..i+3
+      const __m256i second = _mm256_and_si256(_mm256_srli_epi16(v, 4), low);  // i+4..i+7
+      for (int r = 0; r < R; ++r) {
+        const int8_t* xr = x + r * ldx + i;
+        sum[r] = _mm256_dpbusd_epi32(sum[r], first, qlinear_broadcast4(xr));
+        sum[r] = _mm256_dpbusd_epi32(sum[r], second, qlinear_broadcast4(xr + 4));
+      }
+    }
+    const __m256 scale = qlinear_group_scales_avx2(scales + g * stride, valid);
+    for (int r = 0; r < R; ++r) {
+      const __m256i dot = _mm256_sub_epi32(sum[r], _mm256_set1_epi32(8 * sums[r * groups + g]));
+      total[r] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(dot), scale, total[r]);
+    }
+  }
+  for (int r = 0; r < R; ++r) _mm256_storeu_ps(acc + r * kQBlock, total[r]);
+}
+
+#undef TL_QLINEAR_VNNI
+
+inline void dynamic_int8_vnni(const int8_t* x, int64_t ldx, int rows, int64_t kp,
+                              const int8_t* w, float* acc) {
+  qlinear_pick_rows(rows, &dynamic_int8_vnni_rows<1>, &dynamic_int8_vnni_rows<2>,
+                    &dynamic_int8_vnni_rows<3>, &dynamic_int8_vnni_rows<4>)(x, ldx, kp, w, acc);
+}
+
+inline void dynamic_int4_vnni(const int8_t* x, int64_t ldx, int rows, int64_t k,
+                              const uint8_t* w, const float* scales, int64_t stride,
+                              int64_t groups, int64_t valid, const int32_t* sums, float* acc) {
+  qlinear_pick_rows(rows, &dynamic_int4_vnni_rows<1>, &dynamic_int4_vnni_rows<2>,
+                    &dynamic_int4_vnni_rows<3>, &dynamic_int4_vnni_rows<4>)(
+      x, ldx, k, w, scales, stride, groups, valid, sums, acc);
+}
+
+inline constexpr QLinearKernels kQLinearVnni = {"avx512vnni", quantize_row_avx2,
+                                                dynamic_int8_vnni, dynamic_int4_vnni,
+                                                float_int8_avx2};
+
+}  // namespace tailor::quantized
+
+#endif  // __x86_64__
