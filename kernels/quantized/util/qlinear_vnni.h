@@ -22,20 +22,37 @@ namespace tailor::quantized {
 
 #define TL_QLINEAR_VNNI __attribute__((target("avx512vnni,avx512vl,avx2,fma")))
 
+// Two sums per row, for even and odd quads of inputs: vpdpbusd reads its accumulator, so
+// one sum would chain every step on the instruction's latency (4-5 cycles on Zen 4).
 template <int R>
 TL_QLINEAR_VNNI void dynamic_int8_vnni_rows(const int8_t* x, int64_t ldx, int64_t kp,
                                             const int8_t* w, float* acc) {
-  __m256i sum[R];
-  for (int r = 0; r < R; ++r) sum[r] = _mm256_setzero_si256();
-  for (int64_t k = 0; k < kp; k += 4, w += 32) {
-    const __m256i wv = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w));
-    const __m256i magnitude = _mm256_abs_epi8(wv);
+  __m256i even[R];
+  __m256i odd[R];
+  for (int r = 0; r < R; ++r) even[r] = odd[r] = _mm256_setzero_si256();
+  int64_t k = 0;
+  for (; k + 8 <= kp; k += 8, w += 64) {
+    const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w));
+    const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 32));
+    const __m256i m0 = _mm256_abs_epi8(w0);
+    const __m256i m1 = _mm256_abs_epi8(w1);
     for (int r = 0; r < R; ++r) {
-      const __m256i xs = _mm256_sign_epi8(qlinear_broadcast4(x + r * ldx + k), wv);
-      sum[r] = _mm256_dpbusd_epi32(sum[r], magnitude, xs);
+      const int8_t* xr = x + r * ldx + k;
+      even[r] = _mm256_dpbusd_epi32(even[r], m0, _mm256_sign_epi8(qlinear_broadcast4(xr), w0));
+      odd[r] = _mm256_dpbusd_epi32(odd[r], m1, _mm256_sign_epi8(qlinear_broadcast4(xr + 4), w1));
     }
   }
-  for (int r = 0; r < R; ++r) _mm256_storeu_ps(acc + r * kQBlock, _mm256_cvtepi32_ps(sum[r]));
+  if (k < kp) {  // kp is a multiple of 4: one quad left
+    const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w));
+    const __m256i m0 = _mm256_abs_epi8(w0);
+    for (int r = 0; r < R; ++r) {
+      const __m256i xs = _mm256_sign_epi8(qlinear_broadcast4(x + r * ldx + k), w0);
+      even[r] = _mm256_dpbusd_epi32(even[r], m0, xs);
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    _mm256_storeu_ps(acc + r * kQBlock, _mm256_cvtepi32_ps(_mm256_add_epi32(even[r], odd[r])));
+  }
 }
 
 template <int R>
@@ -48,21 +65,23 @@ TL_QLINEAR_VNNI void dynamic_int4_vnni_rows(const int8_t* x, int64_t ldx, int64_
   __m256 total[R];
   for (int r = 0; r < R; ++r) total[r] = _mm256_setzero_ps();
   for (int64_t g = 0; g < groups; ++g) {
-    __m256i sum[R];
-    for (int r = 0; r < R; ++r) sum[r] = _mm256_setzero_si256();
+    __m256i low_sum[R];  // low and high nibbles apart, as in the int8 kernel
+    __m256i high_sum[R];
+    for (int r = 0; r < R; ++r) low_sum[r] = high_sum[r] = _mm256_setzero_si256();
     for (int64_t i = g * size; i < (g + 1) * size; i += 8) {
       const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + i * 4));
       const __m256i first = _mm256_and_si256(v, low);                         // i..i+3
       const __m256i second = _mm256_and_si256(_mm256_srli_epi16(v, 4), low);  // i+4..i+7
       for (int r = 0; r < R; ++r) {
         const int8_t* xr = x + r * ldx + i;
-        sum[r] = _mm256_dpbusd_epi32(sum[r], first, qlinear_broadcast4(xr));
-        sum[r] = _mm256_dpbusd_epi32(sum[r], second, qlinear_broadcast4(xr + 4));
+        low_sum[r] = _mm256_dpbusd_epi32(low_sum[r], first, qlinear_broadcast4(xr));
+        high_sum[r] = _mm256_dpbusd_epi32(high_sum[r], second, qlinear_broadcast4(xr + 4));
       }
     }
     const __m256 scale = qlinear_group_scales_avx2(scales + g * stride, valid);
     for (int r = 0; r < R; ++r) {
-      const __m256i dot = _mm256_sub_epi32(sum[r], _mm256_set1_epi32(8 * sums[r * groups + g]));
+      const __m256i dot = _mm256_sub_epi32(_mm256_add_epi32(low_sum[r], high_sum[r]),
+                                           _mm256_set1_epi32(8 * sums[r * groups + g]));
       total[r] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(dot), scale, total[r]);
     }
   }
