@@ -12,31 +12,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "kernels/quantized/util/qlinear.h"
+#include "bench/bench_util.h"
 #include "runtime/kernel/thread_pool.h"
 
 using namespace tailor;
 using namespace tailor::quantized;
 
+using bench::now;
+using bench::random_bits;
+using bench::random_float;
+
 namespace {
 
-uint64_t g_seed = 88172645463325252ull;
-uint64_t random_bits() {
-  g_seed ^= g_seed << 13;
-  g_seed ^= g_seed >> 7;
-  g_seed ^= g_seed << 17;
-  return g_seed;
-}
-float random_float() { return static_cast<float>(static_cast<int64_t>(random_bits() % 2001) - 1000) / 997.0f; }
 int random_int(int lo, int hi) { return lo + static_cast<int>(random_bits() % (hi - lo + 1)); }
-
-double now() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 // The kernel sets this CPU runs, plain C++ first.
 int kernel_sets(const QLinearKernels** out) {

@@ -13,52 +13,35 @@ set and of the best on 2 threads, on the demo GPT's Linear shapes at T=1 and T=6
 --reps runs. --write puts the table into BENCHMARKS.md under "## Quantized linear".
 """
 
-import argparse
 import datetime
 import os
-import subprocess
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
-from bench import benchmarks_md  # noqa: E402
-from bench.gemm import build, cpu_name  # noqa: E402
+from bench.gemm import bench_arguments, build, check_then_time, cpu_name  # noqa: E402
 
 # Builds per target: (extra flags, build-directory suffix).
 VARIANTS = {"linux-aarch64": [((), ""), (("-march=armv8.2-a+dotprod",), "-dotprod")]}
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--reps", type=int, default=20)
-    parser.add_argument("--no-time", action="store_true", help="check only")
-    parser.add_argument("--target", default="host", help="a manifests/targets/ name")
-    parser.add_argument("--write", action="store_true", help="update BENCHMARKS.md")
-    args = parser.parse_args(argv)
-    for flags, suffix in VARIANTS.get(args.target, [((), "")]):
-        binary, emulator = build(args.target, "qlinear", flags, suffix)
-        if subprocess.run(emulator + [binary, "check"]).returncode != 0:
-            return 1
-    if args.no_time or emulator:
-        return 0
-    table = subprocess.run([binary, "time", str(args.reps)], check=True, capture_output=True,
-                           text=True).stdout
-    print(table)
-    if args.write:
-        benchmarks_md.write_section("Quantized linear", (
-            "The int8 GEMM of kernels/quantized/util/qlinear.h alone (the kernel behind "
-            "tailor_quant::linear.out), on this machine "
-            f"({cpu_name()}, {os.cpu_count()} cores shared with other jobs; measured "
-            f"{datetime.date.today()}): microseconds per call on the demo GPT's Linear "
-            "shapes (n outputs x k inputs), best of "
-            f"{args.reps} runs, each kernel set called directly ('generic' is plain C++ at "
-            "the x86-64 baseline; the runtime picks the best the CPU has). The 8da schemes' "
-            "times include quantizing the input rows. The last column splits the weight "
-            "blocks over a pool of 2 threads (calls under 128k multiply-adds stay on one), "
-            "best of 5 times as many runs: on this shared machine the second core is often "
-            "busy. Command:\n\n"
-            "    .venv/bin/python bench/qlinear.py --write\n\n") + table)
-    return 0
+    args = bench_arguments(__doc__).parse_args(argv)
+    builds = [build(args.target, "qlinear", flags, suffix)
+              for flags, suffix in VARIANTS.get(args.target, [((), "")])]
+    return check_then_time(builds, ["check"], args, "Quantized linear", (
+        "The int8 GEMM of kernels/quantized/util/qlinear.h alone (the kernel behind "
+        "tailor_quant::linear.out), on this machine "
+        f"({cpu_name()}, {os.cpu_count()} cores shared with other jobs; measured "
+        f"{datetime.date.today()}): microseconds per call on the demo GPT's Linear "
+        "shapes (n outputs x k inputs), best of "
+        f"{args.reps} runs, each kernel set called directly ('generic' is plain C++ at "
+        "the x86-64 baseline; the runtime picks the best the CPU has). The 8da schemes' "
+        "times include quantizing the input rows. The last column splits the weight "
+        "blocks over a pool of 2 threads (calls under 128k multiply-adds stay on one), "
+        "best of 5 times as many runs: on this shared machine the second core is often "
+        "busy. Command:\n\n"
+        "    .venv/bin/python bench/qlinear.py --write\n\n"))
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
     .venv/bin/python bench/quantization.py [--repeat 50] [--rounds 5] [--windows 200] [--write]
 
 For the demo GPT (manifests/models/nanogpt_nocache.yaml: its forward without the KV
-cache, which perplexity needs), the MLP and the keyword CNN
+cache, which perplexity needs), the same GPT with its cache (nanogpt.yaml), the MLP and the
+keyword CNN
 (manifests/models/kws_cnn.yaml), each in fp32 and with `quantize:` int8-weight, 8da8w
 and 8da4w: the build (`scons run=1`, so each runtime has passed its self-check against
 the quantized model in eager) from a manifest written to build/bench-quant/manifests/
@@ -16,6 +17,9 @@ the quantized model in eager) from a manifest written to build/bench-quant/manif
   self-check's tolerance; forward latency at T = 1 and T = 64 (`nanogpt --bench`, one
   thread: the fastest of --repeat runs, in the best of --rounds rounds that each time
   every variant once, as the machines this runs on are shared);
+- the GPT with its cache: the logits' max abs error against fp32 eager on the example
+  tokens, the latency of one decode step at context 64 (`nanogpt --decode-bench 64`, in
+  the T=1 column) and of a 64-token prefill (`--bench 64`, T=64);
 - the MLP and the CNN: the output's max abs error against fp32 on 64 random inputs, and
   the latency of one forward on the example input (`runner --repeat`);
 - every model: the .pte size and its ratio to fp32.
@@ -40,7 +44,7 @@ from exporter.quantize.apply import quantize_for_export  # noqa: E402
 
 BUILD = "build/bench-quant"
 SCHEMES = ("fp32", "int8-weight", "8da8w", "8da4w")
-MODELS = ("nanogpt_nocache", "mlp", "kws_cnn")
+MODELS = ("nanogpt_nocache", "nanogpt", "mlp", "kws_cnn")
 QUANTIZED_TOLERANCE = {"atol": 1.0e-3, "rtol": 1.0e-3}
 
 
@@ -78,6 +82,18 @@ def gpt_latency(out: str, name: str, repeat: int) -> dict[int, float]:
                           check=True, capture_output=True, text=True).stdout
     return {int(t): float(ms) for t, ms in re.findall(r"T=(\d+): median [\d.]+ ms, min ([\d.]+) ms",
                                                        text)}
+
+
+def cached_gpt_latency(out: str, name: str, repeat: int) -> dict[int, float]:
+    """The GPT with its KV cache: 1 -> min ms of one decode step at context 64 (63 cached
+    tokens), 64 -> min ms of a 64-token prefill."""
+    app, program = os.path.join(out, "bin", "nanogpt"), os.path.join(out, f"{name}.pte")
+    ms = {}
+    for option, t in (("--decode-bench", 1), ("--bench", 64)):
+        text = subprocess.run([app, program, option, "64", "--repeat", str(repeat)],
+                              check=True, capture_output=True, text=True).stdout
+        ms[t] = float(re.search(r"=64: median [\d.]+ ms, min ([\d.]+) ms", text).group(1))
+    return ms
 
 
 def runner_latency(out: str, name: str, repeat: int) -> float:
@@ -135,10 +151,14 @@ def measure(repeat: int, windows_count: int, rounds: int) -> list[dict]:
             out = build(model_name, scheme)
             row = {"model": model_name, "scheme": scheme,
                    "size": os.path.getsize(os.path.join(out, f"{name}.pte"))}
-            quantized = model
+            quantized, report = model, None
             if scheme != "fp32":
-                quantized, _ = quantize_for_export(model, inputs, scheme)
-            if windows is not None:
+                quantized, report = quantize_for_export(model, inputs, scheme)
+            if model_name == "nanogpt":
+                row.update(error=report.max_error if report else 0.0)
+                timings.append((row, lambda out=out, name=name: cached_gpt_latency(out, name,
+                                                                                  repeat)))
+            elif windows is not None:
                 ppl, logits = perplexity_and_logits(quantized, windows)
                 row.update(ppl=ppl, fp32_ppl=fp32_ppl,
                            error=float((logits - fp32_logits).abs().max()))

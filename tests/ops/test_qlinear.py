@@ -5,38 +5,16 @@ qemu both NEON variants (smull, and sdot built with +dotprod). The op harness ru
 quantized cases through the runtime at each CPU level (test_ops.py: quantized,
 quantized@<level>)."""
 
-import os
-import shutil
-import subprocess
-import sys
-
-import pytest
-
-from tests.conftest import REPO
 from tests.ops import harness
-
-
-def _qlinear_check(*args: str) -> str:
-    proc = subprocess.run([sys.executable, os.path.join(REPO, "bench", "qlinear.py"), "--no-time",
-                           *args], cwd=REPO, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
-    return proc.stdout
-
-
-def _cpu_flags() -> set[str]:
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("flags"):
-                return set(line.partition(":")[2].split())
-    return set()
+from tests.ops.test_gemm import bench_check, skip_without_cross_tools
 
 
 def test_every_host_kernel_set_matches_the_plain_one():
-    out = _qlinear_check()
+    out = bench_check("qlinear.py")
     names = []
     if "avx2" in harness.cpu_levels():
         names.append("avx2")
-    if {"avx512_vnni", "avx512vl"} <= _cpu_flags() and "avx512" in harness.cpu_levels():
+    if {"avx512_vnni", "avx512vl"} <= harness.cpu_flags() and "avx512" in harness.cpu_levels():
         names.append("avx512vnni")
     for name in names:
         assert f"{name}: " in out and "products checked against generic" in out, out
@@ -44,9 +22,7 @@ def test_every_host_kernel_set_matches_the_plain_one():
 
 
 def test_neon_and_dotprod_match_the_plain_one_under_qemu():
-    for tool in ("aarch64-linux-gnu-g++", "qemu-aarch64"):
-        if shutil.which(tool) is None:
-            pytest.skip(f"{tool} not found; apt-get install -y g++-aarch64-linux-gnu qemu-user")
-    out = _qlinear_check("--target", "linux-aarch64")
+    skip_without_cross_tools()
+    out = bench_check("qlinear.py", "--target", "linux-aarch64")
     assert "neon: " in out and "neon-dotprod: " in out, out
     assert out.count(" 0 failed") == 2, out
