@@ -16,11 +16,11 @@
 #include <stdint.h>
 
 #include "kernels/quantized/util/qlinear_avx2.h"
+#include "kernels/quantized/util/qlinear_avx512.h"
 #include "kernels/quantized/util/qlinear_generic.h"
 #include "kernels/quantized/util/qlinear_kernels.h"
 #include "kernels/quantized/util/qlinear_layout.h"
 #include "kernels/quantized/util/qlinear_neon.h"
-#include "kernels/quantized/util/qlinear_avx512.h"
 #include "kernels/quantized/util/quantize_row.h"
 #include "runtime/kernel/cpu_level.h"
 #include "runtime/kernel/kernel_context.h"
