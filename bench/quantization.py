@@ -198,10 +198,10 @@ def table(rows: list[dict]) -> str:
 
 
 NOTES = ("\n\nThe GPT's latencies are whole microseconds (`nanogpt --bench`), so its T=1 "
-         "ratios carry about ±2%: 8da4w sits at the 0.6x goal rather than clearly under "
-         "it. At T=64 the quantized linears (AVX2 only) are about as fast as the float "
-         "GEMM, which uses AVX-512 on this CPU; int8-weight multiplies in float from int8 "
-         "weights and is slower than fp32 (it saves size only). The keyword CNN keeps its "
+         "ratios carry about ±2%. The rows of `nanogpt` (the GPT with its KV cache) time one "
+         "decode step at context 64 under T=1 and a 64-token prefill under T=64; their max "
+         "error is the logits' on the example tokens, and their .pte holds the caches' "
+         "initial values (256 KiB of zeros) besides the weights. The keyword CNN keeps its "
          "convolutions in float, so only its 48-input classifier changes.")
 
 
@@ -240,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
                              capture_output=True, text=True).stdout.strip()
         benchmarks_md.write_section("Quantization", (
             f"Each scheme of `quantize:` against fp32 on {cpu}, one thread (host target: "
-            "the AVX2 int8 kernels). GPT: perplexity on 200 held-out 64-token windows of its "
+            "the best int8 kernels the CPU runs, AVX-512 VNNI on this one). GPT: perplexity on 200 held-out 64-token windows of its "
             "corpus and the logits' max error there; MLP and keyword CNN: the output's max "
             "error on 64 random inputs (the CNN's convolutions stay float: only its "
             "classifier is a Linear, which 8da4w keeps in float as 48 inputs are not a "
