@@ -200,8 +200,8 @@ def table(rows: list[dict]) -> str:
 NOTES = ("\n\nThe GPT's latencies are whole microseconds (`nanogpt --bench`), so its T=1 "
          "ratios carry about ±2%. The rows of `nanogpt` (the GPT with its KV cache) time one "
          "decode step at context 64 under T=1 and a 64-token prefill under T=64; their max "
-         "error is the logits' on the example tokens, and their .pte holds the caches' "
-         "initial values (256 KiB of zeros) besides the weights. The keyword CNN keeps its "
+         "error is the logits' on the example tokens, and their .pte also holds the caches' "
+         "initial values. The keyword CNN keeps its "
          "convolutions in float, so only its 48-input classifier changes.")
 
 
