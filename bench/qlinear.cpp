@@ -72,7 +72,8 @@ struct Problem {
           block[(i / 4) * 32 + lane * 4 + i % 4] = static_cast<uint8_t>(random_int(-128, 127));
         } else {
           const int shift = i % 8 < 4 ? 0 : 4;
-          block[(i / 8) * 32 + lane * 4 + i % 4] |= static_cast<uint8_t>(random_int(0, 15) << shift);
+          const int nibble = random_int(0, 15);
+          block[(i / 8) * 32 + lane * 4 + i % 4] |= static_cast<uint8_t>(nibble << shift);
         }
       }
     }

@@ -240,7 +240,8 @@ def main(argv: list[str] | None = None) -> int:
                              capture_output=True, text=True).stdout.strip()
         benchmarks_md.write_section("Quantization", (
             f"Each scheme of `quantize:` against fp32 on {cpu}, one thread (host target: "
-            "the best int8 kernels the CPU runs, AVX-512 VNNI on this one). GPT: perplexity on 200 held-out 64-token windows of its "
+            "the best int8 kernels the CPU runs, AVX-512 VNNI on this one). GPT: perplexity "
+            "on 200 held-out 64-token windows of its "
             "corpus and the logits' max error there; MLP and keyword CNN: the output's max "
             "error on 64 random inputs (the CNN's convolutions stay float: only its "
             "classifier is a Linear, which 8da4w keeps in float as 48 inputs are not a "

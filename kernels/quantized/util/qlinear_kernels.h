@@ -1,6 +1,7 @@
 // The contract between the quantized linear (util/qlinear.h) and its per-level kernels
-// (qlinear_generic.h, qlinear_avx2.h, qlinear_avx512.h, qlinear_neon.h). Each computes one
-// block of 8 outputs (util/qlinear_layout.h) for `rows` (<= kQRows) input rows, into acc[r * 8 + c]:
+// (qlinear_generic.h, qlinear_avx2.h, qlinear_avx512.h, qlinear_neon.h). Each computes
+// one block of 8 outputs (util/qlinear_layout.h) for `rows` (<= kQRows) input rows, into
+// acc[r * 8 + c]:
 //
 //   dynamic_int8: acc = sum_k x[r][k] * w[c][k]       (x int8, kp = K padded to 4)
 //   dynamic_int4: acc = sum_g scales[g * stride + c] * (sum_{k in g} x[r][k] * nibble[c][k]
