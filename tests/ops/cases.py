@@ -149,6 +149,10 @@ CASES = [
            [((3,), (2, 4), (4, 3))], name="dtypes", domain="small"),
     OpCase("relu.default", REALH, [((2, 3),), ((),), ((0, 4),), (In((3, 2), perm=(1, 0)),)]),
     OpCase("relu.default", ("Float",), [((2, 3),)], name="rank2"),
+    # The optimized relu: whole vectors of up to 16 floats, then a padded one; NaN passes.
+    OpCase("relu.default", ("Float",),
+           [((1,),), ((7,),), ((65,),), ((129, 3),), (Computed((5, 13), by="log"),)],
+           domain="small", name="odd_sizes"),
     OpCase("permute_copy.default", ("Float", "Long", "Bool"), [((2, 3, 4),)],
            args=([2, 0, 1],)),
     OpCase("view_copy.default", ("Float", "Long"), [((2, 3, 4),)], args=([4, -1],)),
@@ -668,6 +672,18 @@ CASES = [
     # which gives the lowest value (-inf) and the index of the first tap past the padding.
     OpCase("max_pool2d_with_indices.default", ("Float", "Short"),
            [((1, 2, 2, 4),)], args=([2, 1], [1, 1], [1, 0], [3, 1]), name="window_in_padding"),
+    # The optimized kernel: vectors of up to 16 output columns across a row's inner windows
+    # (stride 1 or 2), scalar cells at the edges and for other strides; a NaN among a
+    # vector's taps sends its cells to the scalar loop. Small integers tie often.
+    OpCase("max_pool2d_with_indices.default", ("Float",),
+           [((1, 3, 9, 70),), ((2, 2, 7, 65),)], args=([3, 3], [2, 2], [1, 1]),
+           domain="small", name="wide_rows"),
+    OpCase("max_pool2d_with_indices.default", ("Float",),
+           [((1, 2, 5, 41),)], args=([2, 3], [1, 1], [0, 1], [1, 2]), domain="small",
+           name="wide_rows_stride1"),
+    OpCase("max_pool2d_with_indices.default", ("Float",),
+           [(Computed((1, 2, 6, 70), by="log"),)], args=([3, 3], [2, 2], [1, 1]),
+           domain="small", name="wide_rows_nan"),
 
     # Arguments: kernel_size, stride, padding, ceil_mode, count_include_pad,
     # divisor_override.
