@@ -1,4 +1,5 @@
 #include "kernels/optimized/util/vec.h"
+#include "kernels/optimized/util/window.h"
 #include "kernels/portable/util/max_pool.h"
 #include "runtime/kernel/kernel_includes.h"
 
@@ -8,20 +9,6 @@ namespace {
 using tailor::native::lowest_value;
 using tailor::native::max_pool_cell;
 using tailor::native::PoolWindow;
-
-// Columns t * stride of p for t < W (stride 1 or 2), as contiguous loads: stride 2 takes
-// the even lanes of two vectors, so p[0 .. 2W) must be readable.
-template <int W>
-TL_VEC_INLINE void max_pool_load(const float* p, int64_t stride, VecF<W>& v) {
-  vec_load<W>(p, v);
-  if (stride == 2) {
-    VecF<W> hi;
-    vec_load<W>(p + W, hi);
-    typename Vec<W>::I even;
-    for (int l = 0; l < W; ++l) even[l] = 2 * l;
-    v = __builtin_shuffle(v, hi, even);
-  }
-}
 
 // One output row of one plane: W output columns at a time across the columns whose
 // windows lie inside the input when the stride is 1 or 2 (the others, and the edges, one
@@ -43,14 +30,14 @@ struct MaxPoolRow {
     for (; ow < inner_begin; ++ow) max_pool_cell(src, in_w, w, h0, h1, ow, dst + ow, idx + ow);
     for (; ow + W <= inner_end; ow += W) {
       const int64_t x0 = ow * w.stride_w - w.pad_w;  // lane 0's first column
-      if (x0 + span_w + w.stride_w * W > in_w) break;  // the last load would pass the row
+      if (!window_vector_fits(x0, span_w, w.stride_w, W, in_w)) break;
       VecF<W> best = VecF<W>{} + lowest_value<float>();
       VecF<W> best_at = lane_offset + static_cast<float>(h0 * in_w + x0);
       VecF<W> nan_probe = {};
       for (int64_t h = h0; h < h1; h += w.dilation_h) {
         for (int64_t x = x0; x <= x0 + span_w; x += w.dilation_w) {
           VecF<W> v;
-          max_pool_load<W>(src + h * in_w + x, w.stride_w, v);
+          vec_load_every<W>(src + h * in_w + x, w.stride_w, v);
           const VecF<W> at = lane_offset + static_cast<float>(h * in_w + x);
           best_at = v > best ? at : best_at;
           best = v > best ? v : best;
@@ -98,17 +85,13 @@ void max_pool2d_with_indices_out(KernelContext& ctx, const Tensor& self,
   }
   TL_KERNEL_CHECK(ctx, self.dtype() == ScalarType::Float, InvalidArgument, );
 
-  // Compute. Output columns [inner_begin, inner_end) have every tap inside the row; the
+  // Compute. The inner columns have every tap inside the row (util/window.h); the
   // lanes hold indices in floats, so a plane past 2^24 goes one cell at a time, as
   // does a stride over 2 (a gather lane by lane costs more than it saves).
-  const int64_t span_w = (w.kernel_w - 1) * w.dilation_w;
-  int64_t inner_begin = (w.pad_w + w.stride_w - 1) / w.stride_w;
-  int64_t inner_end = in.in_w - 1 + w.pad_w - span_w < 0
-                          ? 0
-                          : (in.in_w - 1 + w.pad_w - span_w) / w.stride_w + 1;
-  inner_end = inner_end < w.out_w ? inner_end : w.out_w;
-  if (inner_end < inner_begin || w.stride_w > 2 || in.in_h * in.in_w > kExactFloatInts) {
-    inner_begin = inner_end = w.out_w;
+  InnerColumns inner =
+      window_inner_columns(in.in_w, w.out_w, w.kernel_w, w.stride_w, w.pad_w, w.dilation_w);
+  if (w.stride_w > 2 || in.in_h * in.in_w > kExactFloatInts) {
+    inner.begin = inner.end = w.out_w;
   }
   const int64_t plane_out = w.out_h * w.out_w;
   for (int64_t p = 0; p < in.planes; ++p) {
@@ -119,7 +102,7 @@ void max_pool2d_with_indices_out(KernelContext& ctx, const Tensor& self,
       const int64_t h1 =
           tailor::native::max_pool_tap_end(start, w.kernel_h, w.dilation_h, in.in_h);
       const int64_t at = p * plane_out + oh * w.out_w;
-      vec_run<MaxPoolRow>(src, in.in_w, &w, h0, h1, inner_begin, inner_end,
+      vec_run<MaxPoolRow>(src, in.in_w, &w, h0, h1, inner.begin, inner.end,
                           out.mutable_data<float>() + at, indices.mutable_data<int64_t>() + at);
     }
   }

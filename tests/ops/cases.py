@@ -507,6 +507,27 @@ CASES = [
             ((2, 65, 129), Constant((7, 65, 3)), Arg(None), Arg([2]), Arg([1]), Arg([3]),
              Arg(False), Arg([0]), Arg(1))],
            domain="small", name="odd_sizes_1d"),
+    # Depthwise (util/conv_depthwise.h): vectors of up to 16 output columns across each
+    # row's inner windows (stride 1 and 2, dilation), the padded edges and stride 3 one
+    # column at a time; a channel multiplier of 2 and of 65, no bias, 1-D.
+    OpCase("convolution.default", ("Float",),
+           [((1, 7, 9, 40), Constant((7, 1, 3, 3)), Constant((7,)), Arg([1, 1]), Arg([1, 1]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(7)),
+            ((2, 5, 11, 67), Constant((5, 1, 3, 3)), Constant((5,)), Arg([2, 2]), Arg([1, 1]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(5)),
+            ((1, 3, 8, 70), Constant((6, 1, 5, 5)), Arg(None), Arg([1, 3]), Arg([2, 2]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(3)),
+            ((1, 4, 10, 65), Constant((4, 1, 3, 3)), Constant((4,)), Arg([2, 1]), Arg([2, 2]),
+             Arg([2, 2]), Arg(False), Arg([0, 0]), Arg(4)),
+            ((1, 1, 6, 33), Constant((65, 1, 3, 3)), Constant((65,)), Arg([1, 1]), Arg([0, 0]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
+            (In((1, 9, 40, 7), perm=(0, 3, 1, 2)), Constant((7, 1, 3, 3)), Constant((7,)),
+             Arg([1, 2]), Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(7))],
+           domain="small", name="depthwise"),
+    OpCase("convolution.default", ("Float",),
+           [((2, 7, 129), Constant((7, 1, 5)), Constant((7,)), Arg([2]), Arg([2]), Arg([1]),
+             Arg(False), Arg([0]), Arg(7))],
+           domain="small", name="depthwise_1d"),
 
     # --- convolution and normalization ---
     # convolution: input, weight, bias, then stride, padding, dilation, transposed,
