@@ -9,6 +9,7 @@
 // the padding, and strides past 2, go one at a time. Planes are split over ctx's threads.
 #pragma once
 
+#include "kernels/optimized/util/gemm.h"  // kGemmParallelMin: when threads pay
 #include "kernels/optimized/util/vec.h"
 #include "kernels/optimized/util/window.h"
 #include "kernels/portable/util/conv.h"
@@ -86,10 +87,6 @@ inline void conv_depthwise_task(void* context, int64_t i) {
                               job.out + i * s.out_h * s.out_w, job.inner);
 }
 
-// Below this many multiply-adds a depthwise call stays on one thread (as the GEMM's
-// kGemmParallelMin: a hand-off costs about a microsecond).
-inline constexpr int64_t kConvDepthwiseParallelMin = 256 * 1024;
-
 /// out = the depthwise convolution of `in` (s.in_per_group() == 1, not transposed), all
 /// contiguous NCHW floats, its planes over ctx's threads.
 inline void conv_depthwise_float(KernelContext& ctx, const tailor::native::ConvShape& s,
@@ -101,7 +98,7 @@ inline void conv_depthwise_float(KernelContext& ctx, const tailor::native::ConvS
   if (s.stride_w > 2) job.inner.begin = job.inner.end = s.out_w;
   const int64_t planes = s.batch * s.out_channels;
   const int64_t work = planes * s.out_h * s.out_w * s.kernel_h * s.kernel_w;
-  if (ctx.threads() > 1 && planes > 1 && work >= kConvDepthwiseParallelMin) {
+  if (ctx.threads() > 1 && planes > 1 && work >= kGemmParallelMin) {
     ctx.parallel_for(planes, &conv_depthwise_task, &job);
     return;
   }

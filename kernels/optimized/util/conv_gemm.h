@@ -96,7 +96,10 @@ inline void conv_gemm_float(KernelContext& ctx, const tailor::native::ConvShape&
   const int64_t depth = cin_g * s.kernel_h * s.kernel_w;
   const int64_t plane = s.out_h * s.out_w;
   const int64_t kc_max = gemm_min(depth, kGemmDepth);
-  const int64_t nc_max = kConvPanelFloats / kc_max;
+  // Whole strips of the widest tile (a multiple of every level's): a block of 111
+  // columns (a 7x7 convolution over 3 channels) would end each block on a ragged strip,
+  // computed full width and copied through the edge tile.
+  const int64_t nc_max = kConvPanelFloats / kc_max / kGemmMaxNr * kGemmMaxNr;
   alignas(64) float panel[kConvPanelFloats];
   for (int64_t n = 0; n < s.batch; ++n) {
     for (int64_t group = 0; group < s.groups; ++group) {

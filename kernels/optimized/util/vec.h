@@ -41,6 +41,27 @@ TL_VEC_INLINE void vec_store(float* p, const VecF<W>& v) {
   __builtin_memcpy(p, &v, sizeof(v));
 }
 
+// v = lanes 0, 2, 4, ... of lo then of hi (a shuffle with constant lanes: one
+// instruction); v may be lo.
+template <int W>
+TL_VEC_INLINE void vec_even_lanes(const VecF<W>& lo, const VecF<W>& hi, VecF<W>& v) {
+#if defined(__clang__)
+  if constexpr (W == 16) {
+    v = __builtin_shufflevector(lo, hi, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28,
+                                30);
+  } else if constexpr (W == 8) {
+    v = __builtin_shufflevector(lo, hi, 0, 2, 4, 6, 8, 10, 12, 14);
+  } else {
+    static_assert(W == 4, "vector widths are 4, 8 and 16 floats");
+    v = __builtin_shufflevector(lo, hi, 0, 2, 4, 6);
+  }
+#else
+  typename Vec<W>::I even;
+  for (int l = 0; l < W; ++l) even[l] = 2 * l;
+  v = __builtin_shuffle(lo, hi, even);
+#endif
+}
+
 // Columns t * stride of p for t < W, stride 1 or 2, as contiguous loads (a gather lane by
 // lane costs a store-forwarding stall): stride 2 takes the even lanes of two vectors, so
 // p[0 .. 2W) must be readable.
@@ -50,9 +71,7 @@ TL_VEC_INLINE void vec_load_every(const float* p, int64_t stride, VecF<W>& v) {
   if (stride == 2) {
     VecF<W> hi;
     vec_load<W>(p + W, hi);
-    typename Vec<W>::I even;
-    for (int l = 0; l < W; ++l) even[l] = 2 * l;
-    v = __builtin_shuffle(v, hi, even);
+    vec_even_lanes<W>(v, hi, v);
   }
 }
 
