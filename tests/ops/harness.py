@@ -305,13 +305,54 @@ def _save_npy(path: str, value) -> None:
     np.save(path, value.detach().contiguous().numpy(), allow_pickle=False)
 
 
-def export_case(case: OpCase, dtype: str, fingerprint: str, backend: str = "") -> Exported:
-    """Exports (case, dtype) unless the cache has it, with XNNPACK's partitioner when
-    `backend` is XNNPACK; returns where it lies."""
+def _case_dir(case: OpCase, dtype: str, fingerprint: str, backend: str) -> tuple[str, str]:
+    """(key, absolute directory) of the cached export; the XNNPACK ones' key covers the
+    backend's sources too."""
     if backend == XNNPACK:
         fingerprint = _xnnpack_fingerprint(fingerprint)
     key = _key(case, dtype, fingerprint, backend)
-    directory = os.path.join(REPO, BUILD, "cases", key)
+    return key, os.path.join(REPO, BUILD, "cases", key)
+
+
+def _export_in_worker(case_id: str, dtype: str, fingerprint: str, backend: str) -> None:
+    """One export in a worker process (it finds the case by id: cases hold no picklable
+    identity); a failure is left for the serial pass, which reports it on its case."""
+    import torch
+    torch.set_num_threads(1)  # one export per core, not each on every core
+    try:
+        export_case(next(c for c in CASES if c.id == case_id), dtype, fingerprint, backend)
+    except Exception:
+        pass
+
+
+def export_missing(pairs, fingerprint: str, backend: str = "") -> None:
+    """Exports the (case, dtype) pairs the cache lacks, on every core (a cold cache holds
+    thousands of exports, each a second of single-threaded Python). TAILOR_TEST_EXPORT_JOBS
+    caps the processes; 1 exports nothing here and leaves it all to export_case."""
+    missing = [(case.id, dtype) for case, dtype in pairs
+               if not os.path.exists(os.path.join(_case_dir(case, dtype, fingerprint,
+                                                            backend)[1], "meta.json"))]
+    jobs = min(int(os.environ.get("TAILOR_TEST_EXPORT_JOBS", os.cpu_count() or 1)),
+               len(missing))
+    if jobs <= 1:
+        return
+    import concurrent.futures
+    import multiprocessing
+    # spawn, not fork: the parent has torch's thread pools running.
+    try:
+        with concurrent.futures.ProcessPoolExecutor(
+                jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+            for future in [pool.submit(_export_in_worker, case_id, dtype, fingerprint, backend)
+                           for case_id, dtype in missing]:
+                future.result()
+    except concurrent.futures.process.BrokenProcessPool:
+        pass  # a worker died: export_case exports what is still missing, one at a time
+
+
+def export_case(case: OpCase, dtype: str, fingerprint: str, backend: str = "") -> Exported:
+    """Exports (case, dtype) unless the cache has it, with XNNPACK's partitioner when
+    `backend` is XNNPACK; returns where it lies."""
+    key, directory = _case_dir(case, dtype, fingerprint, backend)
     meta_path = os.path.join(directory, "meta.json")
     if not os.path.exists(meta_path):
         shutil.rmtree(directory, ignore_errors=True)  # left by an interrupted older run
@@ -515,6 +556,7 @@ def select_for_xnnpack(exported: list[Exported]) -> Selection:
     libs = [load_library(os.path.join(KERNELS_DIR, f"{name}.yaml"))
             for name in _xnnpack_target().kernel_libraries]
     fingerprint = _exporter_fingerprint()
+    candidates = []
     for e in exported:
         key = (e.case.id, e.dtype)
         unknown = sorted(set(e.ops) - known)
@@ -529,6 +571,10 @@ def select_for_xnnpack(exported: list[Exported]) -> Selection:
             skipped[key] = (f"unsupported: {XNNPACK} does not delegate {'; '.join(refused)}: "
                             "its partitioner refuses those dtypes")
             continue
+        candidates.append(e)
+    export_missing([(e.case, e.dtype) for e in candidates], fingerprint, XNNPACK)
+    for e in candidates:
+        key = (e.case.id, e.dtype)
         try:
             partitioned = export_case(e.case, e.dtype, fingerprint, XNNPACK)
         except Exception as error:  # the case's own test reports it
