@@ -29,6 +29,7 @@ sys.path.insert(0, REPO)
 
 import torch  # noqa: E402
 
+from bench.tables import print_table  # noqa: E402
 from examples.nanogpt.kv_cache import make_cached_gpt  # noqa: E402
 
 CONTEXTS = (64, 256)
@@ -105,15 +106,7 @@ def main(argv: list[str] | None = None) -> int:
                      rate(e["no cache"][c]), f"{t['no cache'][c] / t['cache'][c]:.1f}x",
                      f"{e['cache'][c] / t['cache'][c]:.1f}x", rate(t["prefill"][c], c),
                      rate(e["prefill"][c], c), f"{t['cache'][c] / prefill_per_token:.1f}x"])
-    if args.markdown:
-        print("| " + " | ".join(header) + " |")
-        print("|" + "---|" * len(header))
-        for row in rows:
-            print("| " + " | ".join(row) + " |")
-    else:
-        widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header))]
-        for row in [header] + rows:
-            print("  ".join(cell.rjust(w) for cell, w in zip(row, widths)))
+    print_table(header, rows, args.markdown)
     print(f"\ntokens/s on 1 thread (decode: one token; prefill: the whole context in one "
           f"call); torch {torch.__version__}; {os.cpu_count()} cores")
     return 0

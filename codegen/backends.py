@@ -1,8 +1,9 @@
 """Target manifest + backends/<name>/backend.yaml -> BackendPlan (backend_plan.yaml).
 
 A target lists the delegate backends its runtime contains (`backends: [xnnpack]`); each
-names its C++ Backend object, the header declaring it, its runtime sources and payload
-schemas in backends/<name>/backend.yaml. The plan is what the build compiles and what
+names its C++ Backend object, the header declaring it, its runtime sources, payload
+schemas and export-time partitioner in backends/<name>/backend.yaml, which this module
+alone reads. The plan is what the build compiles and what
 codegen/render.py puts in gen/register_backends.cpp (the table Method load searches).
 
 CLI: python -m codegen.backends --target TARGET.yaml --out backend_plan.yaml
@@ -11,6 +12,7 @@ CLI: python -m codegen.backends --target TARGET.yaml --out backend_plan.yaml
 import argparse
 import glob
 import os
+import re
 import sys
 from dataclasses import dataclass
 
@@ -19,7 +21,8 @@ from codegen.target import load_target
 from codegen.yaml_io import dump_yaml, load_yaml, write_text
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-_KEYS = ("description", "symbol", "header", "sources", "schemas")
+_KEYS = ("description", "symbol", "header", "sources", "schemas", "partitioner")
+_ENTRY_POINT = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")   # module:function
 _HEADER = "# Backend plan, written by codegen/backends.py: the target's delegate backends.\n"
 
 
@@ -30,6 +33,7 @@ class BackendChoice:
     header: str                  # declares the symbol
     sources: tuple[str, ...]     # runtime sources, relative to the repo, sorted
     schemas: tuple[str, ...]     # flatbuffer schemas its sources include (as <stem>_generated.h)
+    partitioner: str = ""        # "module:function" making its export-time Partitioner
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,7 @@ class BackendPlan:
 
 
 def available_backends(repo: str = REPO) -> list[str]:
+    """The backends there are: each backends/<name>/backend.yaml."""
     return sorted(os.path.basename(os.path.dirname(p))
                   for p in glob.glob(os.path.join(repo, "backends", "*", "backend.yaml")))
 
@@ -53,6 +58,10 @@ def parse_backend(name: str, text: str, path: str, repo: str = REPO) -> BackendC
     for key in ("symbol", "header", "sources"):
         if key not in data:
             raise ManifestError(f"{path}: {key} is missing")
+    partitioner = data.get("partitioner", "")
+    if partitioner and not (isinstance(partitioner, str) and _ENTRY_POINT.match(partitioner)):
+        raise ManifestError(f"{path}: partitioner must be 'module:function', e.g. "
+                            "backends.xnnpack:make_partitioner")
     for key in ("sources", "schemas"):
         if not (isinstance(data.get(key, []), list)
                 and all(isinstance(v, str) for v in data.get(key, []))):
@@ -62,7 +71,7 @@ def parse_backend(name: str, text: str, path: str, repo: str = REPO) -> BackendC
     if not sources:
         raise ManifestError(f"{path}: sources {data['sources']} match no file")
     return BackendChoice(name, str(data["symbol"]), str(data["header"]), tuple(sources),
-                         tuple(data.get("schemas", [])))
+                         tuple(data.get("schemas", [])), partitioner)
 
 
 def plan_backends(names, target_path: str, repo: str = REPO) -> BackendPlan:

@@ -27,6 +27,7 @@ from codegen.errors import ManifestError, run_cli, suggest
 from codegen.schema import (OptionalType, Schema, is_mutable, is_tensor, is_tensor_list,
                             load_aten_schemas, parse_schema)
 from codegen.yaml_io import entry_lines, load_yaml
+from program.model import dim_order_key, join_key, key_part
 
 _ENTRY_KEYS = ("op", "func", "kernels", "type_alias", "dim_order_alias", "source")
 # Keys of ExecuTorch's own files (portable functions.yaml, optimized.yaml, quantized.yaml,
@@ -230,7 +231,7 @@ def _dim_order_aliases(entry: dict, where: str) -> dict[str, tuple[str, ...]]:
                 _fail(where, f"dim_order_alias {name} lists {order}, not a dim order; a dim "
                              "order is a permutation of 0..rank-1, e.g. [0, 1, 2, 3] "
                              "(contiguous) or [0, 2, 3, 1] (channels last)")
-        found[str(name)] = tuple(",".join(map(str, o)) for o in orders)
+        found[str(name)] = tuple(dim_order_key(o) for o in orders)
     clash = set(found) & set(entry.get("type_alias") or {})
     if clash:
         _fail(where, f"alias {sorted(clash)[0]} is both a type_alias and a dim_order_alias; "
@@ -270,8 +271,8 @@ def _expand_arg_meta(arg_meta, schema: Schema, where: str, types: dict, orders: 
     expanded = []
     for combo in itertools.product(*choices):
         value = dict(zip(aliases, combo))
-        parts = [f"{value[arg_meta[n][0]]};{value[arg_meta[n][1]]}" for n in named]
-        expanded.append(("|".join(parts), tuple(sorted({value[arg_meta[n][0]] for n in named}))))
+        key = join_key(key_part(value[arg_meta[n][0]], value[arg_meta[n][1]]) for n in named)
+        expanded.append((key, tuple(sorted({value[arg_meta[n][0]] for n in named}))))
     return expanded
 
 

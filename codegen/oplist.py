@@ -30,11 +30,11 @@ from codegen.schema import (OptionalType, Schema, is_scalar, is_tensor, is_tenso
                             load_aten_schemas)
 from codegen.target import load_target
 from codegen.yaml_io import dump_yaml, load_yaml, write_text
-from exporter.debug_record import instruction_sources, read_debug_record
-from exporter.debug_record import where as debug_where
+from program import model
+from program.debug_record import instruction_sources, read_debug_record
+from program.debug_record import where as debug_where
 
 _OP_RE = re.compile(r"^[A-Za-z_]\w*::[A-Za-z_]\w*(\.[A-Za-z_]\w*)?$")
-_KEY_RE = re.compile(r"^([A-Za-z0-9]+;[0-9,]*(\|[A-Za-z0-9]+;[0-9,]*)*)?$")
 _HEADER = """\
 # Selected operators, written by codegen/oplist.py; feed back with --ops-yaml.
 # dtypes: every tensor dtype the op's calls use (what its kernel is compiled for);
@@ -110,25 +110,16 @@ def merge_oplists(oplists: list[OpList]) -> OpList:
     return collector.oplist()
 
 
-def _value(values: list, vid, where: str) -> dict:
+def _value(values: list, vid, where: str) -> model.Value:
     if not isinstance(vid, int) or not 0 <= vid < len(values):
         raise ManifestError(f"{where}: value id {vid} is out of range ({len(values)} values); "
                             "the program is corrupt: export it again")
     return values[vid]
 
 
-def _kind(value: dict) -> str:
-    return value.get("val_type") or "NONE"
-
-
-def _tensor_meta(value: dict) -> tuple[str, str]:
-    tensor = value.get("val") or {}
-    return str(tensor.get("scalar_type", "Byte")), ",".join(map(str, tensor.get("dim_order", [])))
-
-
-def _call_record(call: dict, schema: Schema | None, values: list, where: str):
+def _call_record(call: model.KernelCall, schema: Schema | None, values: list, where: str):
     """(key, tensor dtypes, scalar dtypes, dim_orders) of one KernelCall."""
-    args = call.get("args") or []
+    args = call.args
     if schema is not None:
         expected = len(schema.call_args) + len(schema.value_returns)
         if len(args) != expected:
@@ -138,62 +129,55 @@ def _call_record(call: dict, schema: Schema | None, values: list, where: str):
         typed = list(zip(schema.call_args, args))
     else:
         typed = [(None, vid) for vid in args]
-    parts, dtypes, scalar_dtypes, orders = [], set(), set(), set()
+    dtypes, scalar_dtypes, orders = set(), set(), set()
     for arg, vid in typed:
         value = _value(values, vid, where)
-        kind = _kind(value)
+        kind = model.kind_name(value)
         if arg is None or is_tensor(arg.type):
             if kind != "Tensor":
-                if arg is None or (kind == "NONE" and isinstance(arg.type, OptionalType)):
+                if arg is None or (value is None and isinstance(arg.type, OptionalType)):
                     continue  # unknown schema: not a tensor; or an absent `Tensor?`
                 raise ManifestError(f"{where}: argument '{arg.name}' ({arg.type}) is a "
                                     f"{kind} value; export the model again")
-            dtype, order = _tensor_meta(value)
-            parts.append(f"{dtype};{order}")
-            dtypes.add(dtype)
-            orders.add(order)
-        elif is_tensor_list(arg.type) and kind in ("TensorList", "OptionalTensorList"):
-            for item in (value.get("val") or {}).get("items") or []:
-                if item >= 0 and _kind(_value(values, item, where)) == "Tensor":
-                    dtype, order = _tensor_meta(_value(values, item, where))
-                    dtypes.add(dtype)
-                    orders.add(order)
-        elif is_scalar(arg.type) and kind in SCALAR_VALUE_DTYPES:
-            scalar_dtypes.add(SCALAR_VALUE_DTYPES[kind])
-    return "|".join(parts), dtypes, scalar_dtypes, orders
+            tensors = [value]
+        elif is_tensor_list(arg.type) and isinstance(value, (model.TensorList,
+                                                              model.OptionalTensorList)):
+            tensors = [t for t in (_value(values, item, where) for item in value.items
+                                   if item >= 0) if isinstance(t, model.Tensor)]
+        else:
+            if is_scalar(arg.type) and kind in SCALAR_VALUE_DTYPES:
+                scalar_dtypes.add(SCALAR_VALUE_DTYPES[kind])
+            continue
+        for tensor in tensors:
+            dtypes.add(tensor.scalar_type)
+            orders.add(model.dim_order_key(tensor.dim_order))
+    return model.kernel_key(values, args), dtypes, scalar_dtypes, orders
 
 
-def ops_from_program(program: dict, model: str, schemas: dict[str, Schema],
+def ops_from_program(program: model.Program, name: str, schemas: dict[str, Schema],
                      where: str, debug: dict | None = None) -> OpList:
-    """Op info of every KernelCall in every method of `program` (flatbuffer JSON form);
+    """Op info of every KernelCall in every method of `program`, made by model `name`;
     with the program's debug record, also the source line of each call."""
     collector = _Collector()
-    for method_index, method in enumerate(program.get("methods") or []):
-        values = method.get("values") or []
-        operators = method.get("operators") or []
+    for method_index, method in enumerate(program.methods):
         origins = instruction_sources(debug, method_index)
-        for number, instruction in enumerate(method.get("instructions") or []):
-            if instruction.get("instr_type") != "KernelCall":
-                continue
-            call = instruction.get("instr") or {}
-            at = f"{where}: method {method.get('name')} instruction {number}"
-            index = call.get("op_index", 0)
-            if not 0 <= index < len(operators):
-                raise ManifestError(f"{at}: operator {index} is out of range; the program "
-                                    "is corrupt: export it again")
-            op = operators[index]["name"] + (f".{operators[index]['overload']}"
-                                             if operators[index].get("overload") else "")
-            key, dtypes, scalar_dtypes, orders = _call_record(call, schemas.get(op), values,
-                                                              f"{at} ({op})")
+        for number, call in method.kernel_calls():
+            at = f"{where}: method {method.name} instruction {number}"
+            if not 0 <= call.op_index < len(method.operators):
+                raise ManifestError(f"{at}: operator {call.op_index} is out of range; the "
+                                    "program is corrupt: export it again")
+            op = method.operators[call.op_index].qualified_name
+            key, dtypes, scalar_dtypes, orders = _call_record(call, schemas.get(op),
+                                                              method.values, f"{at} ({op})")
             rec = collector.use(op)
             rec["dtypes"] |= dtypes
             rec["scalar_dtypes"] |= scalar_dtypes
             rec["dim_orders"] |= orders
-            rec["keys"].setdefault(key, set()).add(model)
-            rec["models"].add(model)
+            rec["keys"].setdefault(key, set()).add(name)
+            rec["models"].add(name)
             origin = debug_where(origins[number]) if number < len(origins) else ""
             if origin:
-                rec["sources"].setdefault(key, set()).add(f"{model}: {origin}")
+                rec["sources"].setdefault(key, set()).add(f"{name}: {origin}")
     return collector.oplist()
 
 
@@ -247,7 +231,7 @@ def _parse_use(op: str, rec, where: str) -> OpUse:
             raise ManifestError(f"{where}: {op}: each kernel_keys item is "
                                 "{key: 'Float;0,1|Float;0,1', models: [mlp], sources: [...]}")
         key = "" if item["key"] is None else str(item["key"])
-        if not _KEY_RE.match(key):
+        if not model.is_kernel_key(key):
             raise ManifestError(f"{where}: {op}: '{key}' is not a kernel key like "
                                 "Float;0,1|Float;0,1 (docs/internals.md)")
         keys.setdefault(key, set()).update(_string_list(item["models"], where, "models"))
@@ -285,11 +269,11 @@ def oplist_to_yaml(oplist: OpList) -> str:
     return dump_yaml({"operators": operators}, _HEADER)
 
 
-def check_delegates(program: dict, path: str, target) -> None:
+def check_delegates(program: model.Program, path: str, target) -> None:
     """A program exported for a backend needs a target with that backend: stop now, not
     when the runtime loads it, naming the targets that have it."""
-    needed = sorted({d.get("backend", "") for m in program.get("methods") or []
-                     for d in m.get("delegates") or []} - set(target.backends))
+    needed = sorted({d.backend for m in program.methods for d in m.delegates}
+                    - set(target.backends))
     if not needed:
         return
     folder = os.path.dirname(target.path)
@@ -323,7 +307,7 @@ def _parse_args(argv):
 
 def main(argv: list[str] | None = None) -> int:
     from codegen.kernel_manifest import load_library
-    from exporter.serialize import ProgramFormatError, deserialize
+    from program.pte import ProgramFormatError, read_program
 
     args = _parse_args(sys.argv[1:] if argv is None else argv)
     models = [tuple(m.split("=", 1)) for m in args.model]
@@ -351,8 +335,7 @@ def main(argv: list[str] | None = None) -> int:
             lists.append(parse_oplist(f.read(), path))
     for name, path in models:
         try:
-            with open(path, "rb") as f:
-                program, _ = deserialize(f.read())
+            program, _ = read_program(path)
         except (OSError, ProgramFormatError) as e:
             raise ManifestError(f"{path}: cannot read the program: {e}") from None
         if target is not None:

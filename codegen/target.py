@@ -19,7 +19,7 @@ import sys
 from dataclasses import dataclass
 
 from codegen.errors import ManifestError, run_cli, suggest
-from codegen.yaml_io import load_yaml
+from codegen.yaml_io import load_yaml, once_per_file
 
 _REQUIRED = ("toolchain", "cxx", "kernel_libraries")
 # Compilers the build drives with GCC-style command lines (site_scons/targets.py).
@@ -122,6 +122,7 @@ def parse_target(text: str, path: str, libraries: frozenset[str]) -> Target:
     return Target(name=name, path=path, **fields)
 
 
+@once_per_file
 def load_target(path: str) -> Target:
     with open(path) as f:
         text = f.read()

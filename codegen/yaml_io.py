@@ -1,9 +1,12 @@
 """YAML in with line numbers for messages, YAML/text out atomically and deterministically."""
 
+import functools
+import os
+
 import yaml
 
 from codegen.errors import ManifestError
-from exporter.atomic import write_text_atomic
+from program.atomic import write_text_atomic
 
 
 class UniqueKeyLoader(yaml.SafeLoader):
@@ -50,6 +53,26 @@ def entry_lines(text: str) -> list[int]:
     if not isinstance(node, yaml.SequenceNode):
         return []
     return [item.start_mark.line + 1 for item in node.value]
+
+
+def once_per_file(load):
+    """Wraps `load(path, ...)`, a manifest reader, so that each version of a file (its
+    path, size and modification time) is parsed once per process: the build asks for a
+    target's manifest from several stages. What it returns must be immutable."""
+    cache = {}
+
+    @functools.wraps(load)
+    def cached(path, *args, **kwargs):
+        try:
+            stat = os.stat(path)
+        except OSError:
+            return load(path, *args, **kwargs)  # the reader says what is wrong
+        key = (os.getcwd(), os.path.abspath(path), stat.st_mtime_ns, stat.st_size, args,
+               tuple(sorted(kwargs.items())))
+        if key not in cache:
+            cache[key] = load(path, *args, **kwargs)
+        return cache[key]
+    return cached
 
 
 class _Dumper(yaml.SafeDumper):

@@ -6,8 +6,8 @@
 
 Writes OUT (the program) and OUT-stem_io/input_<i>.npy, expected_<i>.npy (eager torch
 outputs on the example inputs), and with --deps-out the Python files the export imported
-(exporter/deps.py), all atomically. A user error (ExportError) is printed
-without a traceback and exits 1.
+(exporter/deps.py), all atomically. A user error (a ManifestError, such as an ExportError) is
+printed without a traceback and exits 1.
 """
 
 import argparse
@@ -16,6 +16,7 @@ import os
 import sys
 from collections import Counter
 
+from codegen.errors import ManifestError
 from exporter.errors import ExportError
 
 
@@ -134,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         return run(args)
-    except ExportError as e:
+    except ManifestError as e:  # an ExportError too
         print(f"error: {e}", file=sys.stderr)
         return 1
 

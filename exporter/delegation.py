@@ -15,11 +15,12 @@ reads() replaced by its own operands, folding it into the payload) is dropped an
 reported as folded.
 """
 
+import dataclasses
 import heapq
 from collections import Counter
 from dataclasses import dataclass, field
 
-_LISTS = ("TensorList", "OptionalTensorList", "IntList")
+from program import model
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,7 @@ class Call:
 @dataclass
 class LoweredMethod:
     """What a partitioner sees: plain data, no torch."""
-    values: list             # flatbuffer JSON form of each Value
+    values: list             # of program.model.Value
     calls: list              # of Call, in execution order
     constants: dict          # value id -> bytes of each constant tensor
     inputs: list
@@ -55,8 +56,8 @@ class LoweredMethod:
         out = []
         for v in ids:
             value = self.values[v]
-            if value.get("val_type") in _LISTS:
-                out += [i for i in value["val"]["items"] if i >= 0]
+            if isinstance(value, model.LIST_KINDS):
+                out += [i for i in value.items if i >= 0]
             else:
                 out.append(v)
         return out
@@ -77,11 +78,16 @@ class LoweredMethod:
         return self._users.get(v, [])
 
     def kind(self, v: int) -> str:
-        return self.values[v].get("val_type", "None")
+        return model.kind_name(self.values[v])
 
-    def tensor(self, v: int):
-        """The Tensor table of value `v`, or None when it is not a tensor."""
-        return self.values[v]["val"] if self.kind(v) == "Tensor" else None
+    def tensor(self, v: int) -> model.Tensor | None:
+        """Value `v` when it is a tensor, else None."""
+        value = self.values[v]
+        return value if isinstance(value, model.Tensor) else None
+
+    def items(self, v: int) -> list:
+        """The items of list value `v`."""
+        return self.values[v].items
 
     def is_constant(self, v: int) -> bool:
         return v in self.constants
@@ -93,9 +99,9 @@ class LoweredMethod:
         A partitioner's reads() returns it in place of the original, which the program
         then drops unless a kernel call still reads it."""
         if key not in self._derived_keys:
-            tensor = {**self.tensor(like), "sizes": list(sizes),
-                      "dim_order": list(range(len(sizes))), "dynamic": False}
-            self.values.append({"val_type": "Tensor", "val": tensor})
+            tensor = dataclasses.replace(self.tensor(like), sizes=list(sizes),
+                                         dim_order=list(range(len(sizes))), dynamic=False)
+            self.values.append(tensor)
             vid = len(self.values) - 1
             self.constants[vid] = data
             self.derived[vid] = like
@@ -105,7 +111,7 @@ class LoweredMethod:
     def literal(self, v: int):
         """The number of an Int/Double/Bool value no call writes, else None."""
         if self.kind(v) in ("Int", "Double", "Bool") and self.producer(v) is None:
-            return self.values[v]["val"].get("value", 0 if self.kind(v) != "Bool" else False)
+            return self.values[v].value
         return None
 
 
@@ -172,7 +178,7 @@ class DelegationReport:
 class Delegated:
     values: list
     instructions: list       # ("KernelCall", op name, args) / ("DelegateCall", index, args)
-    delegates: list          # {"backend": ..., "data": [bytes as ints]}
+    delegates: list          # of program.model.Delegate
     inputs: list
     outputs: list
     remap: dict              # old value id -> new value id (kept values only)
@@ -324,7 +330,7 @@ def delegate_method(method: LoweredMethod, partitioner: Partitioner) -> Delegate
         writer = {v: (method.calls[i].node, k) for i in members
                   for k, v in enumerate(method.writes(i))}
         written_by.append([writer[v] for v in outs])
-        delegates.append({"backend": partitioner.backend, "data": list(payload)})
+        delegates.append(model.Delegate(partitioner.backend, bytes(payload)))
 
     # Keep the values still referenced, renumbered in their old order.
     used = set(method.inputs) | set(method.outputs)
@@ -335,9 +341,8 @@ def delegate_method(method: LoweredMethod, partitioner: Partitioner) -> Delegate
     values = []
     for old in sorted(used):
         value = method.values[old]
-        if value.get("val_type") in _LISTS:
-            value = {**value, "val": {**value["val"], "items": [
-                remap[i] if i >= 0 else i for i in value["val"]["items"]]}}
+        if isinstance(value, model.LIST_KINDS):
+            value = type(value)([remap[i] if i >= 0 else i for i in value.items])
         values.append(value)
     instructions = [(kind, what, [remap[a] for a in args]) for kind, what, args in instructions]
 

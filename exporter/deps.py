@@ -13,7 +13,7 @@ import hashlib
 import os
 import sys
 
-from exporter.atomic import write_text_atomic
+from program.atomic import write_text_atomic
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

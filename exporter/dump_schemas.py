@@ -11,7 +11,7 @@ import sys
 
 import torch
 
-from exporter.atomic import write_text_atomic
+from program.atomic import write_text_atomic
 
 _SYMBOLIC_OPS = ("aten::sym_size.int", "aten::sym_numel", "aten::sym_stride.int",
                  "aten::sym_storage_offset")

@@ -12,7 +12,6 @@ drives this from a model manifest.
 """
 
 import contextlib
-import copy
 import dataclasses
 import functools
 import io
@@ -24,8 +23,6 @@ from dataclasses import dataclass
 
 import torch
 
-from exporter.atomic import write_bytes_atomic, write_text_atomic
-from exporter.debug_record import VERSION as DEBUG_VERSION, debug_path_for
 from exporter.delegation import DelegationReport
 from exporter.errors import ExportError
 from exporter.memory_plan import MemoryPlan
@@ -33,7 +30,10 @@ from exporter.node_source import describe_exception
 from exporter.passes import SimplifyReport, simplify
 from exporter.program_builder import BACKEND_SLACK, build_method
 from exporter.program_methods import BoundMethod, constant_method, share_segment
-from exporter.serialize import serialize
+from program import model
+from program.atomic import write_bytes_atomic, write_text_atomic
+from program.debug_record import VERSION as DEBUG_VERSION, debug_path_for
+from program.pte import serialize
 
 PROGRAM_VERSION = 1
 
@@ -47,8 +47,8 @@ class KernelCallInfo:
 
 @dataclass(frozen=True)
 class Program:
-    """An exported program: flatbuffer JSON form plus the constant segment."""
-    data: dict
+    """An exported program: the program model plus the constant segment."""
+    data: model.Program
     segment: bytes
     plan: MemoryPlan
     node_count: int                              # call nodes torch.export produced
@@ -63,37 +63,22 @@ class Program:
         """The nodes folded into constants at export."""
         return self.simplified.folded
 
-    def to_dict(self) -> dict:
-        """The program in the flatbuffer JSON form serialize.py takes (a copy)."""
-        return copy.deepcopy(self.data)
-
     @property
-    def method(self) -> dict:
-        return self.data["methods"][0]
+    def method(self) -> model.Method:
+        """The first method (the one export() was asked for)."""
+        return self.data.methods[0]
 
     @property
     def operators(self) -> list[str]:
         """Fully qualified operator names in operator-table order: "aten::addmm.out"."""
-        return [f"{op['name']}.{op['overload']}" if op["overload"] else op["name"]
-                for op in self.method["operators"]]
+        return [op.qualified_name for op in self.method.operators]
 
     def kernel_calls(self) -> list[KernelCallInfo]:
         """Each instruction's operator and kernel key (docs/internals.md)."""
-        values = self.method["values"]
         names = self.operators
-        calls = []
-        for instr in self.method["instructions"]:
-            if instr["instr_type"] != "KernelCall":
-                continue
-            call = instr["instr"]
-            parts = []
-            for a in call["args"]:
-                if values[a].get("val_type") == "Tensor":
-                    t = values[a]["val"]
-                    parts.append(f"{t['scalar_type']};"
-                                 + ",".join(str(d) for d in t["dim_order"]))
-            calls.append(KernelCallInfo(names[call["op_index"]], "|".join(parts)))
-        return calls
+        return [KernelCallInfo(names[call.op_index], model.kernel_key(self.method.values,
+                                                                      call.args))
+                for _, call in self.method.kernel_calls()]
 
     @functools.cached_property
     def _serialized(self) -> bytes:
@@ -109,7 +94,7 @@ class Program:
         data = self.to_bytes()
         record = {"version": DEBUG_VERSION, "methods": [
             {"name": name, "instructions": list(debug)}
-            for name, debug in ((self.method["name"], self.debug), *self.more_debug)]}
+            for name, debug in ((self.method.name, self.debug), *self.more_debug)]}
         write_text_atomic(debug_path_for(path), json.dumps(record, indent=1) + "\n")
         write_bytes_atomic(path, data)
         return len(data)
@@ -118,7 +103,6 @@ class Program:
 def partitioner_for_target(target: str):
     """The partitioner of the first backend of manifests/targets/<target>.yaml, or None
     for a target without backends (the build delegates the same way)."""
-    from codegen.errors import ManifestError
     from codegen.target import load_target
     from exporter.manifest import REPO, make_partitioner
 
@@ -126,10 +110,7 @@ def partitioner_for_target(target: str):
     if not os.path.exists(path):
         known = sorted(f[:-5] for f in os.listdir(os.path.dirname(path)) if f.endswith(".yaml"))
         raise ExportError(f"target '{target}': there is no {path}; targets: {', '.join(known)}")
-    try:
-        target_manifest = load_target(path)
-    except ManifestError as e:
-        raise ExportError(str(e)) from None
+    target_manifest = load_target(path)   # a ManifestError names the entry
     backends = target_manifest.backends
     return (make_partitioner(backends[0], tuple(target_manifest.kernel_libraries))
             if backends else None)
@@ -191,15 +172,19 @@ def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, 
 def _combine(first: Program, others: list, constants: dict) -> Program:
     """One program of `first`'s method, the `others`' and the constant methods, with one
     shared constant segment; reports and memory plan stay `first`'s."""
-    built = [(p.method, p.segment[:len(p.segment) - BACKEND_SLACK] if p.method["delegates"]
+    built = [(p.method, p.segment[:len(p.segment) - BACKEND_SLACK] if p.method.delegates
               else p.segment) for p in (first, *others)]
-    slack = BACKEND_SLACK if any(m["delegates"] for m, _ in built) else 0
+    slack = BACKEND_SLACK if any(m.delegates for m, _ in built) else 0
     method_list, segment = share_segment(built, slack)
     method_list += [constant_method(n, v) for n, v in constants.items()]
-    segments = [{"offset": 0, "size": len(segment)}] if segment else []
-    data = {"version": PROGRAM_VERSION, "methods": method_list, "segments": segments}
+    data = model.Program(PROGRAM_VERSION, method_list, _segments(segment))
     return dataclasses.replace(first, data=data, segment=segment, more_debug=tuple(
-        (p.method["name"], p.debug) for p in others))
+        (p.method.name, p.debug) for p in others))
+
+
+def _segments(segment: bytes) -> list[model.Segment]:
+    """The segment table of a program whose constant data is `segment`."""
+    return [model.Segment(0, len(segment))] if segment else []
 
 
 def trace(module: torch.nn.Module, example_inputs: tuple,
@@ -233,7 +218,6 @@ def lower(ep: torch.export.ExportedProgram, *, name: str = "forward",
         node_count = sum(1 for n in ep.graph.nodes if n.op == "call_function")
         simplified = simplify(ep)
         built = build_method(ep, name, partitioner)
-    segments = [{"offset": 0, "size": len(built.segment)}] if built.segment else []
-    data = {"version": PROGRAM_VERSION, "methods": [built.method], "segments": segments}
+    data = model.Program(PROGRAM_VERSION, [built.method], _segments(built.segment))
     return Program(data, built.segment, built.plan, node_count, built.delegation, simplified,
                    built.debug)

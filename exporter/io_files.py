@@ -13,7 +13,7 @@ import re
 import numpy as np
 import torch
 
-from exporter.atomic import write_bytes_atomic
+from program.atomic import write_bytes_atomic
 from exporter.errors import ExportError
 
 _IO_FILE = re.compile(r"^(input|expected)_\d+\.npy$")

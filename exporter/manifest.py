@@ -12,12 +12,20 @@ model it names.
     quantize: 8da4w                        # optional; exporter/quantize/scheme.py
     kernel_libraries: [examples/custom_linear/custom_linear.yaml]  # optional; the model's own
                                            # kernel libraries, ahead of the target's (site_scons)
+    data: [examples/nanogpt/weights/*]     # optional; files the factory reads (the build
+                                           # re-exports when one changes)
+    app: {name: generate, sources: [...], args: [...]}  # optional; a program linked against
+                                           # the model's runtime, run by `scons generate=`
 
-Every mistake (unknown key, wrong type, a factory that is not `module:function`, does not
-import, or does not return (module, inputs)) raises ExportError naming the file, the
-entry and the fix. Only load_model() imports the factory (and so torch).
+This is the one reader of model manifests: the exporter and the build (site_scons/stages.py)
+both read them through load_manifest(). Every mistake in the file (unknown key, wrong type,
+a factory that is not `module:function`, a pattern that matches no file) raises
+ManifestError naming the file, the entry and the fix; load_model() raises ExportError (a
+ManifestError too) when the factory does not import or does not return (module, inputs).
+Only load_model() imports the factory (and so torch).
 """
 
+import glob
 import importlib
 import inspect
 import os
@@ -25,8 +33,10 @@ import re
 import sys
 from dataclasses import dataclass
 
-import yaml
-
+from codegen.backends import available_backends, plan_backends
+from codegen.errors import ManifestError
+from codegen.target import is_library_path
+from codegen.yaml_io import load_yaml, once_per_file
 from exporter.errors import ExportError
 from exporter.quantize.scheme import parse_quantize
 
@@ -76,6 +86,11 @@ class ModelManifest:
     # Methods returning a constant (generation metadata): name -> int, float, bool or
     # list of ints, in the file's order.
     constant_methods: tuple[tuple[str, object], ...] = ()
+    data_files: tuple[str, ...] = ()    # `data:` matched: files relative to the repository
+    app_name: str = ""                  # `app:`, or ""
+    app_sources: tuple[str, ...] = ()   # its sources, matched, relative to the repository
+    app_args: tuple[str, ...] = ()      # what `generate=` passes it before --prompt
+    kernel_libraries: tuple[str, ...] = ()  # the model's own kernel manifests
 
 
 def _type_name(t) -> str:
@@ -88,23 +103,23 @@ def _type_name(t) -> str:
 def _check_keys(path: str, entry: str, data: dict, allowed, required) -> None:
     for key in data:
         if key not in allowed:
-            raise ExportError(f"{path}: {entry}unknown key '{key}'; allowed keys: "
+            raise ManifestError(f"{path}: {entry}unknown key '{key}'; allowed keys: "
                               f"{', '.join(allowed)}")
     for key in required:
         if key not in data:
-            raise ExportError(f"{path}: {entry}missing key '{key}'; add it "
+            raise ManifestError(f"{path}: {entry}missing key '{key}'; add it "
                               f"(keys: {', '.join(allowed)})")
 
 
 def _int(path: str, entry: str, v, minimum: int = 0) -> int:
     if not isinstance(v, int) or isinstance(v, bool) or v < minimum:
-        raise ExportError(f"{path}: {entry} must be an integer >= {minimum}, not {v!r}")
+        raise ManifestError(f"{path}: {entry} must be an integer >= {minimum}, not {v!r}")
     return v
 
 
 def _number(path: str, entry: str, v) -> float:
     if not isinstance(v, (int, float)) or isinstance(v, bool) or v < 0:
-        raise ExportError(f"{path}: {entry} must be a number >= 0, not {v!r} "
+        raise ManifestError(f"{path}: {entry} must be a number >= 0, not {v!r} "
                           "(write 1.0e-5, not 1e-5, which YAML reads as a string)")
     return float(v)
 
@@ -112,51 +127,52 @@ def _number(path: str, entry: str, v) -> float:
 def _dynamic_dim(path: str, i: int, d) -> DynamicDim:
     entry = f"dynamic_dims[{i}]"
     if not isinstance(d, dict):
-        raise ExportError(f"{path}: {entry} must be a mapping like "
+        raise ManifestError(f"{path}: {entry} must be a mapping like "
                           "{input: 0, dim: 0, name: batch, min: 1, max: 8}")
     _check_keys(path, f"{entry}: ", d, _DIM_KEYS, ("input", "dim", "name", "max"))
     name = d["name"]
     if not isinstance(name, str) or not _NAME.match(name):
-        raise ExportError(f"{path}: {entry}.name must be an identifier like 'batch', "
+        raise ManifestError(f"{path}: {entry}.name must be an identifier like 'batch', "
                           f"not {name!r}")
     lo = _int(path, f"{entry}.min", d.get("min", 1))
     hi = _int(path, f"{entry}.max", d["max"], minimum=1)
     if lo > hi:
-        raise ExportError(f"{path}: {entry}: min {lo} is greater than max {hi}")
+        raise ManifestError(f"{path}: {entry}: min {lo} is greater than max {hi}")
     return DynamicDim(_int(path, f"{entry}.input", d["input"]),
                       _int(path, f"{entry}.dim", d["dim"]), name, lo, hi)
 
 
-def parse_manifest(path: str, data) -> ModelManifest:
-    """Validates the YAML data of manifest `path` (pure: no imports, no I/O)."""
+def parse_manifest(path: str, data, repo: str = REPO) -> ModelManifest:
+    """Validates the YAML data of manifest `path`; file patterns are matched in `repo`
+    (no imports)."""
     if not isinstance(data, dict):
-        raise ExportError(f"{path}: the manifest must be a mapping with keys "
+        raise ManifestError(f"{path}: the manifest must be a mapping with keys "
                           f"{', '.join(_TOP_KEYS)}")
     _check_keys(path, "", data, tuple(_TOP_KEYS), _REQUIRED_TOP)
     for key, t in _TOP_KEYS.items():
         if key in data and not isinstance(data[key], t):
-            raise ExportError(f"{path}: {key} must be {_type_name(t)}, "
+            raise ManifestError(f"{path}: {key} must be {_type_name(t)}, "
                               f"not {data[key]!r}")
     factory = data["factory"]
     if not _FACTORY.match(factory):
-        raise ExportError(f"{path}: factory '{factory}' is not 'module:function'; write "
+        raise ManifestError(f"{path}: factory '{factory}' is not 'module:function'; write "
                           "it like examples.mlp.model:make_mlp")
     factory_args = data.get("factory_args", {})
     for key in factory_args:
         if not isinstance(key, str) or not _NAME.match(key):
-            raise ExportError(f"{path}: factory_args: {key!r} is not a keyword argument name; "
+            raise ManifestError(f"{path}: factory_args: {key!r} is not a keyword argument name; "
                               "write factory_args: {name: value, ...}")
     dims = tuple(_dynamic_dim(path, i, d) for i, d in enumerate(data.get("dynamic_dims", [])))
     seen = {}
     for i, d in enumerate(dims):
         key = (d.input, d.dim)
         if key in seen:
-            raise ExportError(f"{path}: dynamic_dims[{i}] repeats input {d.input} dim "
+            raise ManifestError(f"{path}: dynamic_dims[{i}] repeats input {d.input} dim "
                               f"{d.dim} of dynamic_dims[{seen[key]}]; keep one")
         seen[key] = i
         first = next(e for e in dims if e.name == d.name)
         if (first.min, first.max) != (d.min, d.max):
-            raise ExportError(f"{path}: dynamic_dims[{i}]: dim '{d.name}' is declared "
+            raise ManifestError(f"{path}: dynamic_dims[{i}]: dim '{d.name}' is declared "
                               "twice with different min/max; use one range or two names")
     if "app" in data:
         _check_keys(path, "app: ", data["app"], _APP_KEYS, _APP_REQUIRED)
@@ -164,20 +180,20 @@ def parse_manifest(path: str, data) -> ModelManifest:
                              ("args", "[--vocab, examples/nanogpt/weights/vocab.json]")):
             value = data["app"].get(key, [])
             if not (isinstance(value, list) and all(isinstance(s, str) for s in value)):
-                raise ExportError(f"{path}: app: {key} must be a list of strings, e.g. "
+                raise ManifestError(f"{path}: app: {key} must be a list of strings, e.g. "
                                   f"{example}")
     # Files the factory reads (weights, vocabularies): the build re-exports when they change.
     if not all(isinstance(s, str) for s in data.get("data", [])):
-        raise ExportError(f"{path}: data must be a list of paths or globs, e.g. "
+        raise ManifestError(f"{path}: data must be a list of paths or globs, e.g. "
                           "[examples/nanogpt/weights/*]")
     backend = data.get("backend", "")
     if backend and backend != "none" and backend not in available_backends():
-        raise ExportError(f"{path}: backend '{backend}' is not one of "
-                          f"{', '.join(available_backends() + ['none'])} (backends/<name>/)")
+        raise ManifestError(f"{path}: backend '{backend}' is not one of "
+                            f"{', '.join(available_backends() + ['none'])} (backends/<name>/)")
     try:
         quantize = parse_quantize(data.get("quantize"))
     except ValueError as e:
-        raise ExportError(f"{path}: quantize: {e}") from None
+        raise ManifestError(f"{path}: quantize: {e}") from None
     tolerance = data.get("tolerance", DEFAULT_TOLERANCE)
     _check_keys(path, "tolerance: ", tolerance, _TOLERANCE_KEYS, _TOLERANCE_KEYS)
     constant_methods = data.get("constant_methods", {})
@@ -187,48 +203,83 @@ def parse_manifest(path: str, data) -> ModelManifest:
             isinstance(v, int) and not isinstance(v, bool) for v in value)
         if not (isinstance(key, str) and _NAME.match(key) and key != "forward"
                 and (scalar or ints)):
-            raise ExportError(f"{path}: constant_methods: {key}: {value!r}; write "
+            raise ManifestError(f"{path}: constant_methods: {key}: {value!r}; write "
                               "`name: number` or `name: [ints]` with a name other than "
                               "forward, e.g. get_max_seq_len: 64 or get_eos_ids: [0]")
+    app = data.get("app", {})
     return ModelManifest(
         path=path, name=os.path.splitext(os.path.basename(path))[0],
         description=data["description"], factory=factory,
         factory_args=tuple(sorted(factory_args.items())), dynamic_dims=dims,
         tolerance=Tolerance(*(_number(path, f"tolerance.{k}", tolerance[k])
                               for k in _TOLERANCE_KEYS)), backend=backend, quantize=quantize,
-        constant_methods=tuple(constant_methods.items()))
+        constant_methods=tuple(constant_methods.items()),
+        data_files=_matching_files(repo, path, "data", data.get("data", [])),
+        app_name=str(app.get("name", "")),
+        app_sources=_matching_files(repo, path, "app.sources", app.get("sources", [])),
+        app_args=tuple(app.get("args", [])),
+        kernel_libraries=_model_libraries(repo, path, data.get("kernel_libraries", [])))
 
 
-def available_backends() -> list[str]:
-    """Backends with a partitioner: backends/<name>/partitioner.py."""
-    folder = os.path.join(REPO, "backends")
-    return sorted(d for d in os.listdir(folder)
-                  if os.path.exists(os.path.join(folder, d, "partitioner.py"))) \
-        if os.path.isdir(folder) else []
+def _matching_files(repo: str, path: str, key: str, patterns: list) -> tuple[str, ...]:
+    """The files `patterns` name, relative to `repo`; a pattern that names none is a typo,
+    not an empty list."""
+    found = []
+    for pattern in patterns:
+        matched = sorted(os.path.relpath(p, repo) for p in glob.glob(
+            os.path.join(repo, pattern), recursive=True) if os.path.isfile(p))
+        if not matched:
+            raise ManifestError(f"{path}: {key}: '{pattern}' matches no file (patterns are "
+                                "relative to the repository); fix the pattern or remove it")
+        found += matched
+    return tuple(found)
+
+
+def _model_libraries(repo: str, path: str, libraries: list) -> tuple[str, ...]:
+    """A model's `kernel_libraries:`: kernel manifests (paths relative to the repository)
+    whose stems do not shadow a library of manifests/kernels/."""
+    builtin = {f[:-5] for f in os.listdir(os.path.join(repo, "manifests", "kernels"))
+               if f.endswith(".yaml")}
+    for library in libraries:
+        name = os.path.splitext(os.path.basename(str(library)))[0]
+        if not (isinstance(library, str) and is_library_path(library)
+                and os.path.isfile(os.path.join(repo, library))):
+            raise ManifestError(f"{path}: kernel_libraries: '{library}' is not a kernel "
+                                "manifest; name a .yaml file relative to the repository, "
+                                "e.g. examples/custom_linear/custom_linear.yaml")
+        if name in builtin:
+            raise ManifestError(f"{path}: kernel_libraries: '{library}' would be library "
+                                f"'{name}', which manifests/kernels/{name}.yaml already "
+                                "names; rename the file")
+    return tuple(libraries)
 
 
 def make_partitioner(backend: str, kernel_libraries: tuple = ()):
     """The exporter.delegation.Partitioner of `backend` ("" or "none": None) for a runtime
-    with `kernel_libraries` (the target's, in precedence order; () when unknown)."""
+    with `kernel_libraries` (the target's, in precedence order; () when unknown), made by
+    the function its backends/<name>/backend.yaml names as `partitioner:`."""
     if backend in ("", "none"):
         return None
-    if backend == "xnnpack":
-        from backends.xnnpack import XnnpackPartitioner
-        return XnnpackPartitioner(beside_optimized="optimized" in kernel_libraries)
-    raise ExportError(f"backend '{backend}' has no partitioner; the backends are "
-                      f"{', '.join(available_backends())}")
+    (choice,) = plan_backends([backend], f"backend '{backend}'").backends
+    if not choice.partitioner:
+        raise ManifestError(f"backends/{backend}/backend.yaml: no `partitioner:`, so "
+                            f"backend '{backend}' cannot take part in export; name its "
+                            "module:function there")
+    module_name, function_name = choice.partitioner.split(":")
+    return getattr(importlib.import_module(module_name), function_name)(
+        kernel_libraries=tuple(kernel_libraries))
 
 
-def load_manifest(path: str) -> ModelManifest:
-    from codegen.yaml_io import parse_yaml, yaml_error_message
+@once_per_file
+def load_manifest(path: str, repo: str = REPO, label: str | None = None) -> ModelManifest:
+    """The manifest at `path`; messages name it `label` (default: `path`)."""
+    label = label or path
     try:
         with open(path) as f:
-            data = parse_yaml(f.read())
+            text = f.read()
     except OSError as e:
-        raise ExportError(f"{path}: cannot read the manifest: {e.strerror}") from None
-    except yaml.YAMLError as e:
-        raise ExportError(yaml_error_message(e, path)) from None
-    return parse_manifest(path, data)
+        raise ManifestError(f"{label}: cannot read the manifest: {e.strerror}") from None
+    return parse_manifest(label, load_yaml(text, label), repo)
 
 
 def load_model(manifest: ModelManifest):

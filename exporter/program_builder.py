@@ -1,8 +1,8 @@
-"""Core-ATen ExportedProgram -> one method in flatbuffer JSON form, plus constant segment.
+"""Core-ATen ExportedProgram -> one method of the program model, plus constant segment.
 
 Input: a torch.export ExportedProgram already decomposed to core ATen. Output: a
-BuiltMethod holding the method dict (schema/program.fbs, JSON form as serialize.py takes
-it), the constant segment bytes and the memory plan. The rules are in docs/internals.md:
+BuiltMethod holding the method (program/model.py), the constant segment bytes and the
+memory plan. The rules are in docs/internals.md:
 
 - every graph op becomes a KernelCall to its out variant (out_variants.py), with one
   value id per schema argument (kwarg-only and defaulted ones included), then the out
@@ -28,7 +28,6 @@ from torch.export.graph_signature import InputKind, OutputKind
 from torch.utils._sympy.value_ranges import bound_sympy
 
 from exporter.constant_segment import pack_constants
-from exporter.debug_record import written_tensors
 from exporter.delegation import Call, DelegationReport, LoweredMethod, delegate_method
 from exporter.errors import ExportError
 from exporter.memory_plan import Buffer, MemoryPlan, live_ranges, plan_memory
@@ -38,6 +37,11 @@ from exporter.out_variants import (IGNORED_TARGETS, PRIM_INT_OPS, ProgramOp,
                                    is_tensor_list_type, program_op, scalar_overload)
 from exporter.scalar_types import (DEVICE_TYPE_CODES, LAYOUT_CODES, MEMORY_FORMAT_CODES,
                                    SCALAR_TYPE_CODES, SCALAR_TYPE_NAMES)
+from program import model
+from program.debug_record import written_tensors
+from program.model import (Allocation, Bool, BoolList, ConstantRef, DelegateCall, Double,
+                           DoubleList, Int, IntList, KernelCall, OptionalTensorList, String,
+                           TensorList)
 
 _CONSTANT_KINDS = (InputKind.PARAMETER, InputKind.BUFFER, InputKind.CONSTANT_TENSOR)
 BACKEND_SLACK = 16  # XNN_EXTRA_BYTES
@@ -45,19 +49,19 @@ BACKEND_SLACK = 16  # XNN_EXTRA_BYTES
 
 @dataclass(frozen=True)
 class BuiltMethod:
-    method: dict            # a Method of schema/program.fbs in flatbuffer JSON form
+    method: model.Method
     segment: bytes          # constant segment data (segments[0])
     plan: MemoryPlan
     node_count: int         # call_function nodes in the core-ATen graph
     delegation: DelegationReport | None = None
-    debug: tuple = ()       # per instruction, where it comes from (exporter/debug_record.py)
+    debug: tuple = ()       # per instruction, where it comes from (program/debug_record.py)
 
 
 @dataclass
 class _Tensor:
     dtype: torch.dtype
     sizes: list[int]        # upper bounds
-    payload: dict           # the Tensor table of the value, filled in as we go
+    tensor: model.Tensor    # the value, placed as we go
     constant: bytes | None = None
     initial: bytes | None = None   # a mutable buffer's value at load
 
@@ -83,7 +87,7 @@ class _MethodBuilder:
         self.calls: list[Call] = []          # what delegation sees, one per instruction
         self.node_name = ""                  # the graph node being lowered
         self.origins: dict[str, dict] = {}   # node name -> its module path and source line
-        self.values: list[dict] = []
+        self.values: list[model.Value] = []
         self.tensors: dict[int, _Tensor] = {}
         self.env: dict[torch.fx.Node, int | list[int]] = {}
         self.operators: list[ProgramOp] = []
@@ -97,15 +101,15 @@ class _MethodBuilder:
 
     # -- values ----------------------------------------------------------------------
 
-    def _add(self, kind: str | None, payload: dict | None = None) -> int:
-        self.values.append({} if kind is None else {"val_type": kind, "val": payload})
+    def _add(self, value: model.Value) -> int:
+        self.values.append(value)
         return len(self.values) - 1
 
     def _none(self) -> int:
         return self._add(None)
 
     def _int(self, v: int) -> int:
-        return self._add("Int", {"value": int(v)})
+        return self._add(Int(int(v)))
 
     def _upper_bound(self, size, node: torch.fx.Node) -> int:
         if isinstance(size, int):
@@ -143,17 +147,17 @@ class _MethodBuilder:
         sizes = [self._upper_bound(s, node) for s in fake.shape]
         dynamic = any(isinstance(s, torch.SymInt) and not s.node.expr.is_number
                       for s in fake.shape)
-        payload = {"scalar_type": SCALAR_TYPE_NAMES[fake.dtype], "sizes": sizes,
-                   "dim_order": list(range(len(sizes))), "dynamic": dynamic}
+        tensor = model.Tensor(SCALAR_TYPE_NAMES[fake.dtype], sizes, list(range(len(sizes))),
+                              dynamic)
         if dynamic:  # the runtime refuses an input below the export's minimum
-            payload["min_sizes"] = [self._lower_bound(s) for s in fake.shape]
+            tensor.min_sizes = [self._lower_bound(s) for s in fake.shape]
         data = None
         if constant is not None:
             flat = constant.detach().contiguous().reshape(-1)
             data = flat.view(torch.uint8).numpy().tobytes() if flat.numel() else b""
-        vid = self._add("Tensor", payload)
-        self.tensors[vid] = (_Tensor(fake.dtype, sizes, payload, initial=data) if state
-                             else _Tensor(fake.dtype, sizes, payload, data))
+        vid = self._add(tensor)
+        self.tensors[vid] = (_Tensor(fake.dtype, sizes, tensor, initial=data) if state
+                             else _Tensor(fake.dtype, sizes, tensor, data))
         if state:
             self.buffers.add(vid)
         return vid
@@ -180,17 +184,17 @@ class _MethodBuilder:
         if kind in ("IntType", "SymIntType") and isinstance(v, int):
             return self._int(v)
         if kind in ("FloatType", "SymFloatType") and isinstance(v, (int, float)):
-            return self._add("Double", {"value": float(v)})
+            return self._add(Double(float(v)))
         if kind in ("BoolType", "SymBoolType") and isinstance(v, bool):
-            return self._add("Bool", {"value": v})
+            return self._add(Bool(v))
         if kind == "StringType" and isinstance(v, str):
-            return self._add("String", {"value": v})
+            return self._add(String(v))
         if kind == "NumberType" and isinstance(v, (bool, int, float)):
             if isinstance(v, bool):
-                return self._add("Bool", {"value": v})
+                return self._add(Bool(v))
             if isinstance(v, int):
                 return self._int(v)
-            return self._add("Double", {"value": float(v)})
+            return self._add(Double(float(v)))
         if kind == "ScalarTypeType" and isinstance(v, (torch.dtype, int)):
             return self._int(v if isinstance(v, int) else SCALAR_TYPE_CODES[v])
         if kind == "LayoutType" and isinstance(v, (torch.layout, int)):
@@ -210,18 +214,16 @@ class _MethodBuilder:
         items = list(v) if isinstance(v, (list, tuple)) else [v] * (n or 1)
         kind = elem.kind()
         if kind == "TensorType":
-            return self._add("TensorList",
-                             {"items": [self._node_value(x, node) for x in items]})
+            return self._add(TensorList([self._node_value(x, node) for x in items]))
         if kind == "OptionalType" and elem.getElementType().kind() == "TensorType":
-            return self._add("OptionalTensorList", {"items": [
-                -1 if x is None else self._node_value(x, node) for x in items]})
+            return self._add(OptionalTensorList([
+                -1 if x is None else self._node_value(x, node) for x in items]))
         if kind in ("IntType", "SymIntType"):
-            return self._add("IntList", {"items": [self._arg(elem, x, None, node)
-                                                   for x in items]})
+            return self._add(IntList([self._arg(elem, x, None, node) for x in items]))
         if kind == "FloatType" and all(isinstance(x, (int, float)) for x in items):
-            return self._add("DoubleList", {"items": [float(x) for x in items]})
+            return self._add(DoubleList([float(x) for x in items]))
         if kind == "BoolType" and all(isinstance(x, bool) for x in items):
-            return self._add("BoolList", {"items": list(items)})
+            return self._add(BoolList(list(items)))
         raise ExportError(f"{describe(node)}: list argument {v!r} of element type {elem} is "
                           "not supported by Tailor programs")
 
@@ -239,9 +241,9 @@ class _MethodBuilder:
         if kind in ("IntType", "SymIntType"):
             return self._int(0)
         if kind in ("FloatType", "SymFloatType"):
-            return self._add("Double", {"value": 0.0})
+            return self._add(Double(0.0))
         if kind in ("BoolType", "SymBoolType"):
-            return self._add("Bool", {"value": False})
+            return self._add(Bool(False))
         return self._none()
 
     def _prim_int_call(self, node: torch.fx.Node, op: ProgramOp) -> None:
@@ -279,7 +281,7 @@ class _MethodBuilder:
         fakes = list(val) if isinstance(val, (list, tuple)) else [val]
         results = [self._tensor(f, node) for f in fakes]
         if len(op.outs) == 1 and is_tensor_list_type(op.outs[0].type):
-            outs = [self._add("TensorList", {"items": results})]
+            outs = [self._add(TensorList(results))]
         elif len(op.outs) == len(results):
             outs = results
         else:
@@ -443,22 +445,14 @@ class _MethodBuilder:
                      if any(kind == "KernelCall" and what == op.qualified_name
                             for kind, what, _ in instructions)]
         index = {op.qualified_name: i for i, op in enumerate(operators)}
-        method = {
-            "name": self.name,
-            "values": self.values,
-            "inputs": inputs,
-            "outputs": outputs,
-            "operators": [{"name": op.name, "overload": op.overload} for op in operators],
-            "delegates": delegates,
-            "instructions": [
-                {"instr_type": "KernelCall", "instr": {"op_index": index[what], "args": args}}
-                if kind == "KernelCall" else
-                {"instr_type": "DelegateCall", "instr": {"delegate_index": what, "args": args}}
-                for kind, what, args in instructions],
-            "arena_sizes": plan.arena_sizes,
-        }
+        method = model.Method(
+            self.name, self.values, inputs, outputs,
+            [model.Operator(op.name, op.overload) for op in operators], delegates,
+            [KernelCall(index[what], args) if kind == "KernelCall" else
+             DelegateCall(what, args) for kind, what, args in instructions],
+            list(plan.arena_sizes))
         debug = tuple({"index": index, "kind": kind,
-                       "op": what if kind == "KernelCall" else delegates[what]["backend"],
+                       "op": what if kind == "KernelCall" else delegates[what].backend,
                        "nodes": names, **self.origins.get(names[0], {}),
                        "outputs": written_tensors(self.values, args, reads, writers)}
                       for index, ((kind, what, args), names, reads, writers)
@@ -478,31 +472,19 @@ class _MethodBuilder:
         lowered = LoweredMethod(self.values, self.calls, constants, inputs, outputs)
         done = delegate_method(lowered, self.partitioner)
         for vid, like in lowered.derived.items():  # constants a partitioner repacked
-            self.tensors[vid] = _Tensor(self.tensors[like].dtype,
-                                        lowered.values[vid]["val"]["sizes"],
-                                        lowered.values[vid]["val"], lowered.constants[vid])
+            self.tensors[vid] = _Tensor(self.tensors[like].dtype, lowered.values[vid].sizes,
+                                        lowered.values[vid], lowered.constants[vid])
         self.values = done.values
         self.tensors = {done.remap[vid]: t for vid, t in self.tensors.items()
                         if vid in done.remap}
         for vid, t in self.tensors.items():
-            t.payload = self.values[vid]["val"]
+            t.tensor = self.values[vid]
         self.buffers = {done.remap[vid] for vid in self.buffers}
         self.aliases = {done.remap[out]: done.remap[buf] for out, buf in self.aliases.items()
                         if out in done.remap}
         self.write_backs = [(done.remap[vid], done.remap[buf]) for vid, buf in self.write_backs]
         return (done.inputs[:n_in], done.outputs[:n_out], done.instructions, done.delegates,
                 done.report, done.nodes, done.num_inputs, done.written_by)
-
-    def _tensor_ids(self, args: list[int]) -> list[int]:
-        """Tensor ids an instruction touches, list members included."""
-        found = []
-        for a in args:
-            value = self.values[a]
-            if value.get("val_type") == "Tensor":
-                found.append(a)
-            elif value.get("val_type") in ("TensorList", "OptionalTensorList"):
-                found.extend(i for i in value["val"]["items"] if i >= 0)
-        return found
 
     def _place_tensors(self, inputs: list[int], outputs: list[int], instruction_args: list):
         constants = [(vid, t.constant if t.constant is not None else t.initial)
@@ -511,13 +493,13 @@ class _MethodBuilder:
         segment = pack_constants(constants)
         for vid, offset in segment.offsets.items():
             field = "initial" if vid in self.buffers else "constant"
-            self.tensors[vid].payload[field] = {"segment": 0, "offset": offset}
+            setattr(self.tensors[vid].tensor, field, ConstantRef(0, offset))
 
         planned = {vid for vid, t in self.tensors.items()
                    if t.constant is None and t.nbytes > 0 and vid not in self.aliases}
         # Mutable buffers live from the first instruction to the last, so nothing else
         # ever shares their bytes and they keep their value between calls.
-        ranges = live_ranges([self._tensor_ids(args) for args in instruction_args],
+        ranges = live_ranges([model.tensor_ids(self.values, args) for args in instruction_args],
                              planned, inputs + sorted(self.buffers),
                              outputs + sorted(self.buffers))
         buffers = [Buffer(vid, self.tensors[vid].nbytes, *ranges[vid])
@@ -527,5 +509,5 @@ class _MethodBuilder:
         offsets.update({out: plan.offsets[buf] for out, buf in self.aliases.items()
                         if buf in plan.offsets})
         for vid, offset in offsets.items():
-            self.tensors[vid].payload["allocation"] = {"arena": 0, "offset": offset}
+            self.tensors[vid].tensor.allocation = Allocation(0, offset)
         return plan, segment.data

@@ -116,7 +116,7 @@ def build_fuzzer(jobs: int = 2) -> str:
         "--out", os.path.join(work, "plan.yaml"), "--select", "all", "--libraries", LIBRARIES,
         "--sources-out", os.path.join(work, "kernel_sources.txt"))
     _py("-m", "codegen.render", "--plan", os.path.join(work, "plan.yaml"), "--out-dir", gen)
-    from exporter.serialize import flatc
+    from program.flatc import flatc
     subprocess.run([flatc(), "--cpp", "-o", gen, os.path.join(REPO, "schema", "program.fbs")],
                    check=True, capture_output=True)
 
@@ -153,7 +153,7 @@ def build_fuzzer(jobs: int = 2) -> str:
 def build_seeds() -> str:
     """Directory of the seed corpus: the example programs, exported from their manifests."""
     final = os.path.join(BUILD, "seeds", _digest(
-        ("exporter", "examples", "schema"),
+        ("exporter", "program", "examples", "schema"),
         " ".join(open(os.path.join(REPO, "manifests", "models", m + ".yaml")).read()
                  for m in SEED_MODELS)))
     if os.path.isdir(final):

@@ -14,7 +14,7 @@ import os
 import sys
 
 from codegen.errors import ManifestError, run_cli
-from exporter.debug_record import debug_path_for, read_debug_record
+from program.debug_record import debug_path_for, read_debug_record
 from inspector import profile_tables
 from inspector.trace_file import read_trace
 

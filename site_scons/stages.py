@@ -15,7 +15,6 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
-import yaml
 from SCons.Script import Action
 
 import size_build
@@ -25,8 +24,8 @@ from codegen.backends import plan_backends
 from codegen.errors import ManifestError
 from codegen.resolve import parse_plan
 from codegen.signature_checks import signature_checks
-from codegen.target import is_library_path, load_target
-from codegen.yaml_io import parse_yaml, yaml_error_message
+from codegen.target import load_target
+from exporter.manifest import load_manifest  # the one reader of model manifests
 
 SHARD_COUNT = 4  # kernel translation units per runtime: lets `-j` compile kernels in parallel
 
@@ -110,62 +109,10 @@ def _read_model(repo: str, name: str) -> ModelInfo:
         known = sorted(f[:-5] for f in os.listdir(folder) if f.endswith(".yaml"))
         raise ManifestError("model=%s: there is no %s; models: %s"
                             % (name, rel, ", ".join(known) or "(none)"))
-    try:
-        with open(path) as f:
-            data = parse_yaml(f.read()) or {}
-    except yaml.YAMLError as e:
-        raise ManifestError(yaml_error_message(e, rel)) from None
-    if not isinstance(data, dict):
-        raise ManifestError("%s: expected a mapping of keys (factory, ...)" % rel)
-    # The exporter validates the manifest fully; here only what the build needs. The
-    # Python files the factory imports are found by the export itself (<model>.deps).
-    sources = tuple(path for pattern in _patterns(rel, "data", data.get("data"))
-                    for path in _matching(repo, rel, "data", pattern))
-    tolerance = data.get("tolerance") or {}
-    app = data.get("app") or {}
-    app_sources = tuple(path for pattern in _patterns(rel, "app.sources", app.get("sources"))
-                        for path in _matching(repo, rel, "app.sources", pattern))
-    return ModelInfo(name, rel, sources, float(tolerance.get("atol", 1e-5)),
-                     float(tolerance.get("rtol", 1e-5)), str(app.get("name", "")), app_sources,
-                     tuple(app.get("args") or ()),
-                     str(data.get("backend", "")),
-                     _model_libraries(repo, rel, data.get("kernel_libraries")))
-
-
-def _model_libraries(repo: str, rel: str, paths) -> tuple:
-    """A model's `kernel_libraries:`: kernel manifests (paths relative to the repository)
-    whose stems do not shadow a library of manifests/kernels/."""
-    builtin = {f[:-5] for f in os.listdir(os.path.join(repo, "manifests", "kernels"))
-               if f.endswith(".yaml")}
-    for path in _patterns(rel, "kernel_libraries", paths):
-        name = os.path.splitext(os.path.basename(path))[0]
-        if not is_library_path(path) or not os.path.isfile(os.path.join(repo, path)):
-            raise ManifestError("%s: kernel_libraries: '%s' is not a kernel manifest; name "
-                                "a .yaml file relative to the repository, e.g. "
-                                "examples/custom_linear/custom_linear.yaml" % (rel, path))
-        if name in builtin:
-            raise ManifestError("%s: kernel_libraries: '%s' would be library '%s', which "
-                                "manifests/kernels/%s.yaml already names; rename the file"
-                                % (rel, path, name, name))
-    return tuple(paths or ())
-
-
-def _patterns(rel: str, key: str, patterns) -> list:
-    if patterns is None:
-        return []
-    if not isinstance(patterns, list) or not all(isinstance(p, str) for p in patterns):
-        raise ManifestError("%s: %s must be a list of file patterns, not %r"
-                            % (rel, key, patterns))
-    return patterns
-
-
-def _matching(repo: str, rel: str, key: str, pattern: str) -> list:
-    """The files `pattern` names; a pattern that names none is a typo, not an empty list."""
-    found = [p for p in _sources(repo, pattern) if os.path.isfile(os.path.join(repo, p))]
-    if not found:
-        raise ManifestError("%s: %s: '%s' matches no file (patterns are relative to the "
-                            "repository); fix the pattern or remove it" % (rel, key, pattern))
-    return found
+    manifest = load_manifest(path, repo, label=rel)
+    return ModelInfo(name, rel, manifest.data_files, manifest.tolerance.atol,
+                     manifest.tolerance.rtol, manifest.app_name, manifest.app_sources,
+                     manifest.app_args, manifest.backend, manifest.kernel_libraries)
 
 
 def _program_paths(repo: str, option: str) -> tuple:
@@ -369,10 +316,12 @@ def wire(env, plan: BuildPlan):
         chosen_libraries = model_libraries + (chosen_libraries or target.kernel_libraries)
     library_names = chosen_libraries or target.kernel_libraries
     libraries = [target.library_path(lib) for lib in library_names]
-    codegen_sources = _sources(repo, "codegen/*.py") + ["schema/aten_ops.yaml"]
+    codegen_sources = (_sources(repo, "codegen/*.py") + _sources(repo, "program/*.py")
+                       + ["schema/aten_ops.yaml"])
 
     # Export: one subprocess per model (torch never enters the SCons process).
-    exporter_sources = _sources(repo, "exporter/**/*.py") + ["schema/program.fbs"]
+    exporter_sources = (_sources(repo, "exporter/**/*.py") + _sources(repo, "program/*.py")
+                        + ["schema/program.fbs"])
     programs = []
     for model in plan.models:
         if model.backend not in ("", "none") and model.backend not in target.backends:

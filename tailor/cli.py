@@ -12,52 +12,50 @@ import argparse
 import sys
 from collections import Counter
 
+from program.model import DelegateCall, Tensor
+
 USAGE = __doc__.split("\n\n")[1]
 
 
-def describe_program(program: dict) -> list[str]:
-    """Lines describing a deserialized program (exporter.serialize.deserialize)."""
+def describe_program(program) -> list[str]:
+    """Lines describing a program (program.model.Program)."""
     lines = []
-    for method in program.get("methods", []):
-        values = method.get("values", [])
-        lines.append(f"method '{method['name']}': {len(method.get('instructions', []))} "
-                     f"instructions, arenas {method.get('arena_sizes', [])} bytes")
+    for method in program.methods:
+        lines.append(f"method '{method.name}': {len(method.instructions)} "
+                     f"instructions, arenas {method.arena_sizes} bytes")
         for role in ("inputs", "outputs"):
-            for position, value_id in enumerate(method.get(role, [])):
-                lines.append(f"  {role[:-1]} {position}: {_describe_value(values[value_id])}")
+            for position, value_id in enumerate(getattr(method, role)):
+                lines.append(f"  {role[:-1]} {position}: "
+                             f"{_describe_value(method.values[value_id])}")
         calls = Counter()
-        operators = method.get("operators", [])
-        for instruction in method.get("instructions", []):
-            if instruction.get("instr_type") == "KernelCall":
-                op = operators[instruction["instr"]["op_index"]]
-                calls[f"{op['name']}.{op.get('overload') or 'default'}"] += 1
-            elif instruction.get("instr_type") == "DelegateCall":
-                calls["(delegate call)"] += 1
+        for _, call in method.kernel_calls():
+            op = method.operators[call.op_index]
+            calls[f"{op.name}.{op.overload or 'default'}"] += 1
+        calls["(delegate call)"] += sum(isinstance(i, DelegateCall) for i in method.instructions)
         for name, count in sorted(calls.items()):
-            lines.append(f"  operator {name} x{count}")
+            if count:
+                lines.append(f"  operator {name} x{count}")
     return lines
 
 
-def _describe_value(value: dict) -> str:
-    kind, val = value.get("val_type"), value.get("val", {})
-    if kind != "Tensor":
-        return kind or "None"
-    text = f"Tensor {val.get('scalar_type', 'Float')} {val.get('sizes', [])}"
-    if val.get("dynamic"):
-        text += f" (dynamic, from {val.get('min_sizes', '?')} up to {val.get('sizes')})"
+def _describe_value(value) -> str:
+    if not isinstance(value, Tensor):
+        return "None" if value is None else type(value).__name__
+    text = f"Tensor {value.scalar_type} {value.sizes}"
+    if value.dynamic:
+        text += f" (dynamic, from {value.min_sizes or '?'} up to {value.sizes})"
     return text
 
 
 def inspect_program(path: str) -> int:
-    from exporter.serialize import ProgramFormatError, deserialize
+    from program.pte import ProgramFormatError, read_program
 
     try:
-        with open(path, "rb") as f:
-            program, segment = deserialize(f.read())
+        program, segment = read_program(path)
     except (OSError, ProgramFormatError) as e:
         print(f"error: {path}: {e}", file=sys.stderr)
         return 1
-    print(f"{path}: {len(program.get('methods', []))} method(s), constant segment "
+    print(f"{path}: {len(program.methods)} method(s), constant segment "
           f"{len(segment):,} bytes")
     print("\n".join(describe_program(program)))
     return 0

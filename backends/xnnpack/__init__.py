@@ -3,4 +3,10 @@
 
 from backends.xnnpack.partitioner import XnnpackPartitioner
 
-__all__ = ["XnnpackPartitioner"]
+__all__ = ["XnnpackPartitioner", "make_partitioner"]
+
+
+def make_partitioner(kernel_libraries: tuple = ()) -> XnnpackPartitioner:
+    """The partitioner for a runtime with `kernel_libraries` (backend.yaml names it):
+    beside the optimized kernels only convolutions and pooling are worth a delegate."""
+    return XnnpackPartitioner(beside_optimized="optimized" in kernel_libraries)

@@ -52,15 +52,14 @@ BINARY = {"aten::add.out": "Add", "aten::sub.out": "Subtract", "aten::mul.out": 
           "aten::minimum.out": "Minimum"}
 SCALAR_BINARY = {"aten::add.Scalar_out": "Add", "aten::sub.Scalar_out": "Subtract",
                  "aten::mul.Scalar_out": "Multiply", "aten::div.Scalar_out": "Divide"}
-UNARY = {"aten::sigmoid.out": "Sigmoid", "aten::hardswish.out": "Hardswish",
+UNARY = {"aten::sigmoid.out": "Sigmoid",
          "aten::neg.out": "Negate", "aten::abs.out": "Abs", "aten::sqrt.out": "SquareRoot",
          "aten::relu.out": "Clamp", "aten::clamp.out": "Clamp", "aten::hardtanh.out": "Clamp",
          "aten::leaky_relu.out": "LeakyRelu", "aten::elu.out": "Elu",
          "aten::_softmax.out": "Softmax", "aten::clone.out": "Copy"}
-RESHAPE = ("aten::view_copy.out", "aten::_unsafe_view.out")
+RESHAPE = ("aten::view_copy.out",)
 # Reshapes whose result sizes are their out tensor's (static ones only).
-SQUEEZE = ("aten::unsqueeze_copy.out", "aten::squeeze_copy.dims_out",
-           "aten::squeeze_copy.dim_out", "aten::squeeze_copy.out")
+SQUEEZE = ("aten::unsqueeze_copy.out", "aten::squeeze_copy.dims_out")
 LINEAR = ("aten::addmm.out", "aten::mm.out")
 CONV = "aten::convolution.out"
 MAX_POOL = "aten::max_pool2d_with_indices.out"
@@ -68,6 +67,9 @@ AVG_POOL = "aten::avg_pool2d.out"
 ADAPTIVE_AVG_POOL = "aten::_adaptive_avg_pool2d.out"
 MEAN = "aten::mean.out"
 WINDOW = (CONV, MAX_POOL, AVG_POOL, ADAPTIVE_AVG_POOL, MEAN)
+# Only operators the portable library runs too: a group worth() turns down goes back to
+# the kernels. (hardswish, _unsafe_view and the other squeezes never reach a program:
+# torch.export's core ATen decomposes them.)
 OPS = frozenset().union(BINARY, SCALAR_BINARY, UNARY, RESHAPE, SQUEEZE, LINEAR, WINDOW)
 # Ops whose tensors may be in either layout (the same one for all of them).
 ELEMENTWISE = frozenset().union(BINARY, SCALAR_BINARY, set(UNARY) - {"aten::_softmax.out"})
@@ -161,16 +163,16 @@ class XnnpackPartitioner(Partitioner):
             tensors = tensors[:-1]  # the unused indices are Long
         for v in tensors:
             t = m.tensor(v)
-            if t["scalar_type"] != "Float":
-                return f"{t['scalar_type']} tensor (XNNPACK runs Float only)"
-            if not 1 <= len(t["sizes"]) <= MAX_RANK:
-                return f"rank {len(t['sizes'])} (XNNPACK takes 1 to {MAX_RANK} dims)"
-            if 0 in t["sizes"]:
+            if t.scalar_type != "Float":
+                return f"{t.scalar_type} tensor (XNNPACK runs Float only)"
+            if not 1 <= len(t.sizes) <= MAX_RANK:
+                return f"rank {len(t.sizes)} (XNNPACK takes 1 to {MAX_RANK} dims)"
+            if 0 in t.sizes:
                 return "an empty tensor (XNNPACK requires data in every operand)"
         if op in _ALPHA_AT and m.literal(args[_ALPHA_AT[op]]) != 1:
             return "alpha is not 1"
         if op in BINARY:
-            a, b = (m.tensor(v)["sizes"] for v in args[:2])
+            a, b = (m.tensor(v).sizes for v in args[:2])
             if not _broadcastable(a, b):
                 return f"sizes {a} and {b} do not broadcast"
             return None
@@ -182,11 +184,11 @@ class XnnpackPartitioner(Partitioner):
         if op in LINEAR:
             return self._check_linear(m, i)
         if op in RESHAPE:
-            if any(m.kind(v) != "Int" for v in m.values[args[1]]["val"]["items"]):
+            if any(m.kind(v) != "Int" for v in m.items(args[1])):
                 return "reshape sizes are not ints"
             return None
         if op in SQUEEZE:
-            if m.tensor(args[call.num_inputs])["dynamic"]:
+            if m.tensor(args[call.num_inputs]).dynamic:
                 return "a squeeze or unsqueeze with dynamic sizes"
             return None
         if op == CONV:
@@ -198,7 +200,7 @@ class XnnpackPartitioner(Partitioner):
     def _check_unary(self, m: LoweredMethod, i: int):
         op, args = m.calls[i].op, m.calls[i].args
         if op == "aten::_softmax.out":
-            rank = len(m.tensor(args[0])["sizes"])
+            rank = len(m.tensor(args[0]).sizes)
             dim = m.literal(args[1])
             if dim is None or dim % rank != rank - 1:
                 return "softmax over a dim other than the last"
@@ -234,10 +236,10 @@ class XnnpackPartitioner(Partitioner):
         mat2 = args[2] if op == "aten::addmm.out" else args[1]
         if not m.is_constant(mat2):
             return "the weight is not a constant (XNNPACK's fully_connected needs static weights)"
-        n = m.tensor(mat2)["sizes"][1]
+        n = m.tensor(mat2).sizes[1]
         if op == "aten::addmm.out":
             bias = args[0]
-            if not (m.is_constant(bias) and m.tensor(bias)["sizes"] == [n]):
+            if not (m.is_constant(bias) and m.tensor(bias).sizes == [n]):
                 return f"the bias is not a constant [{n}] vector"
             if m.literal(args[3]) != 1 or m.literal(args[4]) != 1:
                 return "beta or alpha is not 1"
@@ -247,13 +249,13 @@ class XnnpackPartitioner(Partitioner):
         """An IntList argument's numbers, or None when one is computed at run time."""
         if m.kind(v) != "IntList":
             return None
-        items = [m.literal(x) for x in m.values[v]["val"]["items"]]
+        items = [m.literal(x) for x in m.items(v)]
         return None if None in items else items
 
     def _check_convolution(self, m: LoweredMethod, i: int):
         args = m.calls[i].args
         x, w, b = args[0], args[1], args[2]
-        rank = len(m.tensor(x)["sizes"])
+        rank = len(m.tensor(x).sizes)
         if rank not in (3, 4):
             return f"a convolution of rank {rank} (XNNPACK runs 1-d and 2-d ones)"
         if not m.is_constant(w):
@@ -265,7 +267,7 @@ class XnnpackPartitioner(Partitioner):
         if None in lists or groups is None:
             return "stride, padding, dilation or groups is not known at export"
         if any(len(items) not in (1, rank - 2) for items in lists) \
-                or len(m.tensor(w)["sizes"]) != rank:
+                or len(m.tensor(w).sizes) != rank:
             return "stride, padding, dilation or weight does not fit the input's rank"
         if m.literal(args[6]):
             output_padding = self._ints(m, args[7])
@@ -281,7 +283,7 @@ class XnnpackPartitioner(Partitioner):
         """A convolution's int list argument `at`, one value per spatial dim (torch takes
         one value for all of them too)."""
         items = self._ints(m, m.calls[i].args[at])
-        rank = len(m.tensor(m.calls[i].args[0])["sizes"])
+        rank = len(m.tensor(m.calls[i].args[0]).sizes)
         return items * (rank - 2) if len(items) == 1 else items
 
     def _pool_window(self, m: LoweredMethod, i: int):
@@ -297,7 +299,7 @@ class XnnpackPartitioner(Partitioner):
 
     def _check_pooling(self, m: LoweredMethod, i: int):
         op, args = m.calls[i].op, m.calls[i].args
-        sizes = m.tensor(args[0])["sizes"]
+        sizes = m.tensor(args[0]).sizes
         if len(sizes) != 4:
             return f"pooling a {len(sizes)}-d tensor (XNNPACK pools [N, C, H, W])"
         if op == MEAN:
@@ -313,7 +315,7 @@ class XnnpackPartitioner(Partitioner):
                 return "its output size is not known at export"
             if out == [1, 1]:
                 return None
-            if m.tensor(args[0])["dynamic"]:
+            if m.tensor(args[0]).dynamic:
                 return "adaptive pooling of dynamic sizes to other than 1x1"
             if sizes[2] % out[0] or sizes[3] % out[1]:
                 return "adaptive pooling with uneven windows (XNNPACK's windows are all alike)"
@@ -366,12 +368,12 @@ class XnnpackPartitioner(Partitioner):
             x, out = call.args[0], call.args[call.num_inputs]
             if call.op in WINDOW:
                 seeds.append(x)
-                if len(m.tensor(out)["sizes"]) == len(m.tensor(x)["sizes"]):
+                if len(m.tensor(out).sizes) == len(m.tensor(x).sizes):
                     seeds.append(out)
             elif call.op in ELEMENTWISE:
-                rank = len(m.tensor(out)["sizes"])
+                rank = len(m.tensor(out).sizes)
                 for v in self._tensor_reads(m, i):
-                    if not m.is_constant(v) and len(m.tensor(v)["sizes"]) == rank:
+                    if not m.is_constant(v) and len(m.tensor(v).sizes) == rank:
                         parent[find(v)] = find(out)
         roots = {find(v) for v in seeds}
         channels_last = {v for v in list(parent) + seeds if find(v) in roots}
@@ -388,11 +390,11 @@ class XnnpackPartitioner(Partitioner):
         op, args = call.op, call.args
         out = args[call.num_inputs]
         if op in WINDOW:
-            if m.is_constant(args[0]) and not _trivially_channels_last(m.tensor(args[0])["sizes"]):
+            if m.is_constant(args[0]) and not _trivially_channels_last(m.tensor(args[0]).sizes):
                 return "its input is a constant (XNNPACK would need it channels-last)"
             return None
         if op in RESHAPE or op in SQUEEZE:
-            a, b = m.tensor(args[0])["sizes"], m.tensor(out)["sizes"]
+            a, b = m.tensor(args[0]).sizes, m.tensor(out).sizes
             if not _reshape_keeps_memory(a, args[0] in channels_last, b, out in channels_last):
                 return "a reshape of a tensor that is channels-last inside XNNPACK (XNNPACK " \
                        "2022 has no transpose)"
@@ -405,11 +407,11 @@ class XnnpackPartitioner(Partitioner):
             if any(v in channels_last for v in self._tensor_reads(m, i)):
                 return "mixes channels-last and plain operands"
             return None
-        rank = len(m.tensor(out)["sizes"])
+        rank = len(m.tensor(out).sizes)
         for v in self._tensor_reads(m, i):
             if v in channels_last:
                 continue
-            if m.tensor(v)["dynamic"] or _padded_channels_last(m.tensor(v)["sizes"], rank) is None:
+            if m.tensor(v).dynamic or _padded_channels_last(m.tensor(v).sizes, rank) is None:
                 return "an operand that is not channels-last like the others (XNNPACK 2022 " \
                        "has no transpose)"
         return None
@@ -434,7 +436,7 @@ class XnnpackPartitioner(Partitioner):
         repacked for XNNPACK."""
         op, args = m.calls[i].op, m.calls[i].args
         if op in RESHAPE:
-            sizes = m.values[args[1]]["val"]["items"]
+            sizes = m.items(args[1])
             return [args[0]] + [v for v in sizes if m.literal(v) is None]
         if op == CONV:
             bias = [args[2]] if m.tensor(args[2]) is not None else []
@@ -447,7 +449,7 @@ class XnnpackPartitioner(Partitioner):
         """(value id, depthwise) of call `i`'s weight in XNNPACK's filter layout."""
         args = m.calls[i].args
         w = args[1]
-        sizes = m.tensor(w)["sizes"]
+        sizes = m.tensor(w).sizes
         groups = m.literal(args[8])
         weight = np.frombuffer(m.constants[w], dtype=np.float32).reshape(sizes)
         if len(sizes) == 3:                    # 1-d: [O, I/g, K] -> [O, I/g, 1, K]
@@ -460,7 +462,7 @@ class XnnpackPartitioner(Partitioner):
             vid = m.derived_constant(("xnnpack", "deconv-OHWI", w), w, list(packed.shape),
                                      np.ascontiguousarray(packed).tobytes())
             return vid, False
-        in_channels = m.tensor(args[0])["sizes"][1]
+        in_channels = m.tensor(args[0]).sizes[1]
         depthwise = groups > 1 and groups == in_channels and sizes[1] == 1
         if depthwise:
             packed, key = weight.transpose(1, 2, 3, 0), "1HWO"
@@ -495,11 +497,11 @@ class XnnpackPartitioner(Partitioner):
                                            g.scalar(m.literal(args[1]))], out)
             elif op in RESHAPE:
                 dims = [(-1, g.arg(v)) if m.literal(v) is None else (m.literal(v), -1)
-                        for v in m.values[args[1]]["val"]["items"]]
+                        for v in m.items(args[1])]
                 g.node("Reshape", [g.value(args[0])], out, shape=dims)
             elif op in SQUEEZE:
                 g.node("Reshape", [g.value(args[0])], out,
-                       shape=[(s, -1) for s in m.tensor(out_vid)["sizes"]])
+                       shape=[(s, -1) for s in m.tensor(out_vid).sizes])
             elif op == CONV:
                 self._convolution(m, g, i, out)
             elif op in WINDOW:
@@ -513,8 +515,8 @@ class XnnpackPartitioner(Partitioner):
         channels-last call becomes a channels-last copy (same memory order, as checked)."""
         if out_vid not in channels_last or v in channels_last:
             return g.value(v)
-        rank = len(m.tensor(out_vid)["sizes"])
-        padded = _padded_channels_last(m.tensor(v)["sizes"], rank)
+        rank = len(m.tensor(out_vid).sizes)
+        padded = _padded_channels_last(m.tensor(v).sizes, rank)
         view = g.temp(channels_last=True)
         g.node("Reshape", [g.value(v)], view, shape=[(s, -1) for s in padded])
         return view
@@ -541,7 +543,7 @@ class XnnpackPartitioner(Partitioner):
         if len(stride) == 1:                   # 1-d: a 2-d window of height 1
             stride, padding, dilation = [1] + stride, [0] + padding, [1] + dilation
             adjustment = [0] + adjustment
-        sizes = m.tensor(args[1])["sizes"]
+        sizes = m.tensor(args[1]).sizes
         kernel = [1, sizes[2]] if len(sizes) == 3 else sizes[2:]
         filt, depthwise = self._packed_filter(m, i)
         operands = [g.value(args[0]), g.value(filt)]
@@ -561,7 +563,7 @@ class XnnpackPartitioner(Partitioner):
     def _pooling(self, m, g: GraphBuilder, i: int, out: int) -> None:
         op, args = m.calls[i].op, m.calls[i].args
         x = g.value(args[0])
-        sizes = m.tensor(args[0])["sizes"]
+        sizes = m.tensor(args[0]).sizes
         if op == MEAN:
             if m.literal(args[2]):             # keepdim: [N, C, 1, 1]
                 g.node("GlobalAveragePooling2d", [x], out)

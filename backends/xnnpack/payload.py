@@ -2,7 +2,7 @@
 
 GraphBuilder collects the subgraph's values and nodes in the flatbuffer JSON form of
 backends/xnnpack/schema/xnnpack.fbs; serialize() compiles it with flatc, like the
-program itself (exporter/serialize.py), so the bytes always follow the schema.
+program itself (program/pte.py), so the bytes always follow the schema.
 
 CLI: python -m backends.xnnpack.payload PROGRAM.pte   (prints each delegate's subgraph)
 """
@@ -11,7 +11,7 @@ import json
 import os
 import sys
 
-from exporter.serialize import flatbuffer_to_json, json_to_flatbuffer
+from program.flatc import flatbuffer_to_json, json_to_flatbuffer
 
 SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schema", "xnnpack.fbs")
 FILE_IDENTIFIER = b"TLX1"
@@ -78,18 +78,17 @@ def decode(data: bytes) -> dict:
 
 
 def main(argv=None) -> int:
-    from exporter.serialize import deserialize
+    from program.pte import read_program
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) != 1:
         print("usage: python -m backends.xnnpack.payload PROGRAM.pte", file=sys.stderr)
         return 2
-    with open(argv[0], "rb") as f:
-        program, _ = deserialize(f.read())
-    for method in program["methods"]:
-        for i, d in enumerate(method.get("delegates") or []):
-            print(f"# {method['name']}: delegate {i} ({d['backend']})")
-            if d["backend"] == "xnnpack":
-                print(json.dumps(decode(bytes(d["data"])), indent=1))
+    program, _ = read_program(argv[0])
+    for method in program.methods:
+        for i, d in enumerate(method.delegates):
+            print(f"# {method.name}: delegate {i} ({d.backend})")
+            if d.backend == "xnnpack":
+                print(json.dumps(decode(d.data), indent=1))
     return 0
 
 

@@ -7,21 +7,22 @@ Each layer keeps its keys and values in buffers [1, n_head, block_size, head_dim
 the call writes at `input_pos` (`cache[:, :, input_pos] = k`: an in-place index_put the
 exported program keeps as state). Queries attend to every cached position up to their
 own, so the prompt goes in one call (prefill, T = prompt length) and each later token in
-a call of its own (decode, T = 1); positions past the last one written are masked out.
-Its logits equal the uncached GPT's on the same tokens.
+a call of its own (decode, T = 1); positions past the last one written are never scored.
+That attention is one operator, nanogpt::cached_attention (attention_op.py), so the
+program reads the caches in place. Its logits equal the uncached GPT's on the same tokens.
 
 `make_cached_gpt`, `make_cached_checkpoint` and trained.py's `make_nanogpt_cached` are
 manifest factories: the program takes tokens and input_pos with T dynamic; its manifest's
 `constant_methods` carry the generation metadata the app reads (get_max_seq_len,
-get_vocab_size, get_bos_id, get_eos_ids; `metadata()` gives them for export()).
+get_vocab_size, get_bos_id, get_eos_ids; `metadata()` gives them for export()), and its
+`kernel_libraries:` lists examples/nanogpt/kernels/nanogpt_kernels.yaml, the operator's
+kernel.
 """
-
-import math
 
 import torch
 from torch import nn
-from torch.nn import functional as F
 
+from examples.nanogpt.attention_op import cached_attention
 from examples.nanogpt.model import GPT, make_gpt
 
 
@@ -48,18 +49,14 @@ class CachedGPT(nn.Module):
         B, T, C = x.size()
         heads = attn.n_head
         q, k, v = attn.c_attn(x).split(C, dim=2)
-        q = q.view(B, T, heads, C // heads).transpose(1, 2)
         k = k.view(B, T, heads, C // heads).transpose(1, 2)
         v = v.view(B, T, heads, C // heads).transpose(1, 2)
         k_cache = getattr(self, f"k_cache_{layer}")
         v_cache = getattr(self, f"v_cache_{layer}")
         k_cache[:, :, input_pos] = k
         v_cache[:, :, input_pos] = v
-        att = (q @ k_cache.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
-        # A query sees the cached positions up to its own.
-        seen = torch.arange(k_cache.size(2), device=x.device)[None, :] <= input_pos[:, None]
-        att = att.masked_fill(~seen, float("-inf"))
-        y = (F.softmax(att, dim=-1) @ v_cache).transpose(1, 2).contiguous().view(B, T, C)
+        # A query sees the cached positions up to its own (one operator: attention_op.py).
+        y = cached_attention(q, k_cache, v_cache, input_pos)
         return attn.resid_dropout(attn.c_proj(y))
 
 

@@ -35,12 +35,6 @@ const KernelEntry* registry_find_entry(const char* op, const char* key) {
   return nullptr;
 }
 
-Result<OpFunction> registry_find(const char* op, const char* key) {
-  const KernelEntry* entry = registry_find_entry(op, key);
-  if (entry == nullptr) return Error::OperatorMissing;
-  return Result<OpFunction>(entry->fn);
-}
-
 bool registry_has_operator(const char* op) {
   // "" sorts first among an operator's keys.
   const size_t i = lower_bound(op, "");

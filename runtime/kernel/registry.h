@@ -39,12 +39,9 @@ extern const KernelEntry kKernels[];
 extern const size_t kNumKernels;
 }  // namespace gen
 
-/// The kernel registered for exactly (`op`, `key`), found by binary search; the key ""
-/// names a kernel for any dtypes. Returns OperatorMissing (not logged: the caller knows
-/// the context) when the table has no such row.
-Result<OpFunction> registry_find(const char* op, const char* key);
-
-/// Like registry_find(), returning the whole row; nullptr when there is none.
+/// The row registered for exactly (`op`, `key`), found by binary search; the key ""
+/// names a kernel for any dtypes. nullptr (not logged: the caller knows the context)
+/// when the table has no such row.
 const KernelEntry* registry_find_entry(const char* op, const char* key);
 
 /// True when the table has any kernel for `op`, whatever its key.

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from codegen.backends import BackendPlan, plan_backends
+from codegen.backends import BackendPlan, parse_backend, plan_backends
 from codegen.errors import ManifestError
 from codegen.render import render_backends
 from tests.conftest import REPO
@@ -40,3 +40,13 @@ def test_unknown_backend_is_one_clear_error():
     with pytest.raises(ManifestError, match="backend 'xnnpak' has no backends/xnnpak/"
                        "backend.yaml; did you mean 'xnnpack'"):
         plan_backends(["xnnpak"], "manifests/targets/t.yaml")
+
+
+def test_a_backend_names_its_partitioner_and_export_makes_it():
+    from exporter.manifest import make_partitioner
+    (b,) = plan_backends(["xnnpack"], "manifests/targets/host-xnnpack.yaml").backends
+    assert b.partitioner == "backends.xnnpack:make_partitioner"
+    assert make_partitioner("xnnpack", ("optimized", "portable")).beside_optimized
+    with pytest.raises(ManifestError, match="partitioner must be 'module:function'"):
+        parse_backend("x", "symbol: s\nheader: h.h\nsources: [runtime/core/*.cpp]\n"
+                      "partitioner: backends.x.make\n", "backends/x/backend.yaml")

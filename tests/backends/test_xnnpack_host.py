@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 import torch
 
-from exporter.serialize import deserialize
+from program.model import Delegate, DelegateCall
+from program.pte import read_program
 from tests.backends.conftest import require
 from tests.conftest import REPO, run_scons
 
@@ -50,10 +51,8 @@ def test_self_checks_pass_and_the_programs_are_delegated(build):
         # run=1 writes <model>.check.txt only when the self-check passed.
         with open(os.path.join(OUT, model + ".check.txt")) as f:
             assert "check passed" in f.read()
-        with open(os.path.join(OUT, model + ".pte"), "rb") as f:
-            program, _ = deserialize(f.read())
-        kinds = [i["instr_type"] for i in program["methods"][0]["instructions"]]
-        assert "DelegateCall" in kinds
+        program, _ = read_program(os.path.join(OUT, model + ".pte"))
+        assert any(isinstance(i, DelegateCall) for i in program.methods[0].instructions)
     # The MLP is one delegate: the runtime needs no kernel for it.
     with open(os.path.join(OUT, "selected_ops.yaml")) as f:
         assert "aten::addmm.out" not in f.read()
@@ -144,17 +143,16 @@ def test_a_malformed_conv_payload_is_an_error_at_load(build, tmp_path, mutate, m
     from backends.xnnpack import XnnpackPartitioner
     from backends.xnnpack.payload import compile_json, decode
     from exporter.export import export
-    from exporter.serialize import serialize
+    from program.pte import serialize
     from tests.backends.test_xnnpack_partition import ConvNet
 
     torch.manual_seed(0)
     x = torch.randn(1, 3, 16, 16)
     program = export(ConvNet().eval(), (x,), partitioner=XnnpackPartitioner())
-    graph = decode(bytes(program.method["delegates"][0]["data"]))
+    graph = decode(program.method.delegates[0].data)
     mutate(graph)
-    data = program.to_dict()
-    data["methods"][0]["delegates"][0]["data"] = list(compile_json(graph))
-    (tmp_path / "bad.pte").write_bytes(serialize(data, program.segment))
+    program.method.delegates[0] = Delegate("xnnpack", compile_json(graph))
+    (tmp_path / "bad.pte").write_bytes(serialize(program.data, program.segment))
     np.save(tmp_path / "x.npy", x.numpy())
     proc = _run(tmp_path / "bad.pte", "--input", tmp_path / "x.npy")
     assert proc.returncode == 1, (proc.returncode, proc.stderr)

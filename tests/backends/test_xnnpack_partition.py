@@ -1,7 +1,6 @@
 """The XNNPACK partitioner and exporter/delegation.py, at export (no build): what is
 claimed and what is not, grouping, weights stored once, op info, the report and CLI."""
 
-import math
 import subprocess
 import sys
 
@@ -9,10 +8,13 @@ import pytest
 import torch
 
 from backends.xnnpack import XnnpackPartitioner
+from backends.xnnpack.partitioner import OPS
 from backends.xnnpack.payload import decode
+from codegen.kernel_manifest import load_library
 from codegen.oplist import ops_from_program
 from codegen.schema import load_aten_schemas
 from exporter.export import export
+from program.model import DelegateCall, Int, Tensor
 from tests.conftest import REPO
 
 
@@ -21,7 +23,7 @@ def _export(module, *inputs, dynamic_shapes=None):
 
 
 def _kinds(program) -> list:
-    return [i["instr_type"] for i in program.method["instructions"]]
+    return [type(i).__name__ for i in program.method.instructions]
 
 
 class Mlp(torch.nn.Module):
@@ -44,14 +46,20 @@ def test_mlp_is_one_delegate_with_weights_stored_once():
     # Weights and biases are in the constant segment once (plus the backend's slack),
     # and the payload holds no tensor data.
     assert len(program.segment) == len(plain.segment) + 16
-    payload = bytes(program.method["delegates"][0]["data"])
+    payload = program.method.delegates[0].data
     assert len(payload) < 1024
     graph = decode(payload)
     assert [n["kind"] for n in graph["nodes"]] == ["FullyConnected", "Clamp", "FullyConnected"]
     assert sum(v["constant"] for v in graph["values"]) == 4
     # Values internal to the delegate are gone from the program and its arena.
-    assert len(program.method["values"]) < len(plain.method["values"])
+    assert len(program.method.values) < len(plain.method.values)
     assert program.plan.arena_size < plain.plan.arena_size
+
+
+def test_every_op_the_partitioner_claims_has_a_portable_kernel():
+    # A group worth() turns down, or a target without the backend, runs on the kernels.
+    portable = set(load_library(f"{REPO}/manifests/kernels/portable.yaml").ops())
+    assert sorted(OPS - portable) == []
 
 
 def test_report_counts_and_marks_the_graph():
@@ -85,7 +93,7 @@ def test_unsupported_ops_stay_with_the_kernels():
     assert "aten::bmm.out" in outside and "aten::gelu.out" in outside
     assert "transpose" in outside["aten::permute_copy.out"]
     # The op info (what the runtime must carry kernels for) lists only what stayed out.
-    ops = {use.op for use in ops_from_program(program.to_dict(), "m", load_aten_schemas(),
+    ops = {use.op for use in ops_from_program(program.data, "m", load_aten_schemas(),
                                               "m.pte").ops}
     assert {"aten::bmm.out", "aten::gelu.out"} <= ops
     assert "aten::addmm.out" not in ops and "aten::_softmax.out" not in ops
@@ -136,15 +144,15 @@ def test_dynamic_reshape_reads_its_size_at_run_time():
             return torch.relu(self.fc(x))
     t = torch.export.Dim("T", max=16)
     program = _export(M(), torch.randn(1, 5, 8), dynamic_shapes=({1: t},))
-    delegate_calls = [i["instr"] for i in program.method["instructions"]
-                      if i["instr_type"] == "DelegateCall"]
+    delegate_calls = [i for i in program.method.instructions
+                      if isinstance(i, DelegateCall)]
     assert len(delegate_calls) == 1
-    graph = decode(bytes(program.method["delegates"][0]["data"]))
+    graph = decode(program.method.delegates[0].data)
     reshapes = [n for n in graph["nodes"] if n["kind"] == "Reshape"]
     assert reshapes and any(d["arg"] >= 0 for n in reshapes for d in n["shape"])
-    values = program.method["values"]
-    args = delegate_calls[0]["args"]
-    assert any(values[a].get("val_type") == "Int" for a in args)
+    values = program.method.values
+    args = delegate_calls[0].args
+    assert any(isinstance(values[a], Int) for a in args)
 
 
 def test_cli_prints_the_report(tmp_path):
@@ -157,9 +165,9 @@ def test_cli_prints_the_report(tmp_path):
 
 
 def test_manifest_rejects_an_unknown_backend(tmp_path):
-    from exporter.errors import ExportError
+    from codegen.errors import ManifestError
     from exporter.manifest import parse_manifest
-    with pytest.raises(ExportError, match="backend 'xnnpak' is not one of xnnpack, none"):
+    with pytest.raises(ManifestError, match="backend 'xnnpak' is not one of xnnpack, none"):
         parse_manifest("m.yaml", {"description": "d", "factory": "a.b:c", "backend": "xnnpak"})
 
 
@@ -189,16 +197,16 @@ def test_a_conv_net_is_one_delegate_with_repacked_weights_stored_once():
     assert _kinds(program) == ["DelegateCall"] and program.operators == []
     # The conv weights are stored once, in XNNPACK's layout: as many constant bytes.
     def constant_bytes(p):
-        return sum(4 * math.prod(v["val"]["sizes"]) for v in p.method["values"]
-                   if v.get("val_type") == "Tensor" and "constant" in v["val"])
+        return sum(v.nbytes for v in p.method.values
+                   if isinstance(v, Tensor) and v.constant is not None)
     assert constant_bytes(program) == constant_bytes(plain)
-    graph = decode(bytes(program.method["delegates"][0]["data"]))
+    graph = decode(program.method.delegates[0].data)
     kinds = [n["kind"] for n in graph["nodes"]]
     assert kinds == ["Convolution2d", "Clamp", "DepthwiseConvolution2d", "Clamp", "Add",
                      "MaxPooling2d", "GlobalAveragePooling2d", "Reshape", "FullyConnected"]
-    values = program.method["values"]
-    args = program.method["instructions"][0]["instr"]["args"]
-    filters = [values[args[graph["values"][n["inputs"][1]]["arg"]]]["val"]["sizes"]
+    values = program.method.values
+    args = program.method.instructions[0].args
+    filters = [values[args[graph["values"][n["inputs"][1]]["arg"]]].sizes
                for n in graph["nodes"] if "Convolution" in n["kind"]]
     assert filters == [[8, 3, 3, 3], [1, 3, 3, 8]]     # OHWI; depthwise 1HWO
     # The image enters channels-last (the delegate transposes it); the logits are plain.
@@ -247,7 +255,7 @@ class KeywordNet(torch.nn.Module):
 def test_1d_convolutions_and_pooling_stay_channels_last_in_one_delegate():
     program = _export(KeywordNet().eval(), torch.randn(1, 10, 20))
     assert _kinds(program) == ["DelegateCall"], program.delegation.format()
-    graph = decode(bytes(program.method["delegates"][0]["data"]))
+    graph = decode(program.method.delegates[0].data)
     assert sum(n["kind"] == "Reshape" for n in graph["nodes"]) >= 4  # (un)squeezes
 
 

@@ -9,7 +9,8 @@ from codegen.errors import ManifestError
 from codegen.oplist import (OpUse, merge_oplists, oplist_to_yaml, ops_from_list,
                             ops_from_program, parse_oplist)
 from codegen_helpers import NONE, program, scalar, tensor
-from exporter.serialize import serialize
+from program import model
+from program.pte import serialize
 
 # addmm(bias, x, w^T) in Float, then sym_size and a prim op on the result.
 MLP_VALUES = [tensor("Float", [0]), tensor("Float", [0, 1]), tensor("Float", [1, 0]),
@@ -46,7 +47,7 @@ def test_absent_optional_tensor_is_left_out_of_the_key(aten):
 
 def test_tensor_list_dtypes_count_but_stay_out_of_the_key(aten):
     values = [tensor("Int", [0]), tensor("Int", [0]),
-              {"val_type": "TensorList", "val": {"items": [0, 1]}}, scalar("Int", 0),
+              model.TensorList([0, 1]), scalar("Int", 0),
               tensor("Int", [0])]
     use = ops_from_program(program(values, [("aten::cat.out", [2, 3, 4])]), "m", aten,
                            "m.pte").ops[0]

@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 from codegen_helpers import program, scalar, tensor
-from exporter.serialize import serialize
+from program.pte import serialize
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

@@ -5,7 +5,7 @@ import textwrap
 import pytest
 
 from codegen.errors import ManifestError
-from codegen.target import parse_target
+from codegen.target import load_target, parse_target
 
 HOST = """
     description: Native build for this machine
@@ -51,3 +51,16 @@ def test_validation(change, message):
         parse(textwrap.dedent(HOST).replace(*change))
     assert str(e.value).startswith("manifests/targets/host.yaml: ")
     assert message in str(e.value)
+
+
+def test_a_target_file_is_parsed_once_until_it_changes(tmp_path):
+    (tmp_path / "kernels").mkdir()
+    for name in LIBRARIES:
+        (tmp_path / "kernels" / f"{name}.yaml").write_text("[]\n")
+    path = tmp_path / "targets" / "host.yaml"
+    path.parent.mkdir()
+    path.write_text(textwrap.dedent(HOST))
+    first = load_target(str(path))
+    assert load_target(str(path)) is first          # the build's second ask reads nothing
+    path.write_text(textwrap.dedent(HOST).replace("[portable, prim]", "[optimized, portable]"))
+    assert load_target(str(path)).kernel_libraries == ("optimized", "portable")

@@ -9,6 +9,7 @@ import pytest
 import torch
 from torch import nn
 
+from program import model
 from tests.conftest import REPO, run_scons
 
 BUILD = "build/test-e2e-methods"
@@ -56,12 +57,12 @@ def _runner(built, *args: str) -> str:
 
 def test_the_methods_share_one_copy_of_the_weights():
     program = _export()
-    assert [m["name"] for m in program.data["methods"]] == ["forward", "scaled", *CONSTANTS]
+    assert [m.name for m in program.data.methods] == ["forward", "scaled", *CONSTANTS]
     weight_bytes = 64 * 64 * 4
     assert weight_bytes <= len(program.segment) < 1.5 * weight_bytes
-    refs = [{v["val"]["constant"]["offset"] for v in m["values"]
-             if v.get("val_type") == "Tensor" and "constant" in v["val"]}
-            for m in program.data["methods"][:2]]
+    refs = [{v.constant.offset for v in m.values
+             if isinstance(v, model.Tensor) and v.constant is not None}
+            for m in program.data.methods[:2]]
     assert refs[0] & refs[1]
 
 

@@ -10,6 +10,7 @@ import pytest
 import torch
 from torch import nn
 
+from program import model
 from tests.conftest import REPO, run_scons
 from tests.ops import harness
 
@@ -105,10 +106,9 @@ def test_the_program_stores_initial_values_and_writes_the_cache_in_place():
     from exporter.export import export
     T = torch.export.Dim("T", max=8)
     program = export(Stateful(), _inputs(0), dynamic_shapes=({2: T}, {0: T}))
-    method = program.method
-    buffers = [v["val"] for v in method["values"]
-               if v.get("val_type") == "Tensor" and "initial" in v["val"]]
-    assert len(buffers) == 3 and all("allocation" in b for b in buffers)
+    buffers = [v for v in program.method.values
+               if isinstance(v, model.Tensor) and v.initial is not None]
+    assert len(buffers) == 3 and all(b.allocation is not None for b in buffers)
     ops = program.operators
     # index_put writes the caches in place; only the counter is copied back.
     assert ops.count("aten::clone.out") == 1 and "aten::index_put.out" in ops

@@ -1,6 +1,7 @@
 """A reference executor for exported programs, written against the .pte contract only.
 
-It runs a program dict (flatbuffer JSON form) the way the C++ runtime must: planned
+It runs a program (program/model.py, as program/pte.py reads it) the way the C++ runtime
+must: planned
 tensors live in one bytearray arena at their offsets, constants are read from the
 segment, every KernelCall calls torch's own out-variant operator with the arguments in
 schema order (inputs, outs, then non-tensor return slots), and symbolic ints are values
@@ -14,6 +15,7 @@ import numpy as np
 import torch
 
 from exporter.scalar_types import SCALAR_TYPE_NAMES
+from program import model
 
 _DTYPES = {name: dtype for dtype, name in SCALAR_TYPE_NAMES.items()}
 _CODE_TO_DTYPE = {6: torch.float32, 7: torch.float64, 4: torch.int64, 3: torch.int32,
@@ -23,36 +25,35 @@ _PRIM = {"mul": operator.mul, "add": operator.add, "sub": operator.sub,
 
 
 class Interpreter:
-    def __init__(self, program: dict, segment: bytes):
-        self.method = program["methods"][0]
+    def __init__(self, program: model.Program, segment: bytes):
+        self.method = program.methods[0]
         self.segment = segment
-        self.values = self.method["values"]
-        self.arena = bytearray(self.method["arena_sizes"][0] if self.method["arena_sizes"]
-                               else 0)
+        self.values = self.method.values
+        self.arena = bytearray(self.method.arena_sizes[0] if self.method.arena_sizes else 0)
         self.shapes: dict[int, list[int]] = {}     # runtime shape of each tensor value
         self.scalars: dict[int, object] = {}       # runtime value of Int slots
 
     # -- tensors in memory -----------------------------------------------------------
 
-    def _meta(self, vid: int) -> dict:
+    def _meta(self, vid: int) -> model.Tensor:
         value = self.values[vid]
-        assert value["val_type"] == "Tensor", (vid, value)
-        return value["val"]
+        assert isinstance(value, model.Tensor), (vid, value)
+        return value
 
     def _planned_bytes(self, vid: int) -> int:
         t = self._meta(vid)
-        return int(np.prod(t["sizes"], dtype=np.int64)) * _DTYPES[t["scalar_type"]].itemsize
+        return int(np.prod(t.sizes, dtype=np.int64)) * _DTYPES[t.scalar_type].itemsize
 
     def read(self, vid: int) -> torch.Tensor:
         t = self._meta(vid)
-        dtype = _DTYPES[t["scalar_type"]]
-        shape = self.shapes.get(vid, t["sizes"])
+        dtype = _DTYPES[t.scalar_type]
+        shape = self.shapes.get(vid, t.sizes)
         n = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-        if "constant" in t:
-            start = self.method_segment_offset(t["constant"])
+        if t.constant is not None:
+            start = self.method_segment_offset(t.constant)
             raw = self.segment[start:start + n]
-        elif "allocation" in t:
-            off = t["allocation"]["offset"]
+        elif t.allocation is not None:
+            off = t.allocation.offset
             raw = bytes(self.arena[off:off + n])
         else:
             raw = b""
@@ -60,21 +61,21 @@ class Interpreter:
             torch.empty(0, dtype=torch.uint8)
         return flat.view(dtype).reshape(shape).clone()
 
-    def method_segment_offset(self, ref: dict) -> int:
-        assert ref["segment"] == 0
-        return ref["offset"]
+    def method_segment_offset(self, ref: model.ConstantRef) -> int:
+        assert ref.segment == 0
+        return ref.offset
 
     def write(self, vid: int, tensor: torch.Tensor) -> None:
         t = self._meta(vid)
-        assert tensor.dtype == _DTYPES[t["scalar_type"]], (vid, tensor.dtype, t)
-        assert tensor.dim() == len(t["sizes"]), (vid, tensor.shape, t)
-        if not t["dynamic"]:
-            assert list(tensor.shape) == t["sizes"], (vid, tensor.shape, t)
+        assert tensor.dtype == _DTYPES[t.scalar_type], (vid, tensor.dtype, t)
+        assert tensor.dim() == len(t.sizes), (vid, tensor.shape, t)
+        if not t.dynamic:
+            assert list(tensor.shape) == t.sizes, (vid, tensor.shape, t)
         raw = tensor.contiguous().reshape(-1).view(torch.uint8).numpy().tobytes()
         assert len(raw) <= self._planned_bytes(vid), "tensor outgrew its planned memory"
-        assert "allocation" in t or not raw, "writing to a constant"
+        assert t.allocation is not None or not raw, "writing to a constant"
         if raw:
-            off = t["allocation"]["offset"]
+            off = t.allocation.offset
             self.arena[off:off + len(raw)] = raw
         self.shapes[vid] = list(tensor.shape)
 
@@ -82,24 +83,23 @@ class Interpreter:
 
     def _scalar(self, vid: int):
         value = self.values[vid]
-        kind = value.get("val_type", "NONE")   # deserialize() spells None "NONE"
-        if kind == "NONE":
+        if value is None:
             return None
         if vid in self.scalars:
             return self.scalars[vid]
-        if kind in ("Int", "Double", "Bool", "String"):
-            return value["val"]["value"]
-        if kind == "IntList":
-            return [self._scalar(i) for i in value["val"]["items"]]
-        if kind in ("DoubleList", "BoolList"):
-            return list(value["val"]["items"])
-        if kind == "Tensor":
+        if isinstance(value, (model.Int, model.Double, model.Bool, model.String)):
+            return value.value
+        if isinstance(value, model.IntList):
+            return [self._scalar(i) for i in value.items]
+        if isinstance(value, (model.DoubleList, model.BoolList)):
+            return list(value.items)
+        if isinstance(value, model.Tensor):
             return self.read(vid)
-        if kind == "TensorList":
-            return [self.read(i) for i in value["val"]["items"]]
-        if kind == "OptionalTensorList":
-            return [None if i < 0 else self.read(i) for i in value["val"]["items"]]
-        raise AssertionError(kind)
+        if isinstance(value, model.TensorList):
+            return [self.read(i) for i in value.items]
+        if isinstance(value, model.OptionalTensorList):
+            return [None if i < 0 else self.read(i) for i in value.items]
+        raise AssertionError(value)
 
     def _convert(self, arg_type, v):
         kind = arg_type.kind()
@@ -120,15 +120,13 @@ class Interpreter:
     # -- execution -------------------------------------------------------------------
 
     def run(self, inputs: list[torch.Tensor]) -> list:
-        for vid, x in zip(self.method["inputs"], inputs, strict=True):
+        for vid, x in zip(self.method.inputs, inputs, strict=True):
             self.write(vid, x)
-        ops = self.method["operators"]
-        for instr in self.method["instructions"]:
-            assert instr["instr_type"] == "KernelCall"
-            call = instr["instr"]
-            op = ops[call["op_index"]]
-            self._call(op["name"], op["overload"], call["args"])
-        return [self._scalar(v) for v in self.method["outputs"]]
+        for call in self.method.instructions:
+            assert isinstance(call, model.KernelCall), call
+            op = self.method.operators[call.op_index]
+            self._call(op.name, op.overload, call.args)
+        return [self._scalar(v) for v in self.method.outputs]
 
     def _call(self, name: str, overload: str, args: list[int]) -> None:
         namespace, base = name.split("::")
@@ -153,13 +151,13 @@ class Interpreter:
         out_ids = args[len(ins):len(ins) + len(outs)]
         out_targets = []
         for a, vid in zip(outs, out_ids):
-            if self.values[vid]["val_type"] == "TensorList":
-                items = self.values[vid]["val"]["items"]
-                kwargs[a.name] = [torch.empty(0, dtype=_DTYPES[self._meta(i)["scalar_type"]])
+            if isinstance(self.values[vid], model.TensorList):
+                items = self.values[vid].items
+                kwargs[a.name] = [torch.empty(0, dtype=_DTYPES[self._meta(i).scalar_type])
                                   for i in items]
                 out_targets.append((items, kwargs[a.name]))
             else:
-                kwargs[a.name] = torch.empty(0, dtype=_DTYPES[self._meta(vid)["scalar_type"]])
+                kwargs[a.name] = torch.empty(0, dtype=_DTYPES[self._meta(vid).scalar_type])
                 out_targets.append(([vid], [kwargs[a.name]]))
         result = opoverload(*positional, **kwargs)
         for ids, tensors in out_targets:
@@ -172,5 +170,5 @@ class Interpreter:
                 self.scalars[slot] = r
 
 
-def run_program(program: dict, segment: bytes, inputs: list[torch.Tensor]) -> list:
+def run_program(program: model.Program, segment: bytes, inputs: list[torch.Tensor]) -> list:
     return Interpreter(program, segment).run(inputs)

@@ -10,7 +10,7 @@ import torch
 
 from tests.exporter.conftest import REPO
 from exporter.__main__ import main
-from exporter.serialize import deserialize
+from program.pte import read_program
 
 MLP_YAML = os.path.join(REPO, "manifests", "models", "mlp.yaml")
 
@@ -44,8 +44,8 @@ def test_progress_lines(exported):
 def test_pte_and_check_files(exported):
     from examples.mlp.model import make_mlp
     out, _ = exported
-    program, segment = deserialize(out.read_bytes())
-    assert len(program["methods"][0]["instructions"]) == 3     # addmm, relu, addmm
+    program, segment = read_program(str(out))
+    assert len(program.methods[0].instructions) == 3     # addmm, relu, addmm
     io_dir = out.parent / "mlp_io"
     assert sorted(p.name for p in io_dir.iterdir()) == ["expected_0.npy", "input_0.npy"]
     module, (x,) = make_mlp()

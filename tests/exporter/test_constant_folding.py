@@ -7,7 +7,8 @@ from torch import nn
 
 from exporter.passes.constant_folding import MAX_GROWTH_BYTES, fold_constants
 from exporter.export import export
-from program_checks import assert_plan_is_safe, tensor_nbytes
+from program import model
+from program_checks import assert_plan_is_safe
 from pte_interpreter import run_program
 
 pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
@@ -16,10 +17,10 @@ pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
 def _constants(program) -> list[bytes]:
     """The bytes of each constant tensor value, in value order."""
     found = []
-    for v in program.method["values"]:
-        if v.get("val_type") == "Tensor" and "constant" in v["val"]:
-            off = v["val"]["constant"]["offset"]
-            found.append(program.segment[off:off + tensor_nbytes(v["val"])])
+    for v in program.method.values:
+        if isinstance(v, model.Tensor) and v.constant is not None:
+            off = v.constant.offset
+            found.append(program.segment[off:off + v.nbytes])
     return found
 
 
@@ -29,7 +30,7 @@ def _bytes(t: torch.Tensor) -> bytes:
 
 def _check_runs(program, module, *inputs):
     assert_plan_is_safe(program.method)
-    got = run_program(program.to_dict(), program.segment, list(inputs))
+    got = run_program(program.data, program.segment, list(inputs))
     with torch.no_grad():
         want = module(*inputs)
     want = list(want) if isinstance(want, (tuple, list)) else [want]
@@ -94,12 +95,11 @@ def test_an_op_reading_a_runtime_value_is_not_folded():
     assert program.folded == ()
     assert "aten::permute_copy.out" in program.operators
     # Its dims are an IntList of Int values.
-    for args in [i["instr"]["args"] for i in program.method["instructions"]
-                 if program.operators[i["instr"]["op_index"]] == "aten::permute_copy.out"]:
-        src, dims, _ = (program.method["values"][a] for a in args)
-        assert "allocation" in src["val"] and dims["val_type"] == "IntList"
-        assert [program.method["values"][i]["val"]["value"]
-                for i in dims["val"]["items"]] == [1, 0]
+    for args in [c.args for _, c in program.method.kernel_calls()
+                 if program.operators[c.op_index] == "aten::permute_copy.out"]:
+        src, dims, _ = (program.method.values[a] for a in args)
+        assert src.allocation is not None and isinstance(dims, model.IntList)
+        assert [program.method.values[i].value for i in dims.items] == [1, 0]
     assert _constants(program) == [_bytes(module.w)]
     _check_runs(program, module, x)
 
@@ -231,8 +231,8 @@ def test_a_returned_value_stays_a_call():
     module, x = ReturnsTransposed().eval(), torch.randn(2)
     program = export(module, (x,))
     assert program.folded == ()
-    out = program.method["values"][program.method["outputs"][1]]["val"]
-    assert "allocation" in out
+    out = program.method.values[program.method.outputs[1]]
+    assert out.allocation is not None
     _check_runs(program, module, x)
 
 
@@ -244,13 +244,13 @@ def test_delegation_sees_the_folded_weight_as_a_constant():
     module, x = Linear().eval(), torch.randn(3, 8)
     plain = export(module, (x,))
     program = export(module, (x,), partitioner=XnnpackPartitioner())
-    assert [i["instr_type"] for i in program.method["instructions"]] == ["DelegateCall"]
+    assert [type(i) for i in program.method.instructions] == [model.DelegateCall]
     report = program.delegation
     assert report.groups == ((("addmm", "aten::addmm.out"),),)
     assert report.folded == () and report.outside == ()
     # The filter is the stored [8, 5] constant, passed with transpose_weights.
     assert len(program.segment) == len(plain.segment) + 16
-    graph = decode(bytes(program.method["delegates"][0]["data"]))
+    graph = decode(program.method.delegates[0].data)
     (node,) = graph["nodes"]
     assert node["kind"] == "FullyConnected"
     assert sum(v["constant"] for v in graph["values"]) == 2

@@ -7,6 +7,7 @@ from torch import nn
 
 from exporter.errors import ExportError
 from exporter.export import export
+from program import model
 from program_checks import assert_plan_is_safe
 from pte_interpreter import run_program
 
@@ -19,19 +20,18 @@ class ViewOnDynamicDim(nn.Module):
 
 
 def _value(program, vid):
-    return program.method["values"][vid]
+    return program.method.values[vid]
 
 
 def _int(program, vid):
     v = _value(program, vid)
-    assert v["val_type"] == "Int", v
-    return v["val"]["value"]
+    assert isinstance(v, model.Int), v
+    return v.value
 
 
 def _calls(program):
     ops = program.operators
-    return [(ops[i["instr"]["op_index"]], i["instr"]["args"])
-            for i in program.method["instructions"]]
+    return [(ops[i.op_index], i.args) for i in program.method.instructions]
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +44,7 @@ def test_sym_size_and_prim_mul_feed_the_view(view_program):
     calls = _calls(view_program)
     assert [op for op, _ in calls] == ["aten::sym_size.int", "tailor_prim::mul.int",
                                        "aten::view_copy.out", "aten::mul.Scalar_out"]
-    x = view_program.method["inputs"][0]
+    x = view_program.method.inputs[0]
     # sym_size.int(Tensor self, int dim) -> SymInt: self, dim, then the return slot.
     (_, (self_id, dim_id, size_slot)), (_, (a, b, product)) = calls[0], calls[1]
     assert self_id == x and _int(view_program, dim_id) == 0
@@ -53,24 +53,24 @@ def test_sym_size_and_prim_mul_feed_the_view(view_program):
     # view_copy.out(Tensor self, SymInt[] size, *, Tensor(a!) out)
     _, (self_id, size_list, out) = calls[2]
     assert self_id == x
-    items = _value(view_program, size_list)["val"]["items"]
+    items = _value(view_program, size_list).items
     assert items[0] == product and _int(view_program, items[1]) == 8
     # The slots hold the upper bound until the kernels write them.
     assert _int(view_program, size_slot) == 8 and _int(view_program, product) == 16
-    out_t = _value(view_program, out)["val"]
-    assert out_t["sizes"] == [16, 8] and out_t["dynamic"] is True
+    out_t = _value(view_program, out)
+    assert out_t.sizes == [16, 8] and out_t.dynamic is True
 
 
 def test_python_number_becomes_a_scalar_overload(view_program):
     _, (self_id, other, out) = _calls(view_program)[3]
-    assert _value(view_program, other) == {"val_type": "Double", "val": {"value": 0.5}}
-    assert _value(view_program, out)["val"]["sizes"] == [16, 8]
+    assert _value(view_program, other) == model.Double(0.5)
+    assert _value(view_program, out).sizes == [16, 8]
 
 
 @pytest.mark.parametrize("batch", [1, 3, 8])
 def test_view_program_runs_at_any_batch(view_program, batch):
     x = torch.randn(batch, 16)
-    (got,) = run_program(view_program.to_dict(), view_program.segment, [x])
+    (got,) = run_program(view_program.data, view_program.segment, [x])
     torch.testing.assert_close(got, ViewOnDynamicDim()(x))
 
 
@@ -101,14 +101,14 @@ def test_multi_output_and_list_out_ops(split_program):
     # split_with_sizes_copy.out(Tensor self, SymInt[] split_sizes, int dim=0, *,
     #                           Tensor(a!)[] out) -> (): the outs are one TensorList.
     _, sizes, dim, outs = calls["aten::split_with_sizes_copy.out"]
-    assert _value(split_program, outs)["val_type"] == "TensorList"
-    assert len(_value(split_program, outs)["val"]["items"]) == 2
+    assert isinstance(_value(split_program, outs), model.TensorList)
+    assert len(_value(split_program, outs).items) == 2
     # max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max,
     #             Tensor(b!) max_values): both outs, then nothing (tensor returns).
     self_id, dim, keepdim, values, indices = calls["aten::max.dim_max"]
-    assert _value(split_program, keepdim) == {"val_type": "Bool", "val": {"value": False}}
-    assert _value(split_program, indices)["val"]["scalar_type"] == "Long"
-    assert split_program.method["outputs"][1:] == [values, indices]
+    assert _value(split_program, keepdim) == model.Bool(False)
+    assert _value(split_program, indices).scalar_type == "Long"
+    assert split_program.method.outputs[1:] == [values, indices]
     keys = {c.key for c in split_program.kernel_calls() if c.op == "aten::max.dim_max"}
     assert keys == {"Float;0,1|Float;0|Long;0"}
     assert_plan_is_safe(split_program.method)
@@ -119,18 +119,18 @@ def test_defaulted_and_none_arguments_get_values(split_program):
     # native_layer_norm.out(Tensor input, SymInt[] normalized_shape, Tensor? weight,
     #     Tensor? bias, float eps, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2)
     assert len(ln) == 8
-    assert _value(split_program, ln[4]) == {"val_type": "Double", "val": {"value": 1e-5}}
+    assert _value(split_program, ln[4]) == model.Double(1e-5)
     # masked_fill's scalar_tensor(-inf) reads no tensor: it is folded into a 0-d constant.
     assert "scalar_tensor" in split_program.folded
     where = dict(_calls(split_program))["aten::where.self_out"]
-    fill = _value(split_program, where[1])["val"]
-    assert fill["sizes"] == [] and "constant" in fill
+    fill = _value(split_program, where[1])
+    assert fill.sizes == [] and fill.constant is not None
 
 
 @pytest.mark.parametrize("batch", [1, 6])
 def test_split_program_runs(split_program, batch):
     x = torch.randn(batch, 8)
-    got = run_program(split_program.to_dict(), split_program.segment, [x])
+    got = run_program(split_program.data, split_program.segment, [x])
     want = SplitMaxLayerNorm()(x)
     for g, w in zip(got, want):
         torch.testing.assert_close(g, w)
@@ -148,8 +148,8 @@ def test_identical_constants_are_stored_once():
             return x + self.a + self.b + self.c.sum()
 
     program = export(Tied(), (torch.randn(5),))
-    offsets = [v["val"]["constant"]["offset"] for v in program.method["values"]
-               if v.get("val_type") == "Tensor" and "constant" in v["val"]]
+    offsets = [v.constant.offset for v in program.method.values
+               if isinstance(v, model.Tensor) and v.constant is not None]
     assert offsets == [0, 0, 64]
     # c.sum() reads only a constant, so it is folded: the segment holds 6.0, not c.
     assert len(program.segment) == 64 + 4
@@ -166,11 +166,11 @@ def test_returning_a_constant_copies_it_into_the_arena():
             return x * 2, self.table
 
     program = export(ReturnsBuffer(), (torch.randn(6),))
-    out = program.method["outputs"][1]
-    assert "allocation" in _value(program, out)["val"]
+    out = program.method.outputs[1]
+    assert _value(program, out).allocation is not None
     assert "aten::clone.out" in program.operators
     x = torch.randn(6)
-    got = run_program(program.to_dict(), program.segment, [x])
+    got = run_program(program.data, program.segment, [x])
     torch.testing.assert_close(got[1], torch.arange(6.0))
 
 

@@ -1,4 +1,5 @@
-"""Model manifests: the valid one loads; every mistake is an ExportError naming the file."""
+"""Model manifests: the valid one loads; every mistake is a ManifestError naming the file
+(an ExportError when the factory is at fault)."""
 
 import os
 import textwrap
@@ -7,6 +8,7 @@ import pytest
 import torch
 
 from tests.exporter.conftest import REPO
+from codegen.errors import ManifestError
 from exporter.errors import ExportError
 from exporter.manifest import dynamic_shapes, load_manifest, load_model
 
@@ -102,7 +104,7 @@ def test_optional_keys_default(write):
 ])
 def test_bad_manifests_name_the_file_and_the_entry(write, text, message):
     path = write(text, "broken.yaml")
-    with pytest.raises(ExportError, match=message) as e:
+    with pytest.raises(ManifestError, match=message) as e:
         load_manifest(path)
     assert str(e.value).startswith(path + ":")
 
@@ -131,5 +133,5 @@ def test_dynamic_dims_are_checked_against_the_inputs(write, dim, message):
 
 
 def test_a_missing_manifest(tmp_path):
-    with pytest.raises(ExportError, match="cannot read the manifest"):
+    with pytest.raises(ManifestError, match="cannot read the manifest"):
         load_manifest(str(tmp_path / "nope.yaml"))

@@ -7,6 +7,7 @@ import pytest
 import torch
 from torch import nn
 
+from codegen.errors import ManifestError
 from exporter.errors import ExportError
 from exporter.export import export
 from exporter.manifest import parse_manifest
@@ -45,7 +46,7 @@ def test_the_manifest_takes_a_scheme_name_or_a_mapping():
     ("[8da4w]", "quantize must be a string or a mapping"),
 ])
 def test_a_bad_setting_names_the_file_the_entry_and_the_fix(value, says):
-    with pytest.raises(ExportError) as error:
+    with pytest.raises(ManifestError) as error:
         parse_manifest("manifests/models/m.yaml", _manifest(value))
     assert str(error.value).startswith("manifests/models/m.yaml: quantize")
     assert says in str(error.value)

@@ -266,7 +266,7 @@ def _export_sample(fn, sample, directory: str) -> dict:
         harness._save_npy(os.path.join(directory, f"input_{i}.npy"), value)
     for i, value in enumerate(expected):
         harness._save_npy(os.path.join(directory, f"expected_{i}.npy"), value)
-    oplist = ops_from_program(program.to_dict(), "sample", dict(load_aten_schemas()), "sample")
+    oplist = ops_from_program(program.data, "sample", dict(load_aten_schemas()), "sample")
     with open(os.path.join(directory, "selected_ops.yaml"), "w") as f:
         f.write(oplist_to_yaml(oplist))
     return {"status": "ok", "inputs": len(inputs), "outputs": len(expected),

@@ -179,7 +179,7 @@ def _exporter_fingerprint() -> str:
     import torch
     from exporter.export import PROGRAM_VERSION
     return (f"torch {torch.__version__}, program {PROGRAM_VERSION}, "
-            f"exporter {_sources_digest('exporter')}")
+            f"exporter {_sources_digest('exporter')}, program {_sources_digest('program')}")
 
 
 def _xnnpack_fingerprint(fingerprint: str) -> str:
@@ -397,7 +397,7 @@ def _export_to(case: OpCase, dtype: str, final: str, key: str, backend: str) -> 
     for i, value in enumerate(expected):
         _save_npy(os.path.join(directory, f"expected_{i}.npy"), value)
     schemas = dict(load_aten_schemas())
-    oplist = ops_from_program(program.to_dict(), key, schemas, key)
+    oplist = ops_from_program(program.data, key, schemas, key)
     with open(os.path.join(directory, "selected_ops.yaml"), "w") as f:
         f.write(oplist_to_yaml(oplist))
     meta = {"inputs": len(inputs), "outputs": len(expected),
@@ -592,13 +592,11 @@ def select_for_xnnpack(exported: list[Exported]) -> Selection:
 def assert_delegated(exported: Exported) -> None:
     """Checks, in the .pte itself, that XNNPACK runs the case: the program has a
     delegate call, and no kernel call but the permutes of permuted inputs."""
-    from exporter.serialize import deserialize
-    with open(os.path.join(REPO, exported.pte), "rb") as f:
-        method = deserialize(f.read())[0]["methods"][0]
-    operators = [f"{o['name']}.{o['overload']}" for o in method.get("operators", [])]
-    kinds = Counter(i["instr_type"] for i in method["instructions"])
-    kernel_ops = Counter(operators[i["instr"]["op_index"]] for i in method["instructions"]
-                         if i["instr_type"] == "KernelCall")
+    from program.pte import read_program
+    method = read_program(os.path.join(REPO, exported.pte))[0].methods[0]
+    kinds = Counter(type(i).__name__ for i in method.instructions)
+    kernel_ops = Counter(method.operators[call.op_index].qualified_name
+                         for _, call in method.kernel_calls())
     left = kernel_ops - Counter({INPUT_PERMUTE: _permuted_inputs(exported.case)})
     where = f"{exported.case.id} ({exported.dtype})"
     assert kinds["DelegateCall"] > 0, f"{where}: the program has no delegate call"

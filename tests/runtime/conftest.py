@@ -96,7 +96,7 @@ def sanitized_bins(tmp_path_factory) -> dict[str, str]:
     cxx = shutil.which("g++")
     if cxx is None:
         pytest.skip("g++ is not installed: the runtime tests compile the runtime with it")
-    from exporter.serialize import flatc as find_flatc
+    from program.flatc import flatc as find_flatc
     flatc = find_flatc()
     work = tmp_path_factory.mktemp("runtime_build")
     cache = os.path.join(BUILD_ROOT, _inputs_digest(flatc))

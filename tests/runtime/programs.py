@@ -4,7 +4,7 @@ import os
 
 import numpy as np
 
-from exporter.serialize import serialize
+from program.pte import serialize_json
 
 
 def tensor(sizes, dtype="Float", arena=0, offset=0, dynamic=False, dim_order=None,
@@ -71,7 +71,7 @@ def program(*methods, segments=()):
 
 
 def write(path, prog, segment=b""):
-    data = serialize(prog, segment)
+    data = serialize_json(prog, segment)
     with open(path, "wb") as f:
         f.write(data)
     return data

@@ -52,7 +52,7 @@ static void wrap_4(KernelContext& ctx, EValue** args) {
       args[1]->to_int()));
 }
 
-// Sorted by (op, key) with strcmp: registry_find() binary-searches it. The last field
+// Sorted by (op, key) with strcmp: registry_find_entry() binary-searches it. The last field
 // spells each argument's kind so Method load rejects a call that does not fit.
 // Declared in runtime/kernel/registry.h.
 const KernelEntry kKernels[] = {

@@ -23,6 +23,8 @@ codegen/oplist.py reads it (without torch) to name the source line of each opera
 import json
 import os
 
+from program.model import Tensor, TensorList
+
 VERSION = 1
 
 
@@ -39,21 +41,20 @@ def written_tensors(values: list, args: list, num_inputs: int,
     found = []
     for slot in range(num_inputs, len(args)):
         value = values[args[slot]]
-        kind = value.get("val_type")
-        if kind == "Tensor":
+        if isinstance(value, Tensor):
             origin = {}
             if written_by is not None:
                 node, output = written_by[slot - num_inputs]
                 origin = {"node": node, "node_output": output}
-            found.append({"slot": slot, **_tensor_entry(value["val"]), **origin})
-        elif kind == "TensorList":
-            found += [{"slot": slot, "item": item, **_tensor_entry(values[vid]["val"])}
-                      for item, vid in enumerate(value["val"]["items"])]
+            found.append({"slot": slot, **_tensor_entry(value), **origin})
+        elif isinstance(value, TensorList):
+            found += [{"slot": slot, "item": item, **_tensor_entry(values[vid])}
+                      for item, vid in enumerate(value.items)]
     return found
 
 
-def _tensor_entry(tensor: dict) -> dict:
-    return {"dtype": tensor["scalar_type"], "shape": list(tensor["sizes"])}
+def _tensor_entry(tensor: Tensor) -> dict:
+    return {"dtype": tensor.scalar_type, "shape": list(tensor.sizes)}
 
 
 def read_debug_record(pte_path: str) -> dict | None:
