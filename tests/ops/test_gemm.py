@@ -17,7 +17,7 @@ import pytest
 
 from tests.conftest import REPO
 from tests.ops import harness
-from tests.ops.cases import OpCase
+from tests.ops.cases import Arg, Constant, OpCase
 
 
 def bench_check(script: str, *args: str) -> str:
@@ -88,7 +88,12 @@ THREADED = [OpCase("mm.default", ("Float",), [((129, 300), (300, 65)), ((200, 60
             OpCase("addmm.default", ("Float",), [((257,), (33, 129), (129, 257))],
                    kwargs={"beta": 0.5, "alpha": 2.0}, domain="small", name="threads"),
             OpCase("bmm.default", ("Float",), [((4, 64, 32), (4, 32, 64)), ((1, 65, 300), (1, 300, 129))],
-                   domain="small", name="threads")]
+                   domain="small", name="threads"),
+            # A depthwise convolution splits its planes (util/conv_depthwise.h).
+            OpCase("convolution.default", ("Float",),
+                   [((2, 33, 40, 41), Constant((33, 1, 3, 3)), Constant((33,)), Arg([1, 1]),
+                     Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(33))],
+                   domain="small", name="threads_depthwise")]
 
 
 @pytest.fixture(scope="module")
