@@ -10,7 +10,9 @@ apt_packages=(g++ python3-venv
   # freestanding compile check (clang --target=aarch64-linux-android24)
   libxnnpack-dev libpthreadpool-dev libcpuinfo-dev g++-aarch64-linux-gnu qemu-user clang lld
   # the demo GPT's corpus: its held-out slice for bench/quantization.py's perplexity
-  bible-kjv)
+  bible-kjv
+  # launcher=ccache, and its test (tests/e2e/test_launcher.py)
+  ccache)
 missing=()
 for package in "${apt_packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

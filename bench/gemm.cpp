@@ -12,10 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "kernels/optimized/util/gemm.h"
 #include "kernels/portable/util/matmul.h"
+#include "bench/bench_util.h"
 #include "runtime/kernel/thread_pool.h"
 
 #if defined(__x86_64__)
@@ -25,21 +25,10 @@
 using namespace tailor;
 using namespace tailor::optimized;
 
+using bench::now;
+using bench::random_float;
+
 namespace {
-
-uint64_t g_seed = 88172645463325252ull;
-float random_float() {
-  g_seed ^= g_seed << 13;
-  g_seed ^= g_seed >> 7;
-  g_seed ^= g_seed << 17;
-  return static_cast<float>(static_cast<int64_t>(g_seed % 2001) - 1000) / 997.0f;
-}
-
-double now() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 // The levels this CPU runs, lowest first (cpu_level() with no cap is the highest).
 int levels(CpuLevel* out) {

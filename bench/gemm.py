@@ -37,16 +37,18 @@ def load_target(name: str) -> dict:
         return yaml.safe_load(f)
 
 
-def build(target_name: str) -> tuple[str, list[str]]:
-    """Compiles bench/gemm.cpp for the target; returns the binary and its run prefix."""
+def build(target_name: str, program: str = "gemm", flags: tuple[str, ...] = (),
+          variant: str = "") -> tuple[str, list[str]]:
+    """Compiles bench/<program>.cpp for the target, with `flags` after the target's, into
+    build/bench-<program>/<target><variant>/; returns the binary and its run prefix."""
     target = load_target(target_name)
-    out = os.path.join(REPO, "build", "bench-gemm", target_name)
+    out = os.path.join(REPO, "build", f"bench-{program}", target_name + variant)
     os.makedirs(os.path.join(out, "gen"), exist_ok=True)
     with open(os.path.join(out, "gen", "selected_dtypes.h"), "w") as f:
         f.write("#define TL_SELECT_ALL_DTYPES 1\n")  # for the portable matmul beside it
-    binary = os.path.join(out, "gemm")
-    cmd = [target["cxx"], *target["cxxflags"], "-I", REPO, "-I", os.path.join(out, "gen"),
-           os.path.join(REPO, "bench", "gemm.cpp"),
+    binary = os.path.join(out, program)
+    cmd = [target["cxx"], *target["cxxflags"], *flags, "-I", REPO, "-I", os.path.join(out, "gen"),
+           os.path.join(REPO, "bench", program + ".cpp"),
            *(os.path.join(REPO, s) for s in RUNTIME_SOURCES), "-o", binary]
     print(" ".join(os.path.relpath(c, REPO) if c.startswith(REPO) else c for c in cmd),
           flush=True)
@@ -65,36 +67,50 @@ def cpu_name() -> str:
     return "unknown CPU"
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def bench_arguments(doc: str) -> argparse.ArgumentParser:
+    """The options of a stand-alone kernel bench (this one, bench/qlinear.py)."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--reps", type=int, default=20)
     parser.add_argument("--no-time", action="store_true", help="check only")
     parser.add_argument("--target", default="host", help="a manifests/targets/ name")
     parser.add_argument("--write", action="store_true", help="update BENCHMARKS.md")
-    args = parser.parse_args(argv)
-    binary, emulator = build(args.target)
-    check = emulator + [binary, "check"] + (["quick"] if emulator else [])
-    if subprocess.run(check).returncode != 0:
-        return 1
+    return parser
+
+
+def check_then_time(builds: list[tuple[str, list[str]]], check: list[str],
+                    args: argparse.Namespace, heading: str, intro: str) -> int:
+    """Runs `check` on every (binary, emulator) build (1 at the first failure); then, on
+    the host and unless --no-time, the last build's `time` table, printed and with
+    --write put into BENCHMARKS.md under `heading` after `intro`."""
+    for binary, emulator in builds:
+        if subprocess.run(emulator + [binary, *check]).returncode != 0:
+            return 1
     if args.no_time or emulator:
         return 0
     table = subprocess.run([binary, "time", str(args.reps)], check=True, capture_output=True,
                            text=True).stdout
     print(table)
     if args.write:
-        benchmarks_md.write_section("Optimized GEMM", (
-            "The single-precision GEMM of kernels/optimized/util/gemm.h alone, one thread, "
-            f"on this machine ({cpu_name()}, {os.cpu_count()} cores shared with other "
-            f"jobs; measured {datetime.date.today()}), in GFLOP/s, best of "
-            f"{args.reps} runs; each level's micro-kernels called directly (the runtime "
-            "picks the best at run time; 'generic' is the x86-64 baseline, SSE2 without "
-            "FMA). The peak is the fastest of the levels' multiply-add loops (12 "
-            "independent FMA chains); 'best / peak' compares one thread with it. The last "
-            "column splits each product over a pool of 2 threads (products under 256k "
-            "multiply-adds stay on one), best of 5 times as many runs: on this shared "
-            "machine the second core is often busy. Command:\n\n"
-            "    .venv/bin/python bench/gemm.py --write\n\n") + table)
+        benchmarks_md.write_section(heading, intro + table)
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = bench_arguments(__doc__).parse_args(argv)
+    binary, emulator = build(args.target)
+    return check_then_time([(binary, emulator)], ["check"] + (["quick"] if emulator else []),
+                           args, "Optimized GEMM", (
+        "The single-precision GEMM of kernels/optimized/util/gemm.h alone, one thread, "
+        f"on this machine ({cpu_name()}, {os.cpu_count()} cores shared with other "
+        f"jobs; measured {datetime.date.today()}), in GFLOP/s, best of "
+        f"{args.reps} runs; each level's micro-kernels called directly (the runtime "
+        "picks the best at run time; 'generic' is the x86-64 baseline, SSE2 without "
+        "FMA). The peak is the fastest of the levels' multiply-add loops (12 "
+        "independent FMA chains); 'best / peak' compares one thread with it. The last "
+        "column splits each product over a pool of 2 threads (products under 256k "
+        "multiply-adds stay on one), best of 5 times as many runs: on this shared "
+        "machine the second core is often busy. Command:\n\n"
+        "    .venv/bin/python bench/gemm.py --write\n\n"))
 
 
 if __name__ == "__main__":

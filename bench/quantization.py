@@ -3,7 +3,8 @@
     .venv/bin/python bench/quantization.py [--repeat 50] [--rounds 5] [--windows 200] [--write]
 
 For the demo GPT (manifests/models/nanogpt_nocache.yaml: its forward without the KV
-cache, which perplexity needs), the MLP and the keyword CNN
+cache, which perplexity needs), the same GPT with its cache (nanogpt.yaml), the MLP and the
+keyword CNN
 (manifests/models/kws_cnn.yaml), each in fp32 and with `quantize:` int8-weight, 8da8w
 and 8da4w: the build (`scons run=1`, so each runtime has passed its self-check against
 the quantized model in eager) from a manifest written to build/bench-quant/manifests/
@@ -16,6 +17,9 @@ the quantized model in eager) from a manifest written to build/bench-quant/manif
   self-check's tolerance; forward latency at T = 1 and T = 64 (`nanogpt --bench`, one
   thread: the fastest of --repeat runs, in the best of --rounds rounds that each time
   every variant once, as the machines this runs on are shared);
+- the GPT with its cache: the logits' max abs error against fp32 eager on the example
+  tokens, the latency of one decode step at context 64 (`nanogpt --decode-bench 64`, in
+  the T=1 column) and of a 64-token prefill (`--bench 64`, T=64);
 - the MLP and the CNN: the output's max abs error against fp32 on 64 random inputs, and
   the latency of one forward on the example input (`runner --repeat`);
 - every model: the .pte size and its ratio to fp32.
@@ -40,7 +44,7 @@ from exporter.quantize.apply import quantize_for_export  # noqa: E402
 
 BUILD = "build/bench-quant"
 SCHEMES = ("fp32", "int8-weight", "8da8w", "8da4w")
-MODELS = ("nanogpt_nocache", "mlp", "kws_cnn")
+MODELS = ("nanogpt_nocache", "nanogpt", "mlp", "kws_cnn")
 QUANTIZED_TOLERANCE = {"atol": 1.0e-3, "rtol": 1.0e-3}
 
 
@@ -78,6 +82,18 @@ def gpt_latency(out: str, name: str, repeat: int) -> dict[int, float]:
                           check=True, capture_output=True, text=True).stdout
     return {int(t): float(ms) for t, ms in re.findall(r"T=(\d+): median [\d.]+ ms, min ([\d.]+) ms",
                                                        text)}
+
+
+def cached_gpt_latency(out: str, name: str, repeat: int) -> dict[int, float]:
+    """The GPT with its KV cache: 1 -> min ms of one decode step at context 64 (63 cached
+    tokens), 64 -> min ms of a 64-token prefill."""
+    app, program = os.path.join(out, "bin", "nanogpt"), os.path.join(out, f"{name}.pte")
+    ms = {}
+    for option, t in (("--decode-bench", 1), ("--bench", 64)):
+        text = subprocess.run([app, program, option, "64", "--repeat", str(repeat)],
+                              check=True, capture_output=True, text=True).stdout
+        ms[t] = float(re.search(r"=64: median [\d.]+ ms, min ([\d.]+) ms", text).group(1))
+    return ms
 
 
 def runner_latency(out: str, name: str, repeat: int) -> float:
@@ -135,10 +151,14 @@ def measure(repeat: int, windows_count: int, rounds: int) -> list[dict]:
             out = build(model_name, scheme)
             row = {"model": model_name, "scheme": scheme,
                    "size": os.path.getsize(os.path.join(out, f"{name}.pte"))}
-            quantized = model
+            quantized, report = model, None
             if scheme != "fp32":
-                quantized, _ = quantize_for_export(model, inputs, scheme)
-            if windows is not None:
+                quantized, report = quantize_for_export(model, inputs, scheme)
+            if model_name == "nanogpt":
+                row.update(error=report.max_error if report else 0.0)
+                timings.append((row, lambda out=out, name=name: cached_gpt_latency(out, name,
+                                                                                  repeat)))
+            elif windows is not None:
                 ppl, logits = perplexity_and_logits(quantized, windows)
                 row.update(ppl=ppl, fp32_ppl=fp32_ppl,
                            error=float((logits - fp32_logits).abs().max()))
@@ -178,10 +198,10 @@ def table(rows: list[dict]) -> str:
 
 
 NOTES = ("\n\nThe GPT's latencies are whole microseconds (`nanogpt --bench`), so its T=1 "
-         "ratios carry about ±2%: 8da4w sits at the 0.6x goal rather than clearly under "
-         "it. At T=64 the quantized linears (AVX2 only) are about as fast as the float "
-         "GEMM, which uses AVX-512 on this CPU; int8-weight multiplies in float from int8 "
-         "weights and is slower than fp32 (it saves size only). The keyword CNN keeps its "
+         "ratios carry about ±2%. The rows of `nanogpt` (the GPT with its KV cache) time one "
+         "decode step at context 64 under T=1 and a 64-token prefill under T=64; their max "
+         "error is the logits' on the example tokens, and their .pte also holds the caches' "
+         "initial values. The keyword CNN keeps its "
          "convolutions in float, so only its 48-input classifier changes.")
 
 
@@ -220,7 +240,8 @@ def main(argv: list[str] | None = None) -> int:
                              capture_output=True, text=True).stdout.strip()
         benchmarks_md.write_section("Quantization", (
             f"Each scheme of `quantize:` against fp32 on {cpu}, one thread (host target: "
-            "the AVX2 int8 kernels). GPT: perplexity on 200 held-out 64-token windows of its "
+            "the best int8 kernels the CPU runs, AVX-512 VNNI on this one). GPT: perplexity "
+            "on 200 held-out 64-token windows of its "
             "corpus and the logits' max error there; MLP and keyword CNN: the output's max "
             "error on 64 random inputs (the CNN's convolutions stay float: only its "
             "classifier is a Linear, which 8da4w keeps in float as 48 inputs are not a "

@@ -4,6 +4,9 @@ A target names its toolchain, compiler and flags, its backends, and the kernel
 libraries it may use in precedence order (the first library to provide a kernel wins).
 Each library must exist as manifests/kernels/<library>.yaml next to the targets dir.
 
+`arch` says what the binaries run on (run=1 skips the self-checks of a foreign arch
+without an emulator), `ar` the archiver of a cross toolchain, `launcher` a program
+every compile command goes through (ccache, distcc, sccache; scons launcher= overrides).
 What a cross or delegate build needs besides flags (read by site_scons/targets.py):
 `libs`, `libpath`, `cpppath` (system libraries and where they are), `emulator` (the
 command prefix that runs the target's binaries here, e.g. [qemu-aarch64, -L, ...]),
@@ -24,8 +27,8 @@ from codegen.yaml_io import load_yaml, once_per_file
 _REQUIRED = ("toolchain", "cxx", "kernel_libraries")
 # Compilers the build drives with GCC-style command lines (site_scons/targets.py).
 TOOLCHAINS = ("gcc", "clang", "android-ndk")
-_STRINGS = ("description", "toolchain", "arch", "cc", "cxx", "ar", "profile", "install")
-_LISTS = ("cflags", "cxxflags", "linkflags", "kernel_libraries", "backends", "libs", "libpath",
+_STRINGS = ("description", "toolchain", "arch", "cxx", "ar", "launcher", "profile", "install")
+_LISTS = ("cxxflags", "linkflags", "kernel_libraries", "backends", "libs", "libpath",
           "cpppath", "emulator", "requires", "sysroot_debs")
 
 
@@ -36,11 +39,10 @@ class Target:
     toolchain: str
     cxx: str
     kernel_libraries: tuple[str, ...]    # precedence order
-    description: str = ""
-    arch: str = ""
-    cc: str = ""
-    ar: str = ""
-    cflags: tuple[str, ...] = ()
+    description: str = ""                # shown by scons -h
+    arch: str = ""                       # what its binaries run on; "" = this machine's
+    ar: str = ""                         # archiver (and ranlib, as `ar s`); "" = the host's
+    launcher: str = ""                   # compiler launcher: ccache, distcc, sccache, ...
     cxxflags: tuple[str, ...] = ()
     linkflags: tuple[str, ...] = ()
     backends: tuple[str, ...] = ()
@@ -87,7 +89,7 @@ def parse_target(text: str, path: str, libraries: frozenset[str]) -> Target:
                                   and all(isinstance(v, str) for v in value)):
             raise ManifestError(f"{path}: {key} must be a list of strings, e.g. "
                                 f"{key}: [a, b] (or [] for none)")
-    for key in ("cflags", "cxxflags", "linkflags"):
+    for key in ("cxxflags", "linkflags"):
         for i, flag in enumerate(data.get(key, [])):
             if flag in ("-Wl", "-Wa", "-Wp"):
                 rest = data[key][i + 1] if i + 1 < len(data[key]) else "..."

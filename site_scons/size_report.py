@@ -38,6 +38,8 @@ import yaml
 from elftools.elf.constants import SH_FLAGS
 from elftools.elf.elffile import ELFFile
 
+from kernel_shards import is_shard_object
+
 # Components that are not per-kernel, in report order.
 PLATFORM = "platform layer"
 LOADER = "loader"
@@ -258,7 +260,7 @@ def component_of_section(name: str) -> str:
 
 def _is_shared_object(path: str) -> bool:
     """Objects that hold several components: kernel shards and LTO partitions."""
-    return bool(re.search(r"gen/kernels_\d+\.o$|\.ltrans\d*\.ltrans\.o$|ltrans", path))
+    return is_shard_object(path) or "ltrans" in path
 
 
 # ----------------------------------------------------------------------- attribution

@@ -15,7 +15,7 @@ import subprocess
 import sysconfig
 
 import profiles
-from codegen.errors import ManifestError
+from codegen.errors import ManifestError, suggest
 from codegen.target import load_target
 
 _VARIABLE = re.compile(r"\$\{(\w+)\}")
@@ -26,6 +26,28 @@ _ALIASES = {"ANDROID_NDK": ("ANDROID_NDK_HOME", "ANDROID_NDK")}
 def available_targets(repo: str) -> list[str]:
     folder = os.path.join(repo, "manifests", "targets")
     return sorted(name[:-len(".yaml")] for name in os.listdir(folder) if name.endswith(".yaml"))
+
+
+def target_names(repo: str, option: str) -> list[str]:
+    """target=host,linux-aarch64 -> the targets, each a manifest in manifests/targets/."""
+    names = list(dict.fromkeys(n.strip() for n in option.split(",") if n.strip()))
+    known = available_targets(repo)
+    for name in names:
+        if name not in known:
+            raise ManifestError(f"target={name}: there is no manifests/targets/{name}.yaml"
+                                f"{suggest(name, known)}; targets: {', '.join(known)}")
+    if not names:
+        raise ManifestError(f"target= is empty; name one of {', '.join(known)}")
+    return names
+
+
+def targets_help(repo: str) -> str:
+    """One line per target with its manifest's description, for scons -h."""
+    lines = []
+    for name in available_targets(repo):
+        path = os.path.join(repo, "manifests", "targets", name + ".yaml")
+        lines.append("  %-24s %s" % (name, load_target(path).description))
+    return "\n".join(lines)
 
 
 def flatbuffers_include() -> str:
@@ -70,11 +92,12 @@ def _exists(tool: str) -> bool:
 
 
 def check_toolchain(target) -> None:
-    """One ManifestError for the first missing compiler, emulator, required file or
-    foreign architecture (for sysroot_debs)."""
+    """One ManifestError for the first missing compiler, archiver, required file or
+    foreign architecture (for sysroot_debs). A missing emulator only skips the
+    self-checks (stage_check.cannot_run_here): building needs none."""
     tools = [("compiler", target.cxx.split()[0])]
-    if target.emulator:
-        tools.append(("emulator", target.emulator[0]))
+    if target.ar:
+        tools.append(("archiver", target.ar))
     tools += [("requirement", r) for r in target.requires]
     for kind, tool in tools:
         if not _exists(tool):
@@ -142,17 +165,34 @@ def _write_to_tmp(tenv) -> None:
         tenv.AddMethod(_atomic_builder(name), name)
 
 
+def compiler_launcher(target, option: str) -> str:
+    """The launcher compile commands go through: launcher= ("none" for none), else the
+    target's `launcher:`; "" for none. One not found stops the build."""
+    launcher = target.launcher if option == "" else ("" if option == "none" else option)
+    if launcher and not _exists(launcher):
+        asked = ("launcher=%s" % option if option
+                 else "target %s (%s): launcher: %s" % (target.name, target.path, launcher))
+        raise ManifestError("%s: %s is not found on PATH; install it (e.g. apt-get install -y "
+                            "%s) or build without it (launcher=none)"
+                            % (asked, launcher, os.path.basename(launcher)))
+    return launcher
+
+
 def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
               profile: str = "", log: bool = True, build_dir: str = "build",
-              trace: bool = False, pic: bool = False):
+              trace: bool = False, pic: bool = False, launcher: str = ""):
     """A clone of `env` set up to compile for `target_name` with build profile `profile`
     (manifests/profiles/, "" for the target's flags only); returns (env, target).
 
     The environment's TL_LINK_SOURCES are the profile's sources that every program links
-    as objects; TL_KERNEL_LIBRARIES the profile's kernel libraries ([]: the target's); TL_EMULATOR is the command prefix that runs its programs here ([] for
-    none). Each program also writes its link map to <program>.map.
+    as objects; TL_KERNEL_LIBRARIES the profile's kernel libraries ([]: the target's);
+    TL_EMULATOR is the command prefix that runs its programs here ([] for none);
+    TL_LAUNCHER the compiler launcher ("" for none). Each program also writes its link map to <program>.map. A compiler launcher
+    (`launcher` as the option spells it, else the target's) prefixes every compile
+    command but stays out of the signatures: objects are the same with or without it.
     """
-    key = (id(env), target_name, sanitize, verbose, profile, log, build_dir, trace, pic)
+    key = (id(env), target_name, sanitize, verbose, profile, log, build_dir, trace, pic,
+           launcher)
     if key in _configured:
         return _configured[key]
     target = load_target(os.path.join(repo, "manifests", "targets", target_name + ".yaml"))
@@ -161,6 +201,8 @@ def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
     chosen = profiles.load_profile(repo, profile, "profile=%s" % profile)
     tenv = env.Clone()
     tenv.Replace(CXX=target.cxx, LINK=target.cxx)
+    if target.ar:
+        tenv.Replace(AR=target.ar, RANLIB=target.ar, RANLIBFLAGS="s")
     tenv.Append(CXXFLAGS=list(target.cxxflags), LINKFLAGS=list(target.linkflags))
     if chosen is not None:
         tenv.Append(CXXFLAGS=list(chosen.cxxflags), LINKFLAGS=list(chosen.linkflags))
@@ -185,6 +227,9 @@ def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
         tenv.Append(CXXFLAGS=flags, LINKFLAGS=flags)
     tenv.Append(CPPPATH=["#", flatbuffers_include()])
     _write_to_tmp(tenv)
+    tenv["TL_LAUNCHER"] = compiler_launcher(target, launcher)
+    for var in ("CXXCOM", "SHCXXCOM"):
+        tenv[var] = "$( $TL_LAUNCHER $) " + tenv[var]
     if not verbose:
         label = "[%s]" % target_name
         tenv.Replace(CXXCOMSTR=label + " compiling $SOURCE",

@@ -1,3 +1,4 @@
+#include "kernels/optimized/util/conv_depthwise.h"
 #include "kernels/optimized/util/conv_gemm.h"
 #include "kernels/portable/util/conv_check.h"
 #include "runtime/kernel/kernel_includes.h"
@@ -5,15 +6,16 @@
 namespace tailor::optimized::native {
 
 // Below this many output channels per group a gathered patch serves too few rows of the
-// product to pay for gathering it (depthwise convolutions have one): direct loops.
+// product to pay for gathering it: direct loops (depthwise ones: their own vector loops).
 inline constexpr int64_t kConvGemmMinRows = 4;
 
 // convolution.out(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride,
 //                 SymInt[] padding, SymInt[] dilation, bool transposed,
 //                 SymInt[] output_padding, SymInt groups, *, Tensor(a!) out) -> Tensor(a!)
 // Float only (the other dtypes go to portable): 1-D and 2-D, groups, as im2col and the
-// optimized GEMM (util/conv_gemm.h); depthwise-like and transposed convolutions by
-// portable's direct loops.
+// optimized GEMM (util/conv_gemm.h); depthwise ones (one input channel a group) by
+// vectors along the output rows (util/conv_depthwise.h); other narrow groups and
+// transposed convolutions by portable's direct loops.
 Tensor& convolution_out(KernelContext& ctx, const Tensor& input, const Tensor& weight,
                         const Tensor* bias, IntArrayRef stride, IntArrayRef padding,
                         IntArrayRef dilation, bool transposed, IntArrayRef output_padding,
@@ -37,6 +39,8 @@ Tensor& convolution_out(KernelContext& ctx, const Tensor& input, const Tensor& w
   float* y = out.mutable_data<float>();
   if (transposed) {
     tailor::native::conv_transposed_direct(s, x, w, b, y);
+  } else if (s.in_per_group() == 1) {
+    conv_depthwise_float(ctx, s, x, w, b, y);
   } else if (s.out_per_group() < kConvGemmMinRows) {
     tailor::native::conv_direct(s, x, w, b, y);
   } else {

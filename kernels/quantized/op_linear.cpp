@@ -79,7 +79,7 @@ Tensor& linear_out(KernelContext& ctx, const Tensor& input, const Tensor& weight
   a.scales = weight_scales.const_data<float>();
   a.bias = bias != nullptr ? bias->const_data<float>() : nullptr;
   a.out = out.mutable_data<float>();
-  qlinear(a);
+  qlinear(ctx, a);
   return out;
 }
 

@@ -13,6 +13,7 @@ namespace {
 // first, so relaxed atomics are enough (no lock, no guard variable from libsupc++).
 int g_level = -1;
 int g_cap = -1;  // set_cpu_level_cap(); -1: ask the platform
+int g_vnni = -1;  // cpu_has_avx512_vnni() before the cap
 
 #if defined(__x86_64__) || defined(__i386__)
 // CPUID and XGETBV by hand rather than __builtin_cpu_supports(), which needs libgcc's
@@ -50,8 +51,19 @@ CpuLevel detect() {
   if (avx512f && (xcr0 & 0xe6) == 0xe6) return CpuLevel::Avx512;
   return CpuLevel::Avx2;
 }
+
+// AVX512_VNNI (leaf 7 ECX bit 11) and AVX512VL (EBX bit 31); the zmm state was checked
+// by detect() when it reported Avx512.
+bool detect_avx512_vnni() {
+  uint32_t r[4];
+  cpuid(0, 0, r);
+  if (r[0] < 7) return false;
+  cpuid(7, 0, r);
+  return ((r[2] >> 11) & 1) && ((r[1] >> 31) & 1);
+}
 #else
 CpuLevel detect() { return CpuLevel::Baseline; }
+bool detect_avx512_vnni() { return false; }
 #endif
 
 int cap_from_platform() {
@@ -84,6 +96,15 @@ CpuLevel cpu_level() {
 void set_cpu_level_cap(CpuLevel cap) {
   __atomic_store_n(&g_cap, static_cast<int>(cap), __ATOMIC_RELAXED);
   __atomic_store_n(&g_level, -1, __ATOMIC_RELAXED);  // decide again on the next call
+}
+
+bool cpu_has_avx512_vnni() {
+  int has = __atomic_load_n(&g_vnni, __ATOMIC_RELAXED);
+  if (has < 0) {
+    has = detect_avx512_vnni() ? 1 : 0;
+    __atomic_store_n(&g_vnni, has, __ATOMIC_RELAXED);
+  }
+  return has == 1 && cpu_level() >= CpuLevel::Avx512;
 }
 
 const char* cpu_level_name(CpuLevel level) {

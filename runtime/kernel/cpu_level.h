@@ -28,6 +28,13 @@ CpuLevel cpu_level();
 /// For tests and benchmarks; not meant to race with running kernels.
 void set_cpu_level_cap(CpuLevel cap);
 
+/// Whether kernels may use AVX-512 VNNI's int8 dot product (vpdpbusd, on 256-bit vectors
+/// through AVX512VL): the CPU has both and cpu_level() is Avx512, so a cap at avx2 or
+/// below turns it off with the rest of AVX-512. Not a level of its own: only the
+/// quantized kernels use it, and a CPU with AVX-512F but no VNNI still runs the float
+/// kernels' AVX-512 code.
+bool cpu_has_avx512_vnni();
+
 /// "baseline", "avx2" or "avx512".
 const char* cpu_level_name(CpuLevel level);
 

@@ -199,9 +199,19 @@ def test_link_interrupted_by_ctrl_c_is_redone(first_build):
     assert subprocess.run([runner, "--help"], capture_output=True).returncode == 0, again.stdout
 
 
-def test_deleted_check_files_are_exported_again(first_build):
+def test_deleted_check_files_come_back_from_their_archive(first_build):
+    """<model>_io/ is unpacked from <model>.io.tar, the declared output a cache keeps:
+    deleting it unpacks the same files again, without an export."""
     io_dir = os.path.join(OUT, "mlp_io")
+    names = ["expected_0.npy", "input_0.npy"]
+    before = {}
+    for name in names:
+        with open(os.path.join(io_dir, name), "rb") as f:
+            before[name] = f.read()
     shutil.rmtree(io_dir)
     again = run_scons("model=mlp", "build_dir=" + BUILD)
-    assert "exporting mlp" in again.stdout
-    assert sorted(os.listdir(io_dir)) == ["expected_0.npy", "input_0.npy"]
+    assert "exporting" not in again.stdout, again.stdout
+    assert sorted(os.listdir(io_dir)) == sorted(names + ["files.txt"])
+    for name in names:
+        with open(os.path.join(io_dir, name), "rb") as f:
+            assert f.read() == before[name], name

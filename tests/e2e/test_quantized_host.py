@@ -2,7 +2,8 @@
 runtime (scons run=1: each self-check compares with the quantized model in eager), then the
 runner against that model on inputs the test makes, with every CPU level's kernels.
 
-The demo GPT in 8da4w (manifests/models/nanogpt_8da4w.yaml), and every scheme on
+The demo GPT with its KV cache in 8da4w (manifests/models/nanogpt_8da4w.yaml: self-check and
+greedy generation against the quantized model in eager), and every scheme on
 host-xnnpack and on linux-aarch64 under qemu, build too with TAILOR_QUANT_FULL=1 (slower:
 one runtime each).
 """
@@ -109,10 +110,35 @@ def test_quantized_programs_are_smaller(built):
 
 
 @pytest.mark.skipif(not FULL, reason="set TAILOR_QUANT_FULL=1 (builds the GPT in 8da4w)")
-def test_the_demo_gpt_in_8da4w_passes_its_self_check():
+def test_the_demo_gpt_in_8da4w_generates_as_the_quantized_model_with_its_cache():
+    """nanogpt_8da4w is the GPT with its KV cache: the self-check passes, and the app's
+    greedy tokens (one prefill, then one decode call per token) are eager's."""
+    from examples.nanogpt.trained import make_nanogpt_cached
+    from exporter.quantize.apply import quantize_model
+    from exporter.quantize.scheme import parse_quantize
+    from tests.nanogpt.conftest import NanoGPT, ids_line
     run_scons("model=nanogpt_8da4w", "run=1", "build_dir=" + BUILD)
-    with open(os.path.join(REPO, BUILD, "host", "nanogpt_8da4w", "nanogpt_8da4w.check.txt")) as f:
+    out = os.path.join(REPO, BUILD, "host", "nanogpt_8da4w")
+    with open(os.path.join(out, "nanogpt_8da4w.check.txt")) as f:
         assert f.read().strip().endswith("check passed")
+    app = NanoGPT(os.path.join(out, "bin", "nanogpt"), os.path.join(out, "nanogpt_8da4w.pte"))
+    proc = app.run("--prompt", "And God said", "--greedy", "--print-tokens", "--max-tokens", "30")
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert "KV cache" in proc.stderr.decode()
+    prompt = ids_line(proc.stdout.decode(), "prompt")
+    generated = ids_line(proc.stdout.decode(), "generated")
+    model, _ = make_nanogpt_cached()
+    quantized, _ = quantize_model(model, parse_quantize("8da4w"))
+    want = []
+    with torch.no_grad():
+        logits = quantized(torch.tensor([prompt]), torch.arange(len(prompt)))
+        while len(want) < 30:
+            want.append(int(logits[0, -1].argmax()))
+            if want[-1] == 511:
+                break
+            position = len(prompt) + len(want) - 1
+            logits = quantized(torch.tensor([[want[-1]]]), torch.tensor([position]))
+    assert generated == want and len(set(generated)) > 5
 
 
 def _missing(tool: str) -> bool:

@@ -149,6 +149,10 @@ CASES = [
            [((3,), (2, 4), (4, 3))], name="dtypes", domain="small"),
     OpCase("relu.default", REALH, [((2, 3),), ((),), ((0, 4),), (In((3, 2), perm=(1, 0)),)]),
     OpCase("relu.default", ("Float",), [((2, 3),)], name="rank2"),
+    # The optimized relu: whole vectors of up to 16 floats, then a padded one; NaN passes.
+    OpCase("relu.default", ("Float",),
+           [((1,),), ((7,),), ((65,),), ((129, 3),), (Computed((5, 13), by="log"),)],
+           domain="small", name="odd_sizes"),
     OpCase("permute_copy.default", ("Float", "Long", "Bool"), [((2, 3, 4),)],
            args=([2, 0, 1],)),
     OpCase("view_copy.default", ("Float", "Long"), [((2, 3, 4),)], args=([4, -1],)),
@@ -503,6 +507,27 @@ CASES = [
             ((2, 65, 129), Constant((7, 65, 3)), Arg(None), Arg([2]), Arg([1]), Arg([3]),
              Arg(False), Arg([0]), Arg(1))],
            domain="small", name="odd_sizes_1d"),
+    # Depthwise (util/conv_depthwise.h): vectors of up to 16 output columns across each
+    # row's inner windows (stride 1 and 2, dilation), the padded edges and stride 3 one
+    # column at a time; a channel multiplier of 2 and of 65, no bias, 1-D.
+    OpCase("convolution.default", ("Float",),
+           [((1, 7, 9, 40), Constant((7, 1, 3, 3)), Constant((7,)), Arg([1, 1]), Arg([1, 1]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(7)),
+            ((2, 5, 11, 67), Constant((5, 1, 3, 3)), Constant((5,)), Arg([2, 2]), Arg([1, 1]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(5)),
+            ((1, 3, 8, 70), Constant((6, 1, 5, 5)), Arg(None), Arg([1, 3]), Arg([2, 2]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(3)),
+            ((1, 4, 10, 65), Constant((4, 1, 3, 3)), Constant((4,)), Arg([2, 1]), Arg([2, 2]),
+             Arg([2, 2]), Arg(False), Arg([0, 0]), Arg(4)),
+            ((1, 1, 6, 33), Constant((65, 1, 3, 3)), Constant((65,)), Arg([1, 1]), Arg([0, 0]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
+            (In((1, 9, 40, 7), perm=(0, 3, 1, 2)), Constant((7, 1, 3, 3)), Constant((7,)),
+             Arg([1, 2]), Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(7))],
+           domain="small", name="depthwise"),
+    OpCase("convolution.default", ("Float",),
+           [((2, 7, 129), Constant((7, 1, 5)), Constant((7,)), Arg([2]), Arg([2]), Arg([1]),
+             Arg(False), Arg([0]), Arg(7))],
+           domain="small", name="depthwise_1d"),
 
     # --- convolution and normalization ---
     # convolution: input, weight, bias, then stride, padding, dilation, transposed,
@@ -668,6 +693,18 @@ CASES = [
     # which gives the lowest value (-inf) and the index of the first tap past the padding.
     OpCase("max_pool2d_with_indices.default", ("Float", "Short"),
            [((1, 2, 2, 4),)], args=([2, 1], [1, 1], [1, 0], [3, 1]), name="window_in_padding"),
+    # The optimized kernel: vectors of up to 16 output columns across a row's inner windows
+    # (stride 1 or 2), scalar cells at the edges and for other strides; a NaN among a
+    # vector's taps sends its cells to the scalar loop. Small integers tie often.
+    OpCase("max_pool2d_with_indices.default", ("Float",),
+           [((1, 3, 9, 70),), ((2, 2, 7, 65),)], args=([3, 3], [2, 2], [1, 1]),
+           domain="small", name="wide_rows"),
+    OpCase("max_pool2d_with_indices.default", ("Float",),
+           [((1, 2, 5, 41),)], args=([2, 3], [1, 1], [0, 1], [1, 2]), domain="small",
+           name="wide_rows_stride1"),
+    OpCase("max_pool2d_with_indices.default", ("Float",),
+           [(Computed((1, 2, 6, 70), by="log"),)], args=([3, 3], [2, 2], [1, 1]),
+           domain="small", name="wide_rows_nan"),
 
     # Arguments: kernel_size, stride, padding, ceil_mode, count_include_pad,
     # divisor_override.

@@ -75,18 +75,22 @@ SANITIZER_ENV = {
 } if SANITIZE != "none" else {}
 
 
+def cpu_flags() -> set[str]:
+    """The CPU's feature flags as /proc/cpuinfo lists them (x86: avx2, avx512_vnni, ...)."""
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("flags"):
+                return set(line.partition(":")[2].split())
+    return set()
+
+
 def cpu_levels() -> list[str]:
     """The instruction-set levels this machine runs, lowest first (x86-64: baseline, avx2,
     avx512 as /proc/cpuinfo lists AVX2+FMA and AVX-512F; elsewhere baseline only)."""
     levels = ["baseline"]
     if platform.machine() not in ("x86_64", "AMD64"):
         return levels
-    flags: set = set()
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("flags"):
-                flags = set(line.partition(":")[2].split())
-                break
+    flags = cpu_flags()
     if {"avx2", "fma"} <= flags:
         levels.append("avx2")
         if "avx512f" in flags:

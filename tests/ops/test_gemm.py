@@ -17,18 +17,25 @@ import pytest
 
 from tests.conftest import REPO
 from tests.ops import harness
-from tests.ops.cases import OpCase
+from tests.ops.cases import Arg, Constant, OpCase
 
 
-def _gemm_check(*args: str) -> str:
-    proc = subprocess.run([sys.executable, os.path.join(REPO, "bench", "gemm.py"), "--no-time",
+def bench_check(script: str, *args: str) -> str:
+    """The output of `bench/<script> --no-time ARGS` (a kernel bench's check), which must pass."""
+    proc = subprocess.run([sys.executable, os.path.join(REPO, "bench", script), "--no-time",
                            *args], cwd=REPO, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
     return proc.stdout
 
 
+def skip_without_cross_tools() -> None:
+    for tool in ("aarch64-linux-gnu-g++", "qemu-aarch64"):
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} not found; apt-get install -y g++-aarch64-linux-gnu qemu-user")
+
+
 def test_every_host_level_matches_the_triple_loop():
-    out = _gemm_check()
+    out = bench_check("gemm.py")
     for level in harness.cpu_levels():
         name = {"baseline": "generic"}.get(level, level)
         assert f"{name} (" in out, f"level {level} was not checked:\n{out}"
@@ -36,10 +43,8 @@ def test_every_host_level_matches_the_triple_loop():
 
 
 def test_neon_matches_the_triple_loop_under_qemu():
-    for tool in ("aarch64-linux-gnu-g++", "qemu-aarch64"):
-        if shutil.which(tool) is None:
-            pytest.skip(f"{tool} not found; apt-get install -y g++-aarch64-linux-gnu qemu-user")
-    out = _gemm_check("--target", "linux-aarch64")
+    skip_without_cross_tools()
+    out = bench_check("gemm.py", "--target", "linux-aarch64")
     assert "neon (8 x 8 tiles)" in out and "0 failed" in out, out
 
 
@@ -83,7 +88,12 @@ THREADED = [OpCase("mm.default", ("Float",), [((129, 300), (300, 65)), ((200, 60
             OpCase("addmm.default", ("Float",), [((257,), (33, 129), (129, 257))],
                    kwargs={"beta": 0.5, "alpha": 2.0}, domain="small", name="threads"),
             OpCase("bmm.default", ("Float",), [((4, 64, 32), (4, 32, 64)), ((1, 65, 300), (1, 300, 129))],
-                   domain="small", name="threads")]
+                   domain="small", name="threads"),
+            # A depthwise convolution splits its planes (util/conv_depthwise.h).
+            OpCase("convolution.default", ("Float",),
+                   [((2, 33, 40, 41), Constant((33, 1, 3, 3)), Constant((33,)), Arg([1, 1]),
+                     Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(33))],
+                   domain="small", name="threads_depthwise")]
 
 
 @pytest.fixture(scope="module")

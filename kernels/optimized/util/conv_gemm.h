@@ -10,6 +10,7 @@
 #pragma once
 
 #include "kernels/optimized/util/gemm.h"
+#include "kernels/optimized/util/vec.h"
 #include "kernels/portable/util/conv.h"
 
 namespace tailor::optimized {
@@ -19,44 +20,71 @@ inline constexpr int64_t kConvPanelFloats = 16 * 1024;
 
 // Gathers rows [pc, pc + kc) (row = (ic, kh, kw)) and columns [jc, jc + nc) (column =
 // (oh, ow)) of one group's patch matrix into `panel` (row stride nc); taps in the padding
-// are zeros. `src` is the group's first input plane.
-inline void conv_im2col(const tailor::native::ConvShape& s, const float* src, int64_t pc,
-                        int64_t kc, int64_t jc, int64_t nc, float* panel) {
-  using tailor::native::conv_ceil_div;
-  const int64_t taps = s.kernel_h * s.kernel_w;
-  for (int64_t k = 0; k < kc; ++k) {
-    const int64_t row = pc + k;
-    const int64_t kh = (row % taps) / s.kernel_w;
-    const int64_t kw = row % s.kernel_w;
-    const float* plane = src + (row / taps) * s.in_h * s.in_w;
-    float* dst = panel + k * nc;
-    int64_t oh = jc / s.out_w;
-    int64_t ow = jc % s.out_w;
-    // One output row's run of columns at a time: they read one input row.
-    for (int64_t j = 0; j < nc; j += gemm_min(nc - j, s.out_w - ow), ow = 0, ++oh) {
-      const int64_t run = gemm_min(nc - j, s.out_w - ow);
-      const int64_t ih = oh * s.stride_h - s.pad_h + kh * s.dilation_h;
-      float* out = dst + j;
-      if (ih < 0 || ih >= s.in_h) {
-        __builtin_memset(out, 0, run * sizeof(float));
-        continue;
+// are zeros. `src` is the group's first input plane. Copies and zeros go by vectors
+// (util/vec.h: a memcpy call per run of an output row cost more than the run), and the
+// row's (ic, kh, kw) and the runs' bounds are stepped, not divided, for stride 1.
+struct ConvIm2col {
+  template <int W>
+  TL_VEC_INLINE static void run(const tailor::native::ConvShape* shape, const float* src,
+                                int64_t pc, int64_t kc, int64_t jc, int64_t nc, float* panel) {
+    using tailor::native::conv_ceil_div;
+    const tailor::native::ConvShape& s = *shape;
+    const int64_t taps = s.kernel_h * s.kernel_w;
+    int64_t ic = pc / taps;
+    int64_t kh = (pc % taps) / s.kernel_w;
+    int64_t kw = pc % s.kernel_w;
+    const int64_t oh0 = jc / s.out_w;
+    const int64_t ow0 = jc % s.out_w;
+    for (int64_t k = 0; k < kc; ++k) {
+      const float* plane = src + ic * s.in_h * s.in_w;
+      float* dst = panel + k * nc;
+      int64_t oh = oh0;
+      int64_t ow = ow0;
+      // One output row's run of columns at a time: they read one input row.
+      for (int64_t j = 0; j < nc; j += gemm_min(nc - j, s.out_w - ow), ow = 0, ++oh) {
+        const int64_t run = gemm_min(nc - j, s.out_w - ow);
+        const int64_t ih = oh * s.stride_h - s.pad_h + kh * s.dilation_h;
+        float* out = dst + j;
+        if (ih < 0 || ih >= s.in_h) {
+          vec_fill<W>(out, run, 0.0f);
+          continue;
+        }
+        const float* in_row = plane + ih * s.in_w;
+        // Column t reads in_row[iw0 + t * stride]: inside the row for t in [lo, hi).
+        const int64_t iw0 = ow * s.stride_w - s.pad_w + kw * s.dilation_w;
+        int64_t lo, past;
+        if (s.stride_w == 1) {
+          lo = iw0 >= 0 ? 0 : -iw0;
+          past = s.in_w - iw0;
+        } else {
+          lo = iw0 >= 0 ? 0 : conv_ceil_div(-iw0, s.stride_w);
+          past = conv_ceil_div(s.in_w - iw0, s.stride_w);
+        }
+        lo = gemm_min(run, lo);
+        const int64_t hi = past < lo ? lo : gemm_min(run, past);
+        vec_fill<W>(out, lo, 0.0f);
+        vec_copy_every<W>(in_row + iw0 + lo * s.stride_w, s.stride_w,
+                          s.in_w - iw0 - lo * s.stride_w, out + lo, hi - lo);
+        vec_fill<W>(out + hi, run - hi, 0.0f);
       }
-      const float* in_row = plane + ih * s.in_w;
-      // Column t reads in_row[iw0 + t * stride]: inside the row for t in [lo, hi).
-      const int64_t iw0 = ow * s.stride_w - s.pad_w + kw * s.dilation_w;
-      const int64_t lo = gemm_min(run, iw0 >= 0 ? 0 : conv_ceil_div(-iw0, s.stride_w));
-      const int64_t past = conv_ceil_div(s.in_w - iw0, s.stride_w);
-      const int64_t hi = past < lo ? lo : gemm_min(run, past);
-      for (int64_t t = 0; t < lo; ++t) out[t] = 0.0f;
-      if (s.stride_w == 1) {
-        __builtin_memcpy(out + lo, in_row + iw0 + lo, (hi - lo) * sizeof(float));
-      } else {
-        for (int64_t t = lo; t < hi; ++t) out[t] = in_row[iw0 + t * s.stride_w];
+      if (++kw == s.kernel_w) {
+        kw = 0;
+        if (++kh == s.kernel_h) {
+          kh = 0;
+          ++ic;
+        }
       }
-      for (int64_t t = hi; t < run; ++t) out[t] = 0.0f;
     }
   }
-}
+};
+
+// rows x cols floats of c, row r filled with bias[r].
+struct ConvBiasRows {
+  template <int W>
+  TL_VEC_INLINE static void run(float* c, int64_t rows, int64_t cols, const float* bias) {
+    for (int64_t r = 0; r < rows; ++r) vec_fill<W>(c + r * cols, cols, bias[r]);
+  }
+};
 
 // Scratch a convolution takes from the calling thread's slice: the panel, and below it
 // the GEMM's own (whose parallel tasks on other threads take theirs from their slices).
@@ -75,7 +103,10 @@ inline bool conv_gemm_float(KernelContext& ctx, const tailor::native::ConvShape&
   const int64_t depth = cin_g * s.kernel_h * s.kernel_w;
   const int64_t plane = s.out_h * s.out_w;
   const int64_t kc_max = gemm_min(depth, kGemmDepth);
-  const int64_t nc_max = kConvPanelFloats / kc_max;
+  // Whole strips of the widest tile (a multiple of every level's): a block of 111
+  // columns (a 7x7 convolution over 3 channels) would end each block on a ragged strip,
+  // computed full width and copied through the edge tile.
+  const int64_t nc_max = kConvPanelFloats / kc_max / kGemmMaxNr * kGemmMaxNr;
   ScratchScope scope(ctx.scratch());
   float* panel = ctx.scratch().allocate<float>(kConvPanelFloats);
   if (panel == nullptr) return false;
@@ -88,11 +119,7 @@ inline bool conv_gemm_float(KernelContext& ctx, const tailor::native::ConvShape&
       // The bias first, one value a row of c, then every product accumulates onto it:
       // a plain fill, where a per-row bias in the GEMM would go element by element.
       if (bias != nullptr) {
-        for (int64_t r = 0; r < cout_g; ++r) {
-          float* row = c + r * plane;
-          const float value = bias[group * cout_g + r];
-          for (int64_t j = 0; j < plane; ++j) row[j] = value;
-        }
+        vec_run<ConvBiasRows>(c, cout_g, plane, bias + group * cout_g);
         g.accumulate = true;
       }
       if (s.pointwise()) {
@@ -103,7 +130,7 @@ inline bool conv_gemm_float(KernelContext& ctx, const tailor::native::ConvShape&
         const int64_t nc = gemm_min(plane - jc, nc_max);
         for (int64_t pc = 0; pc < depth; pc += kc_max) {
           const int64_t kc = gemm_min(depth - pc, kc_max);
-          conv_im2col(s, src, pc, kc, jc, nc, panel);
+          vec_run<ConvIm2col>(&s, src, pc, kc, jc, nc, panel);
           GemmArgs block = g;
           block.n = nc;
           block.k = kc;

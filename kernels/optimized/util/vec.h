@@ -41,6 +41,75 @@ TL_VEC_INLINE void vec_store(float* p, const VecF<W>& v) {
   __builtin_memcpy(p, &v, sizeof(v));
 }
 
+// v = lanes 0, 2, 4, ... of lo then of hi (a shuffle with constant lanes: one
+// instruction); v may be lo.
+template <int W>
+TL_VEC_INLINE void vec_even_lanes(const VecF<W>& lo, const VecF<W>& hi, VecF<W>& v) {
+#if defined(__clang__)
+  if constexpr (W == 16) {
+    v = __builtin_shufflevector(lo, hi, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28,
+                                30);
+  } else if constexpr (W == 8) {
+    v = __builtin_shufflevector(lo, hi, 0, 2, 4, 6, 8, 10, 12, 14);
+  } else {
+    static_assert(W == 4, "vector widths are 4, 8 and 16 floats");
+    v = __builtin_shufflevector(lo, hi, 0, 2, 4, 6);
+  }
+#else
+  typename Vec<W>::I even;
+  for (int l = 0; l < W; ++l) even[l] = 2 * l;
+  v = __builtin_shuffle(lo, hi, even);
+#endif
+}
+
+// Columns t * stride of p for t < W, stride 1 or 2, as contiguous loads (a gather lane by
+// lane costs a store-forwarding stall): stride 2 takes the even lanes of two vectors, so
+// p[0 .. 2W) must be readable.
+template <int W>
+TL_VEC_INLINE void vec_load_every(const float* p, int64_t stride, VecF<W>& v) {
+  vec_load<W>(p, v);
+  if (stride == 2) {
+    VecF<W> hi;
+    vec_load<W>(p + W, hi);
+    vec_even_lanes<W>(v, hi, v);
+  }
+}
+
+// p[0 .. n) = value: whole vectors, the rest by halves of them (the short runs of a
+// convolution's small planes), then one by one.
+template <int W>
+TL_VEC_INLINE void vec_fill(float* p, int64_t n, float value) {
+  const VecF<W> v = VecF<W>{} + value;
+  int64_t i = 0;
+  for (; i + W <= n; i += W) vec_store<W>(p + i, v);
+  if constexpr (W > 4) {
+    vec_fill<W / 2>(p + i, n - i, value);
+  } else {
+    for (; i < n; ++i) p[i] = value;
+  }
+}
+
+// dst[t] = src[t * stride] for t < n, by vectors while src stays below src + readable
+// (vec_load_every() reads ahead for stride 2), the rest by halves of them, then one by
+// one; any stride.
+template <int W>
+TL_VEC_INLINE void vec_copy_every(const float* src, int64_t stride, int64_t readable, float* dst,
+                                  int64_t n) {
+  int64_t t = 0;
+  if (stride <= 2) {
+    for (; t + W <= n && (t + W) * stride <= readable; t += W) {
+      VecF<W> v;
+      vec_load_every<W>(src + t * stride, stride, v);
+      vec_store<W>(dst + t, v);
+    }
+  }
+  if constexpr (W > 4) {
+    vec_copy_every<W / 2>(src + t * stride, stride, readable - t * stride, dst + t, n - t);
+  } else {
+    for (; t < n; ++t) dst[t] = src[t * stride];
+  }
+}
+
 // The first `count` (< W) lanes from p, the others `fill`: a row's ragged end.
 template <int W>
 TL_VEC_INLINE void vec_load_partial(const float* p, int64_t count, float fill, VecF<W>& v) {

@@ -7,19 +7,23 @@
 // Input rows go in chunks that the stack buffers hold (kQRowBuffer bytes of quantized
 // inputs, so K <= 64 Ki): each chunk is quantized once, then every block of 8 weight rows
 // (util/qlinear_layout.h) runs over the chunk's rows kQRows at a time, so a block's
-// weights stay in L1 while all the rows use them. The block kernels are the best that
-// cpu_level() allows: AVX2 on x86-64 when the CPU has it, plain C++ otherwise. Nothing
-// is allocated; a call takes about 82 KB of stack.
+// weights stay in L1 while all the rows use them; with several threads, each takes a
+// range of blocks. The block kernels are the best the CPU allows: AVX-512 VNNI or AVX2
+// on x86-64 when the CPU has them, NEON (with sdot where the compiler targets it) on
+// aarch64, plain C++ otherwise. Nothing is allocated; a call takes about 82 KB of stack.
 #pragma once
 
 #include <stdint.h>
 
 #include "kernels/quantized/util/qlinear_avx2.h"
+#include "kernels/quantized/util/qlinear_avx512.h"
 #include "kernels/quantized/util/qlinear_generic.h"
 #include "kernels/quantized/util/qlinear_kernels.h"
 #include "kernels/quantized/util/qlinear_layout.h"
+#include "kernels/quantized/util/qlinear_neon.h"
 #include "kernels/quantized/util/quantize_row.h"
 #include "runtime/kernel/cpu_level.h"
+#include "runtime/kernel/kernel_context.h"
 
 namespace tailor::quantized {
 
@@ -41,11 +45,15 @@ struct QLinearArgs {
   float* out = nullptr;            // [m, n]
 };
 
-inline const QLinearKernels& qlinear_kernels(CpuLevel level) {
+// The best kernels this CPU may run (cpu_level() and cpu_has_avx512_vnni() follow the
+// TL_CPU_LEVEL cap, which is how tests pick a lower set).
+inline const QLinearKernels& qlinear_kernels() {
 #if defined(__x86_64__)
-  if (level >= CpuLevel::Avx2) return kQLinearAvx2;
+  if (cpu_has_avx512_vnni()) return kQLinearVnni;
+  if (cpu_level() >= CpuLevel::Avx2) return kQLinearAvx2;
+#elif defined(__aarch64__)
+  return kQLinearNeon;
 #endif
-  (void)level;
   return kQLinearGeneric;
 }
 
@@ -64,59 +72,104 @@ inline int64_t qlinear_chunk_rows(int64_t k, int64_t groups, int weight_bits, bo
   return qlinear_min(rows, kQMaxChunkRows);
 }
 
-inline void qlinear(const QLinearArgs& a) {
-  const QLinearKernels& kernels = qlinear_kernels(cpu_level());
+// Below this many multiply-adds per chunk a call stays on one thread: waking another
+// costs about a microsecond (bench/qlinear.py measures where splitting starts to pay).
+inline constexpr int64_t kQParallelMin = 128 * 1024;
+
+// One chunk of input rows, quantized, and the weight blocks each task takes.
+struct QLinearChunk {
+  const QLinearKernels* kernels;
+  const QLinearArgs* a;
+  int64_t m0, rows, kp, block_bytes;
+  const int8_t* buffer;     // quantized rows, kp apart (dynamic)
+  const int32_t* sums;      // int4 group sums, a->groups apart
+  const float* row_scale;   // per row (dynamic)
+  int64_t blocks_per_task;  // of 8 weight rows
+};
+
+// Weight blocks [b0, b1) of the chunk: every row of the chunk, kQRows at a time.
+inline void qlinear_blocks(const QLinearChunk& c, int64_t b0, int64_t b1) {
+  const QLinearArgs& a = *c.a;
+  float acc[kQRows * kQBlock];
+  for (int64_t b = b0; b < b1; ++b) {
+    const int64_t n0 = b * kQBlock;
+    const uint8_t* w = static_cast<const uint8_t*>(a.w) + b * c.block_bytes;
+    const int64_t valid = qlinear_min(kQBlock, a.n - n0);
+    // The block's output scales (int8: one per weight row; int4 kernels apply their
+    // own) and bias, padded to 8 so the epilogue below is one fixed-length loop.
+    float w_scale[kQBlock];
+    float bias[kQBlock];
+    for (int64_t col = 0; col < kQBlock; ++col) {
+      w_scale[col] = a.weight_bits == 4 || col >= valid ? 1.0f : a.scales[n0 + col];
+      bias[col] = a.bias != nullptr && col < valid ? a.bias[n0 + col] : 0.0f;
+    }
+    for (int64_t t = 0; t < c.rows; t += kQRows) {
+      const int rows = static_cast<int>(qlinear_min(kQRows, c.rows - t));
+      if (!a.dynamic_input) {
+        c.kernels->float_int8(a.x + (c.m0 + t) * a.k, a.k, rows, a.k,
+                              reinterpret_cast<const int8_t*>(w), acc);
+      } else if (a.weight_bits == 4) {
+        c.kernels->dynamic_int4(c.buffer + t * c.kp, c.kp, rows, a.k, w, a.scales + n0, a.n,
+                                a.groups, valid, c.sums + t * a.groups, acc);
+      } else {
+        c.kernels->dynamic_int8(c.buffer + t * c.kp, c.kp, rows, c.kp,
+                                reinterpret_cast<const int8_t*>(w), acc);
+      }
+      for (int r = 0; r < rows; ++r) {
+        const float x_scale = a.dynamic_input ? c.row_scale[t + r] : 1.0f;
+        float result[kQBlock];
+        for (int64_t col = 0; col < kQBlock; ++col) {
+          result[col] = acc[r * kQBlock + col] * w_scale[col] * x_scale + bias[col];
+        }
+        __builtin_memcpy(a.out + (c.m0 + t + r) * a.n + n0, result, valid * sizeof(float));
+      }
+    }
+  }
+}
+
+inline void qlinear_task(void* context, int64_t i, ::tailor::KernelScratch& /*unused*/) {
+  const QLinearChunk& c = *static_cast<const QLinearChunk*>(context);
+  const int64_t blocks = (c.a->n + kQBlock - 1) / kQBlock;
+  qlinear_blocks(c, i * c.blocks_per_task, qlinear_min(blocks, (i + 1) * c.blocks_per_task));
+}
+
+/// The product with `kernels`, each chunk's weight blocks split over ctx's threads when
+/// the chunk has work enough (every task reads the chunk's quantized rows and writes its
+/// own columns of out, so the results do not depend on the split).
+inline void qlinear(KernelContext& ctx, const QLinearKernels& kernels, const QLinearArgs& a) {
   const int64_t kp = qlinear_padded_k(a.k);
-  const int64_t block_bytes = qlinear_block_bytes(a.k, a.weight_bits);
   const int64_t chunk = qlinear_chunk_rows(a.k, a.groups, a.weight_bits, a.dynamic_input);
+  const int64_t blocks = (a.n + kQBlock - 1) / kQBlock;
   int8_t buffer[kQRowBuffer];
   int32_t sums[kQSumBuffer];
   float row_scale[kQMaxChunkRows];
-  float acc[kQRows * kQBlock];
-  for (int64_t m0 = 0; m0 < a.m; m0 += chunk) {
-    const int64_t chunk_rows = qlinear_min(chunk, a.m - m0);
+  QLinearChunk c{&kernels, &a, 0, 0, kp, qlinear_block_bytes(a.k, a.weight_bits),
+                 buffer, sums, row_scale, blocks};
+  for (c.m0 = 0; c.m0 < a.m; c.m0 += chunk) {
+    c.rows = qlinear_min(chunk, a.m - c.m0);
     if (a.dynamic_input) {
-      for (int64_t r = 0; r < chunk_rows; ++r) {
-        row_scale[r] = kernels.quantize(a.x + (m0 + r) * a.k, a.k, kp, buffer + r * kp);
+      for (int64_t r = 0; r < c.rows; ++r) {
+        row_scale[r] = kernels.quantize(a.x + (c.m0 + r) * a.k, a.k, kp, buffer + r * kp);
         if (a.weight_bits == 4) {
           group_sums(buffer + r * kp, a.groups, a.k / a.groups, sums + r * a.groups);
         }
       }
     }
-    for (int64_t n0 = 0; n0 < a.n; n0 += kQBlock) {
-      const uint8_t* w = static_cast<const uint8_t*>(a.w) + (n0 / kQBlock) * block_bytes;
-      const int64_t valid = qlinear_min(kQBlock, a.n - n0);
-      // The block's output scales (int8: one per weight row; int4 kernels apply their
-      // own) and bias, padded to 8 so the epilogue below is one fixed-length loop.
-      float w_scale[kQBlock];
-      float bias[kQBlock];
-      for (int64_t c = 0; c < kQBlock; ++c) {
-        w_scale[c] = a.weight_bits == 4 || c >= valid ? 1.0f : a.scales[n0 + c];
-        bias[c] = a.bias != nullptr && c < valid ? a.bias[n0 + c] : 0.0f;
-      }
-      for (int64_t t = 0; t < chunk_rows; t += kQRows) {
-        const int rows = static_cast<int>(qlinear_min(kQRows, chunk_rows - t));
-        if (!a.dynamic_input) {
-          kernels.float_int8(a.x + (m0 + t) * a.k, a.k, rows, a.k,
-                             reinterpret_cast<const int8_t*>(w), acc);
-        } else if (a.weight_bits == 4) {
-          kernels.dynamic_int4(buffer + t * kp, kp, rows, a.k, w, a.scales + n0, a.n, a.groups,
-                               valid, sums + t * a.groups, acc);
-        } else {
-          kernels.dynamic_int8(buffer + t * kp, kp, rows, kp, reinterpret_cast<const int8_t*>(w),
-                               acc);
-        }
-        for (int r = 0; r < rows; ++r) {
-          const float x_scale = a.dynamic_input ? row_scale[t + r] : 1.0f;
-          float result[kQBlock];
-          for (int64_t c = 0; c < kQBlock; ++c) {
-            result[c] = acc[r * kQBlock + c] * w_scale[c] * x_scale + bias[c];
-          }
-          __builtin_memcpy(a.out + (m0 + t + r) * a.n + n0, result, valid * sizeof(float));
-        }
-      }
+    const int64_t threads = ctx.threads();
+    if (threads > 1 && blocks > 1 && c.rows * a.n * a.k >= kQParallelMin) {
+      // A few parts per thread: one the system delays leaves its share to the others.
+      const int64_t parts = qlinear_min(blocks, 4 * threads);
+      c.blocks_per_task = (blocks + parts - 1) / parts;
+      ctx.parallel_for((blocks + c.blocks_per_task - 1) / c.blocks_per_task, &qlinear_task, &c);
+    } else {
+      qlinear_blocks(c, 0, blocks);
     }
   }
+}
+
+/// The product with the best kernels cpu_level() allows, over ctx's threads.
+inline void qlinear(KernelContext& ctx, const QLinearArgs& a) {
+  qlinear(ctx, qlinear_kernels(), a);
 }
 
 }  // namespace tailor::quantized

@@ -29,6 +29,16 @@ __attribute__((target("avx2"))) inline __m256i qlinear_broadcast4(const int8_t* 
   return _mm256_set1_epi32(v);
 }
 
+// A group's 8 scales, which lie side by side; a partial last block takes its valid ones
+// (the padding rows' weights are 0).
+__attribute__((target("avx2"))) inline __m256 qlinear_group_scales_avx2(const float* scales,
+                                                                      int64_t valid) {
+  if (valid == kQBlock) return _mm256_loadu_ps(scales);
+  alignas(32) float part[kQBlock] = {};
+  for (int64_t c = 0; c < valid; ++c) part[c] = scales[c];
+  return _mm256_load_ps(part);
+}
+
 // quantize_row() in 8 lanes: the same float32 steps (vroundps rounds half to even, as
 // nearbyintf does), so the same integers.
 __attribute__((target("avx2"))) inline float quantize_row_avx2(const float* x, int64_t k,
@@ -119,16 +129,7 @@ __attribute__((target("avx2,fma"))) void dynamic_int4_avx2_rows(
         sum[r] = _mm256_add_epi32(sum[r], _mm256_madd_epi16(pairs[r], ones));
       }
     }
-    // The group's 8 scales lie side by side; a partial last block copies its valid ones
-    // (the padding rows' weights are 0).
-    __m256 scale;
-    if (valid == kQBlock) {
-      scale = _mm256_loadu_ps(scales + g * stride);
-    } else {
-      alignas(32) float part[kQBlock] = {};
-      for (int64_t c = 0; c < valid; ++c) part[c] = scales[g * stride + c];
-      scale = _mm256_load_ps(part);
-    }
+    const __m256 scale = qlinear_group_scales_avx2(scales + g * stride, valid);
     for (int r = 0; r < R; ++r) {
       const __m256i dot = _mm256_sub_epi32(sum[r], _mm256_set1_epi32(8 * sums[r * groups + g]));
       total[r] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(dot), scale, total[r]);
@@ -178,27 +179,16 @@ __attribute__((target("avx2,fma"))) void float_int8_avx2_rows(const float* x, in
 
 inline void dynamic_int8_avx2(const int8_t* x, int64_t ldx, int rows, int64_t kp,
                               const int8_t* w, float* acc) {
-  switch (rows) {
-    case 1: return dynamic_int8_avx2_rows<1>(x, ldx, kp, w, acc);
-    case 2: return dynamic_int8_avx2_rows<2>(x, ldx, kp, w, acc);
-    case 3: return dynamic_int8_avx2_rows<3>(x, ldx, kp, w, acc);
-    default: return dynamic_int8_avx2_rows<4>(x, ldx, kp, w, acc);
-  }
+  qlinear_pick_rows(rows, &dynamic_int8_avx2_rows<1>, &dynamic_int8_avx2_rows<2>,
+                    &dynamic_int8_avx2_rows<3>, &dynamic_int8_avx2_rows<4>)(x, ldx, kp, w, acc);
 }
 
 inline void dynamic_int4_avx2(const int8_t* x, int64_t ldx, int rows, int64_t k,
                               const uint8_t* w, const float* scales, int64_t stride,
                               int64_t groups, int64_t valid, const int32_t* sums, float* acc) {
-  switch (rows) {
-    case 1:
-      return dynamic_int4_avx2_rows<1>(x, ldx, k, w, scales, stride, groups, valid, sums, acc);
-    case 2:
-      return dynamic_int4_avx2_rows<2>(x, ldx, k, w, scales, stride, groups, valid, sums, acc);
-    case 3:
-      return dynamic_int4_avx2_rows<3>(x, ldx, k, w, scales, stride, groups, valid, sums, acc);
-    default:
-      return dynamic_int4_avx2_rows<4>(x, ldx, k, w, scales, stride, groups, valid, sums, acc);
-  }
+  qlinear_pick_rows(rows, &dynamic_int4_avx2_rows<1>, &dynamic_int4_avx2_rows<2>,
+                    &dynamic_int4_avx2_rows<3>, &dynamic_int4_avx2_rows<4>)(
+      x, ldx, k, w, scales, stride, groups, valid, sums, acc);
 }
 
 inline void float_int8_avx2(const float* x, int64_t ldx, int rows, int64_t k, const int8_t* w,

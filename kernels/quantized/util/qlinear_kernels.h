@@ -1,6 +1,7 @@
 // The contract between the quantized linear (util/qlinear.h) and its per-level kernels
-// (qlinear_generic.h, qlinear_avx2.h). Each computes one block of 8 outputs
-// (util/qlinear_layout.h) for `rows` (<= kQRows) input rows, into acc[r * 8 + c]:
+// (qlinear_generic.h, qlinear_avx2.h, qlinear_avx512.h, qlinear_neon.h). Each computes
+// one block of 8 outputs (util/qlinear_layout.h) for `rows` (<= kQRows) input rows, into
+// acc[r * 8 + c]:
 //
 //   dynamic_int8: acc = sum_k x[r][k] * w[c][k]       (x int8, kp = K padded to 4)
 //   dynamic_int4: acc = sum_g scales[g * stride + c] * (sum_{k in g} x[r][k] * nibble[c][k]
@@ -29,8 +30,14 @@ using QFloatInt8 = void (*)(const float* x, int64_t ldx, int rows, int64_t k, co
 
 using QQuantizeRow = float (*)(const float* x, int64_t k, int64_t k_padded, int8_t* out);
 
+// The instance of a kernel template over R = 1..kQRows rows that serves `rows` rows.
+template <typename F>
+F qlinear_pick_rows(int rows, F one, F two, F three, F four) {
+  return rows == 1 ? one : rows == 2 ? two : rows == 3 ? three : four;
+}
+
 struct QLinearKernels {
-  const char* name;  // "avx2", "generic"
+  const char* name;  // "avx512vnni", "avx2", "neon-dotprod", "neon", "generic"
   QQuantizeRow quantize;
   QDynamicInt8 dynamic_int8;
   QDynamicInt4 dynamic_int4;

@@ -1,0 +1,32 @@
+// What the stand-alone kernel benches (bench/gemm.cpp, bench/qlinear.cpp) share: a
+// seeded generator, so every run checks the same numbers, and a monotonic clock.
+#pragma once
+
+#include <stdint.h>
+#include <time.h>
+
+namespace bench {
+
+inline uint64_t g_seed = 88172645463325252ull;
+
+// xorshift64: the next 64 random bits.
+inline uint64_t random_bits() {
+  g_seed ^= g_seed << 13;
+  g_seed ^= g_seed >> 7;
+  g_seed ^= g_seed << 17;
+  return g_seed;
+}
+
+// One of 2001 values in [-1.003, 1.003].
+inline float random_float() {
+  return static_cast<float>(static_cast<int64_t>(random_bits() % 2001) - 1000) / 997.0f;
+}
+
+// Seconds since some fixed point.
+inline double now() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+}  // namespace bench

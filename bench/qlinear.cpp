@@ -1,0 +1,246 @@
+// Checks and times the quantized linear (kernels/quantized/util/qlinear.h) outside the
+// runtime, with every kernel set this CPU runs; bench/qlinear.py builds and runs it.
+//
+//   qlinear check   every kernel set against the plain C++ one (int8 dynamic products are
+//                   integers, so equal; int4 and weight-only within float rounding), over
+//                   ragged shapes around the 8-row blocks, the 4-row kernels and the
+//                   groups; then every set split over 2 and 3 threads against itself on
+//                   one (equal: each output is computed the same way). Exit 1 on a mismatch.
+//   qlinear time [REPS]  microseconds per call of each set on the GPT's shapes, at T=1 and
+//                   T=64, then the best set on 2 threads, best of REPS runs.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/quantized/util/qlinear.h"
+#include "bench/bench_util.h"
+#include "runtime/kernel/thread_pool.h"
+
+using namespace tailor;
+using namespace tailor::quantized;
+
+using bench::now;
+using bench::random_bits;
+using bench::random_float;
+
+namespace {
+
+int random_int(int lo, int hi) { return lo + static_cast<int>(random_bits() % (hi - lo + 1)); }
+
+// The kernel sets this CPU runs, plain C++ first.
+int kernel_sets(const QLinearKernels** out) {
+  int count = 0;
+  out[count++] = &kQLinearGeneric;
+#if defined(__x86_64__)
+  if (cpu_level_detected() >= CpuLevel::Avx2) out[count++] = &kQLinearAvx2;
+  if (cpu_has_avx512_vnni()) out[count++] = &kQLinearVnni;
+#elif defined(__aarch64__)
+  out[count++] = &kQLinearNeon;
+#endif
+  return count;
+}
+
+enum class Scheme { Int8Weight, Dynamic8, Dynamic4 };
+const char* const kSchemeNames[] = {"int8-weight", "8da8w", "8da4w"};
+
+// One quantized linear's operands, with random weights packed as util/qlinear_layout.h
+// says (int8 over the whole range, -128 included; int4 -8..7).
+struct Problem {
+  QLinearArgs a;
+  float* x;
+  uint8_t* w;
+  float* scales;
+  float* bias;
+
+  Problem(Scheme scheme, int64_t m, int64_t n, int64_t k, int64_t groups) {
+    const int bits = scheme == Scheme::Dynamic4 ? 4 : 8;
+    const int64_t blocks = (n + kQBlock - 1) / kQBlock;
+    const int64_t block_bytes = qlinear_block_bytes(k, bits);
+    x = static_cast<float*>(malloc(sizeof(float) * m * k + 1));
+    w = static_cast<uint8_t*>(calloc(blocks * block_bytes + 1, 1));
+    scales = static_cast<float*>(malloc(sizeof(float) * groups * n + 1));
+    bias = static_cast<float*>(malloc(sizeof(float) * n + 1));
+    for (int64_t i = 0; i < m * k; ++i) x[i] = random_float();
+    for (int64_t i = 0; i < groups * n; ++i) scales[i] = 0.001f + fabsf(random_float()) * 0.01f;
+    for (int64_t i = 0; i < n; ++i) bias[i] = random_float();
+    for (int64_t row = 0; row < n; ++row) {
+      uint8_t* block = w + (row / kQBlock) * block_bytes;
+      const int64_t lane = row % kQBlock;
+      for (int64_t i = 0; i < k; ++i) {
+        if (bits == 8) {
+          block[(i / 4) * 32 + lane * 4 + i % 4] = static_cast<uint8_t>(random_int(-128, 127));
+        } else {
+          const int shift = i % 8 < 4 ? 0 : 4;
+          const int nibble = random_int(0, 15);
+          block[(i / 8) * 32 + lane * 4 + i % 4] |= static_cast<uint8_t>(nibble << shift);
+        }
+      }
+    }
+    a.m = m;
+    a.n = n;
+    a.k = k;
+    a.groups = groups;
+    a.weight_bits = bits;
+    a.dynamic_input = scheme != Scheme::Int8Weight;
+    a.x = x;
+    a.w = w;
+    a.scales = scales;
+    a.bias = bias;
+  }
+  ~Problem() {
+    free(x);
+    free(w);
+    free(scales);
+    free(bias);
+  }
+};
+
+int g_checked = 0;
+int g_failed = 0;
+
+// Runs `p` with `kernels` into a fresh output; the caller frees it.
+float* run(KernelContext& ctx, const QLinearKernels& kernels, Problem& p) {
+  float* out = static_cast<float*>(malloc(sizeof(float) * p.a.m * p.a.n + 1));
+  p.a.out = out;
+  qlinear(ctx, kernels, p.a);
+  return out;
+}
+
+// got against want: `exact`, or within what summing k terms in another order changes
+// (relative to the largest output; one term dropped or repeated is far above it).
+void compare(const char* what, const Problem& p, const float* got, const float* want,
+             bool exact) {
+  float largest = 0.0f;
+  for (int64_t i = 0; i < p.a.m * p.a.n; ++i) largest = fmaxf(largest, fabsf(want[i]));
+  const float tolerance = exact ? 0.0f : 1e-5f * (1.0f + largest) * sqrtf(p.a.k);
+  bool ok = true;
+  for (int64_t i = 0; i < p.a.m * p.a.n && ok; ++i) {
+    ok = fabsf(got[i] - want[i]) <= tolerance;
+    if (!ok) {
+      printf("FAILED %s m=%lld n=%lld k=%lld groups=%lld: out[%lld] = %.8g, want %.8g\n", what,
+             static_cast<long long>(p.a.m), static_cast<long long>(p.a.n),
+             static_cast<long long>(p.a.k), static_cast<long long>(p.a.groups),
+             static_cast<long long>(i), got[i], want[i]);
+    }
+  }
+  ++g_checked;
+  g_failed += ok ? 0 : 1;
+}
+
+int check() {
+  const QLinearKernels* sets[4];
+  const int count = kernel_sets(sets);
+  KernelContext one;
+  const int64_t ms[] = {1, 2, 3, 4, 5, 9};
+  const int64_t ns[] = {1, 7, 8, 9, 24, 41};
+  for (int s = 1; s < count; ++s) {
+    const int before = g_checked;
+    for (int scheme = 0; scheme < 3; ++scheme) {
+      const bool int4 = scheme == static_cast<int>(Scheme::Dynamic4);
+      const int64_t ks_int8[] = {1, 3, 4, 5, 17, 64, 130};
+      const int64_t ks_int4[] = {32, 64, 96, 256};
+      const int64_t* ks = int4 ? ks_int4 : ks_int8;
+      const int count_k = int4 ? 4 : 7;
+      for (int64_t m : ms) {
+        for (int64_t n : ns) {
+          for (int z = 0; z < count_k; ++z) {
+            const int64_t k = ks[z];
+            // int4: every grouping of 32-input multiples that divides k.
+            for (int64_t groups = 1; groups <= (int4 ? k / 32 : 1); ++groups) {
+              if (int4 && (k % groups != 0 || (k / groups) % kInt4Group != 0)) continue;
+              Problem p(static_cast<Scheme>(scheme), m, n, k, groups);
+              float* want = run(one, kQLinearGeneric, p);
+              float* got = run(one, *sets[s], p);
+              compare(sets[s]->name, p, got, want, scheme == static_cast<int>(Scheme::Dynamic8));
+              free(want);
+              free(got);
+            }
+          }
+        }
+      }
+    }
+    printf("%s: %d products checked against generic\n", sets[s]->name, g_checked - before);
+  }
+  // Threads: large enough to split, ragged in n; the same values as one thread.
+  for (int threads = 2; threads <= 3; ++threads) {
+    ThreadPool pool(threads);
+    KernelContext ctx;
+    ctx.set_parallel(pool.parallel());
+    for (int s = 0; s < count; ++s) {
+      for (int scheme = 0; scheme < 3; ++scheme) {
+        Problem p(static_cast<Scheme>(scheme), 7, 300, 512, scheme == 2 ? 4 : 1);
+        float* want = run(one, *sets[s], p);
+        float* got = run(ctx, *sets[s], p);
+        compare(sets[s]->name, p, got, want, true);
+        free(want);
+        free(got);
+      }
+    }
+  }
+  printf("%d products checked, %d failed\n", g_checked, g_failed);
+  return g_failed == 0 ? 0 : 1;
+}
+
+const int64_t kTokens[] = {1, 64};  // input rows: one decode step, a full prefill
+
+struct Shape {
+  const char* name;
+  int64_t n, k;
+};
+
+// Microseconds per call, best of `reps` timings.
+double time_call(KernelContext& ctx, const QLinearKernels& kernels, Problem& p, int reps) {
+  float* out = static_cast<float*>(malloc(sizeof(float) * p.a.m * p.a.n));
+  p.a.out = out;
+  const double work = static_cast<double>(p.a.m) * p.a.n * p.a.k;
+  const int inner = static_cast<int>(fmax(1.0, 2e7 / work));
+  double best = 1e30;
+  for (int rep = 0; rep < reps; ++rep) {
+    const double start = now();
+    for (int i = 0; i < inner; ++i) qlinear(ctx, kernels, p.a);
+    best = fmin(best, (now() - start) / inner);
+  }
+  free(out);
+  return best * 1e6;
+}
+
+int time_all(int reps) {
+  const QLinearKernels* sets[4];
+  const int count = kernel_sets(sets);
+  const Shape shapes[] = {{"qkv 384x128", 384, 128}, {"fc 512x128", 512, 128},
+                          {"proj 128x512", 128, 512}, {"head 512x128", 512, 128}};
+  KernelContext one;
+  ThreadPool pool(2);
+  KernelContext two;
+  two.set_parallel(pool.parallel());
+  printf("| scheme | T | shape (n x k) |");
+  for (int s = 0; s < count; ++s) printf(" %s |", sets[s]->name);
+  printf(" %s, 2 threads |\n|---|---:|---|", sets[count - 1]->name);
+  for (int s = 0; s <= count; ++s) printf("---:|");
+  printf("\n");
+  for (int scheme = 0; scheme < 3; ++scheme) {
+    for (const int64_t m : kTokens) {
+      for (const Shape& shape : shapes) {
+        Problem p(static_cast<Scheme>(scheme), m, shape.n, shape.k,
+                  scheme == 2 ? shape.k / 32 : 1);
+        printf("| %s | %lld | %s |", kSchemeNames[scheme], static_cast<long long>(m),
+               shape.name);
+        for (int s = 0; s < count; ++s) printf(" %.2f |", time_call(one, *sets[s], p, reps));
+        // More runs: the second core is often busy with other work on a shared machine.
+        printf(" %.2f |\n", time_call(two, *sets[count - 1], p, 5 * reps));
+        fflush(stdout);
+      }
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc >= 2 && strcmp(argv[1], "check") == 0) return check();
+  if (argc >= 2 && strcmp(argv[1], "time") == 0) return time_all(argc >= 3 ? atoi(argv[2]) : 10);
+  fprintf(stderr, "usage: qlinear check | time [REPS]\n");
+  return 2;
+}

@@ -1,0 +1,47 @@
+"""<build>/compile_commands.json: how each object of one build compiles, for clangd and
+other tools (--compile-commands-dir=build/host/mlp), in the build directory it describes.
+
+The commands are the build's own, less the compiler launcher (ccache, ...) and the
+temporary output name the build writes first (targets._write_to_tmp).
+"""
+
+import json
+import os
+
+from SCons.Script import Action
+
+
+def compile_entries(repo: str, objects: list) -> list:
+    entries = []
+    for obj in objects:
+        env, source = obj.get_build_env(), obj.sources[0]
+        # Every object compiles with CXXCOM: lib=shared adds -fPIC to it.
+        command = env.Override({"TL_LAUNCHER": ""}).subst("$CXXCOM", target=[obj],
+                                                          source=[source])
+        entries.append({"directory": repo, "file": source.srcnode().path, "output": obj.path,
+                        "command": command.replace(obj.path + ".tmp", obj.path).strip()})
+    return sorted(entries, key=lambda e: e["output"])
+
+
+def write_json_value(target, source, env):
+    """Writes the Value's text to the target, whole or not at all."""
+    tmp = str(target[0]) + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(source[0].read())
+    os.replace(tmp, str(target[0]))
+    return 0
+
+
+def wire_compilation_db(ctx, objects: list, also_at_root: bool = False) -> list:
+    """The database of `objects` in the build directory (and ./compile_commands.json for
+    editors that look only there, with compiledb=1)."""
+    text = json.dumps(compile_entries(ctx.repo, objects), indent=1) + "\n"
+    paths = ["%s/compile_commands.json" % ctx.out] + (["#compile_commands.json"]
+                                                      if also_at_root else [])
+    nodes = []
+    for path in paths:
+        node = ctx.tenv.Command(path, ctx.tenv.Value(text),
+                                Action(write_json_value, ctx.label("writing $TARGET")))
+        ctx.tenv.NoCache(node)
+        nodes += node
+    return nodes

@@ -1,0 +1,141 @@
+"""Compile and link stages: the runtime core once per target configuration (shared by
+every model set), the variant's glue and kernel shards, then bin/runner, the models'
+apps and (lib=shared) lib/libtailor.so."""
+
+import os
+import sys
+from dataclasses import dataclass
+
+from SCons.Script import Action
+
+import sysroot
+
+
+@dataclass(frozen=True)
+class Compiled:
+    runner: object       # bin/runner (its node list)
+    apps: list           # [(model, app node)] for the models with an `app:`
+    defaults: list       # what `scons` builds: runner, apps, shared library
+    genv: object         # the environment that compiles generated code
+    gen_objs: list       # glue and kernel shards
+    link_objs: list      # the profile's link sources
+    runtime_lib: object  # lib/tailor_runtime.a
+    objects: list        # every object the build's programs link (compile_commands.json)
+
+
+def print_shared_library(target, source, env):
+    """Says where the shared library is, on every build: it is what the user came for."""
+    print("shared library: %s" % os.path.relpath(str(source[0]), env.Dir("#").abspath))
+    return 0
+
+
+def _runtime_sources(ctx) -> list:
+    """The runtime's sources; the event tracer's only when asked for, so the default
+    runtime is byte for byte what it is without the tracer."""
+    return [src for src in ctx.sources("runtime/**/*.cpp")
+            if ctx.plan.trace or not src.startswith(os.path.join("runtime", "trace") + os.sep)]
+
+
+def wire_schema_headers(ctx, backends) -> list:
+    """program_generated.h and the backends' schema headers, once per build directory."""
+    headers = []
+    for schema in ["schema/program.fbs"] + sorted({s for b in backends for s in b.schemas}):
+        headers += ctx.env.Command(
+            "%s/schema/%s_generated.h" % (ctx.plan.root,
+                                           os.path.splitext(os.path.basename(schema))[0]),
+            schema,
+            Action('"%s" --cpp -o ${TARGET.dir} $SOURCE'
+                   % os.path.join(os.path.dirname(sys.executable), "flatc"),
+                   None if ctx.plan.verbose else "[schema] flatc $SOURCE"))
+    ctx.tenv.Append(CPPPATH=["%s/schema" % ctx.plan.root])
+    return headers
+
+
+def _sysroot_stamp(ctx):
+    """The target's private sysroot (sysroot_debs), unpacked once; None without one."""
+    if not ctx.target.sysroot_debs:
+        return None
+    return ctx.tenv.Command(
+        "%s/sysroots/%s/.debs" % (ctx.plan.root, ctx.plan.target_name),
+        ctx.tenv.Value(" ".join(ctx.target.sysroot_debs)),
+        Action(sysroot.unpack_debs, ctx.label("unpacking %s into its sysroot"
+                                              % ", ".join(ctx.target.sysroot_debs))))
+
+
+def _checkout_objects(ctx, sources: list, schema_headers, plan_yaml) -> list:
+    """Objects of checkout sources that include the generated schema headers. Order
+    only on the kernel plan: a missing kernel must stop the build before anything
+    compiles."""
+    objs = [obj for src in sources for obj in ctx.object_of(ctx.tenv, src)]
+    ctx.tenv.Depends(objs, schema_headers)
+    ctx.tenv.Requires(objs, plan_yaml)
+    return objs
+
+
+def _shared_library(ctx, objs: list, c_api_objs: list) -> list:
+    """lib/libtailor.so: the runtime, the selected kernels and the C API (c_api/tailor.h),
+    exporting only the C API's functions. The C API lives outside runtime/ because its
+    log sink replaces the platform's: no other program may link it."""
+    tenv = ctx.tenv
+    exports = "c_api/exports.map"
+    lib = tenv.SharedLibrary("%s/lib/tailor" % ctx.out, c_api_objs + objs,
+                             SHLINKFLAGS=["$LINKFLAGS", "-shared",
+                                          "-Wl,--version-script=%s" % exports])
+    tenv.Depends(lib, exports)
+    alias = tenv.Alias("shared-library-path", lib, Action(print_shared_library, None))
+    tenv.AlwaysBuild(alias)
+    return [lib, alias]
+
+
+def wire_compile(ctx, selection) -> Compiled:
+    plan, tenv = ctx.plan, ctx.tenv
+    schema_headers = wire_schema_headers(ctx, selection.backends)
+    # The profile's link sources go into every program as objects, not into the library.
+    link_sources = tenv["TL_LINK_SOURCES"]
+    link_objs = [obj for src in link_sources for obj in ctx.object_of(tenv, src)]
+    # The backends' sources go into the runtime library: only the generated backend
+    # table references them, so a runtime links the backends its target lists.
+    runtime_sources = _runtime_sources(ctx) + [src for b in selection.backends
+                                               for src in b.sources]
+    runtime_objs = _checkout_objects(ctx, [src for src in runtime_sources
+                                           if src not in link_sources],
+                                     schema_headers, selection.plan_yaml)
+    stamp = _sysroot_stamp(ctx)
+    if stamp is not None:  # headers and libraries from the private sysroot
+        tenv.Requires(runtime_objs, stamp)
+        tenv.Depends(runtime_objs, stamp)
+    runtime_lib = tenv.StaticLibrary("%s/%s/lib/tailor_runtime" % (plan.root, plan.target_dir),
+                                     runtime_objs)
+    runner_objs = _checkout_objects(
+        ctx, ctx.sources("runner/*.cpp") + (ctx.sources("runner/trace/*.cpp")
+                                            if plan.trace else []),
+        schema_headers, selection.plan_yaml)
+
+    genv = tenv.Clone()
+    genv.Prepend(CPPPATH=["%s/gen" % ctx.out])
+    gen_objs = [obj for node in selection.sources
+                for obj in genv.Object("%s/obj/%s.o" % (ctx.out, os.path.splitext(node.name)[0]),
+                                       node)]
+    objects = runtime_objs + runner_objs + gen_objs + link_objs
+    runner = genv.Program("%s/bin/runner" % ctx.out,
+                          runner_objs + gen_objs + link_objs + [runtime_lib])
+    if stamp is not None:
+        tenv.Depends(runner, stamp)
+    defaults = [runner]
+    if plan.lib == "shared":
+        c_api_objs = _checkout_objects(ctx, ctx.sources("c_api/*.cpp"), schema_headers,
+                                       selection.plan_yaml)
+        defaults += _shared_library(ctx, runtime_objs + gen_objs + link_objs, c_api_objs)
+        objects += c_api_objs
+    apps = []
+    for model in plan.models:
+        if model.app_name:
+            app_objs = _checkout_objects(ctx, list(model.app_sources), schema_headers,
+                                         selection.plan_yaml)
+            app = genv.Program("%s/bin/%s" % (ctx.out, model.app_name),
+                               app_objs + gen_objs + link_objs + [runtime_lib])
+            defaults.append(app)
+            apps.append((model, app[0]))
+            objects += app_objs
+    return Compiled(runner, apps, defaults, genv, gen_objs, link_objs, runtime_lib,
+                    list(dict.fromkeys(objects)))

@@ -1,0 +1,28 @@
+"""The quantized linear's kernel sets (kernels/quantized/util/qlinear.h) against its plain C++
+one, and split over threads against one thread (bench/qlinear.py's check): every set this
+machine runs (AVX2, AVX-512 VNNI where /proc/cpuinfo lists it), and on linux-aarch64 under
+qemu both NEON variants (smull, and sdot built with +dotprod). The op harness runs the
+quantized cases through the runtime at each CPU level (test_ops.py: quantized,
+quantized@<level>)."""
+
+from tests.ops import harness
+from tests.ops.test_gemm import bench_check, skip_without_cross_tools
+
+
+def test_every_host_kernel_set_matches_the_plain_one():
+    out = bench_check("qlinear.py")
+    names = []
+    if "avx2" in harness.cpu_levels():
+        names.append("avx2")
+    if {"avx512_vnni", "avx512vl"} <= harness.cpu_flags() and "avx512" in harness.cpu_levels():
+        names.append("avx512vnni")
+    for name in names:
+        assert f"{name}: " in out and "products checked against generic" in out, out
+    assert " 0 failed" in out, out
+
+
+def test_neon_and_dotprod_match_the_plain_one_under_qemu():
+    skip_without_cross_tools()
+    out = bench_check("qlinear.py", "--target", "linux-aarch64")
+    assert "neon: " in out and "neon-dotprod: " in out, out
+    assert out.count(" 0 failed") == 2, out
