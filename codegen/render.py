@@ -64,6 +64,7 @@ class NamespaceDecls:
 
 @dataclass(frozen=True)
 class DtypeRow:
+    library: str
     op: str
     mask: str                 # "0x48u"
     dtypes: str               # "Float, Long" (the comment)
@@ -106,13 +107,15 @@ def render_files(plan: KernelPlan) -> dict[str, str]:
         if k.wrapper not in wrappers:
             schema = parse_schema(k.schema, where=f"kernel plan: {k.op}")
             wrappers[k.wrapper] = _wrapper(k.wrapper, k.op, k.native, schema)
-    rows = tuple(DtypeRow(s.op, f"0x{s.mask:x}u", "all dtypes" if s.mask == ALL_DTYPES_MASK
+    rows = tuple(DtypeRow(s.library, s.op, f"0x{s.mask:x}u", "all dtypes" if s.mask == ALL_DTYPES_MASK
                           else ", ".join(s.dtypes) or "none")
                  for s in plan.selected_dtypes)
-    selected = {s.op: s.mask for s in plan.selected_dtypes}
-    masks = {k.op: "0x%xu" % (ALL_DTYPES_MASK if plan.select_all
-                              else selected.get(manifest_op_name(k.op), 0))
-             for k in plan.kernels}
+    # Each table row carries its own kernel's mask: two libraries' kernels of one op
+    # were chosen for different dtypes.
+    selected = {(s.library, s.op): s.mask for s in plan.selected_dtypes}
+    masks = {(k.library, k.op): "0x%xu" % (
+        ALL_DTYPES_MASK if plan.select_all
+        else selected.get((k.library, manifest_op_name(k.op)), 0)) for k in plan.kernels}
     context = {"plan": plan, "wrappers": sorted(wrappers.values(), key=lambda w: w.name),
                "kinds": {name: w.kinds for name, w in wrappers.items()}, "masks": masks,
                "namespaces": _declarations(plan), "dtype_rows": rows}

@@ -40,7 +40,7 @@ from codegen.yaml_io import dump_yaml, load_yaml, write_text
 _HEADER = """\
 # Kernel plan, written by codegen/resolve.py: one kernel per (op, key), sorted by (op, key).
 # key '' is an `arg_meta: null` kernel (any dtype and dim order). selected_dtypes: the
-# dtypes each op's kernel may instantiate (mask bit = ATen ScalarType code).
+# dtypes each chosen kernel (library, op) may instantiate (mask bit = ATen ScalarType code).
 """
 
 
@@ -58,6 +58,9 @@ class KernelChoice:
 
 @dataclass(frozen=True)
 class DtypeSelection:
+    """The dtypes one library's kernel of an op was chosen for: only these are compiled
+    into it (gen/selected_dtypes.h), and Method load refuses the others."""
+    library: str                # "portable"
     op: str                     # as the manifest spells it: "addmm.out", "tailor_prim::mul.int"
     dtypes: tuple[str, ...]     # sorted
 
@@ -71,7 +74,7 @@ class KernelPlan:
     select_all: bool                              # every dtype of every kernel
     libraries: tuple[str, ...]                    # precedence order searched
     kernels: tuple[KernelChoice, ...]             # sorted by (op, key)
-    selected_dtypes: tuple[DtypeSelection, ...]   # sorted by op; empty when select_all
+    selected_dtypes: tuple[DtypeSelection, ...]   # sorted by (op, library); empty when select_all
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -109,6 +112,13 @@ def _offered(kernel: LibraryKernel) -> str:
     if kernel.dtypes is None:
         return "arg_meta: null (any dtype)"
     return f"arg_meta: null ({', '.join(kernel.dtypes)})"
+
+
+def _can_take(kernel: LibraryKernel) -> set[str]:
+    """The dtypes a kernel may be called with: its key's, else those its `dtypes:` lists."""
+    if kernel.key:
+        return _key_dtypes(kernel.key)
+    return set(ALL_DTYPES if kernel.dtypes is None else kernel.dtypes)
 
 
 def _pick_all(op: str, libraries) -> list[LibraryKernel]:
@@ -224,7 +234,7 @@ def resolve_kernels(selection: OpList, libraries: list[KernelLibrary], select_al
                                   for lib in libraries for op in lib.ops()))
         selection = merge_oplists([selection, everything])
     chosen: dict[tuple[str, str], LibraryKernel] = {}
-    dtypes: dict[str, set] = {}
+    dtypes: dict[tuple[str, str], set] = {}   # (op as the manifest spells it, library)
     missing = []
     for use in selection.ops:
         if not any(lib.kernels_for(use.op) for lib in libraries):
@@ -232,6 +242,7 @@ def resolve_kernels(selection: OpList, libraries: list[KernelLibrary], select_al
             missing += [_Missing(use, key, False) for key in (keys or [None])]
             continue
         picked = _pick_all(use.op, libraries) if use.all_dtypes else []
+        served = [(kernel, _can_take(kernel)) for kernel in picked]
         for kernel in picked:
             chosen.setdefault((kernel.op, kernel.key), kernel)
         for key, models in use.kernel_keys:
@@ -239,16 +250,18 @@ def resolve_kernels(selection: OpList, libraries: list[KernelLibrary], select_al
             if kernel is None:
                 missing.append(_Missing(use, key, True))
                 continue
-            picked.append(kernel)
+            served.append((kernel, _key_dtypes(key)))
             # "" is one kernel per op: another null kernel is registered for its key.
             holder = chosen.setdefault((kernel.op, kernel.key), kernel)
             if holder is not kernel:
                 chosen[(kernel.op, key)] = kernel
-        selected = dtypes.setdefault(manifest_op_name(use.op), set())
-        selected |= set(use.dtypes)
-        if use.all_dtypes:  # whatever the chosen kernels can instantiate
-            for kernel in picked:
-                selected |= set(ALL_DTYPES if kernel.dtypes is None else kernel.dtypes)
+        # Each kernel gets the dtypes of the keys it was chosen for (with all dtypes, every
+        # one it can take), not the op's union: two libraries' kernels of one op compile
+        # disjoint cases. Dtypes no key names (a Tensor[]'s elements) may reach any of them.
+        unkeyed = set(use.dtypes) - set().union(*(d for _, d in served))
+        for kernel, key_dtypes in served:
+            dtypes.setdefault((manifest_op_name(use.op), kernel.library), set()).update(
+                key_dtypes | unkeyed)
     if missing:
         raise _missing_error(missing, libraries, target_path, source)
     wrappers: dict[tuple[str, str], str] = {}
@@ -257,8 +270,8 @@ def resolve_kernels(selection: OpList, libraries: list[KernelLibrary], select_al
         wrapper = wrappers.setdefault((op, k.native), f"wrap_{len(wrappers)}")
         kernels.append(KernelChoice(op, key, k.native, wrapper, k.library, k.source,
                                     str(k.schema), k.scratch_bytes))
-    selected = () if select_all else tuple(DtypeSelection(op, tuple(sorted(d)))
-                                           for op, d in sorted(dtypes.items()))
+    selected = () if select_all else tuple(DtypeSelection(library, op, tuple(sorted(d)))
+                                           for (op, library), d in sorted(dtypes.items()))
     return KernelPlan(select_all, tuple(lib.name for lib in libraries), tuple(kernels), selected)
 
 
@@ -282,13 +295,20 @@ def choice_report(selection: OpList, libraries: list[KernelLibrary],
 
 
 def check_kernel_sources(plan: KernelPlan, libraries: list[KernelLibrary], repo: str) -> None:
-    """Each chosen kernel's source exists and defines its function, so a manifest typo
-    stops the build naming the entry, not with a compiler or linker error."""
+    """Each chosen kernel's source exists and defines its function, and belongs to one
+    library (a kernel shard compiles it once, under its library's dtype selection), so
+    a manifest typo stops the build naming the entry, not with a compiler or linker error."""
     entries = {(k.library, k.native, k.source): k.entry for lib in libraries
                for k in lib.kernels}
     texts: dict[str, str | None] = {}
+    owners: dict[str, str] = {}
     for k in plan.kernels:
         where = entries.get((k.library, k.native, k.source), f"kernel library {k.library}")
+        owner = owners.setdefault(k.source, k.library)
+        if owner != k.library:
+            raise ManifestError(f"{where}: kernel libraries {owner} and {k.library} both take "
+                                f"kernels from {k.source}, which is compiled once, with one "
+                                "library's dtype selection; give each library its own file")
         if k.source not in texts:
             path = os.path.join(repo, k.source)
             texts[k.source] = open(path).read() if os.path.isfile(path) else None
@@ -311,8 +331,8 @@ def plan_to_yaml(plan: KernelPlan) -> str:
                          library=k.library, source=k.source, schema=k.schema,
                          **({"scratch_bytes": k.scratch_bytes} if k.scratch_bytes else {}))
                     for k in plan.kernels],
-        "selected_dtypes": [{"op": s.op, "dtypes": list(s.dtypes), "mask": f"0x{s.mask:x}"}
-                            for s in plan.selected_dtypes],
+        "selected_dtypes": [{"library": s.library, "op": s.op, "dtypes": list(s.dtypes),
+                             "mask": f"0x{s.mask:x}"} for s in plan.selected_dtypes],
         "sources": list(plan.sources),
     }
     return dump_yaml(data, _HEADER)
@@ -325,7 +345,8 @@ def parse_plan(text: str, path: str) -> KernelPlan:
         return KernelPlan(
             data["select"] == "all", tuple(data["libraries"]),
             tuple(KernelChoice(**k) for k in data["kernels"]),
-            tuple(DtypeSelection(s["op"], tuple(s["dtypes"])) for s in data["selected_dtypes"]))
+            tuple(DtypeSelection(s["library"], s["op"], tuple(s["dtypes"]))
+                  for s in data["selected_dtypes"]))
     except (KeyError, TypeError) as e:
         raise ManifestError(f"{path}: not a kernel plan ({e!r}); write it with "
                             "python -m codegen.resolve") from None

@@ -1,5 +1,7 @@
 """The kernel shards: gen/kernels_<i>.cpp, each #including a share of the selected kernel
-sources, then checking their kernels' signatures (codegen/signature_checks).
+sources, each between `#define TL_KERNEL_LIBRARY "<its library>"` and its #undef (the
+dtype masks are per chosen kernel: runtime/kernel/dtype_selection.h), then checking
+their kernels' signatures (codegen/signature_checks).
 
 Which kernel files a runtime needs is known only after resolution, but SCons declares
 its targets up front, so the number of shards cannot follow the number of kernels. It
@@ -9,6 +11,7 @@ runtime headers' parse more often than the parallelism repays. A build with anot
 renders other shards, and compiles (or fetches from a cache) their objects again.
 """
 
+import json
 import os
 import re
 
@@ -36,7 +39,17 @@ def _template(repo: str) -> jinja2.Template:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(repo, "templates")),
                              undefined=jinja2.StrictUndefined, trim_blocks=True,
                              lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
+    env.filters["c_string"] = json.dumps  # library names are ASCII: a valid C literal
     return env.get_template(_TEMPLATE)
+
+
+def source_libraries(plan) -> dict[str, str]:
+    """{kernel source: the library whose kernels it defines} (one library per source:
+    codegen/resolve.py's check_kernel_sources)."""
+    libraries: dict[str, str] = {}
+    for k in plan.kernels:
+        libraries.setdefault(k.source, k.library)
+    return libraries
 
 
 def write_kernel_shards(target, source, env):
@@ -51,11 +64,13 @@ def write_kernel_shards(target, source, env):
         plan = parse_plan(f.read(), str(source[1]))
     repo = env.Dir("#").abspath
     template = _template(repo)
+    libraries = source_libraries(plan)
     for index, node in enumerate(target):
         sources = []
         for path in kernel_files[index::len(target)]:
             with open(os.path.join(repo, path)) as f:
-                sources.append({"path": path, "checks": signature_checks(plan, path, f.read())})
+                sources.append({"path": path, "library": libraries[path],
+                                "checks": signature_checks(plan, path, f.read())})
         with open(str(node), "w") as f:
             f.write(template.render(index=index, count=len(target), sources=sources))
     return 0

@@ -7,7 +7,7 @@ namespace tailor::optimized::native {
 // out = self + alpha * other, Float only (the other dtypes go to portable).
 Tensor& add_out(KernelContext& ctx, const Tensor& self, const Tensor& other,
                 const Scalar& alpha, Tensor& out) {
-  return float_binary_out<BinaryKind::Add, selected_dtype_mask("add.out")>(
+  return float_binary_out<BinaryKind::Add, TL_SELECTED_DTYPE_MASK("add.out")>(
       ctx, "add.out", self, other, alpha.to<float>(), out);
 }
 

@@ -6,8 +6,8 @@ namespace tailor::optimized::native {
 // mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)
 // out = self * other, Float only (the other dtypes go to portable).
 Tensor& mul_out(KernelContext& ctx, const Tensor& self, const Tensor& other, Tensor& out) {
-  return float_binary_out<BinaryKind::Mul, selected_dtype_mask("mul.out")>(ctx, "mul.out", self,
-                                                                           other, 1.0f, out);
+  return float_binary_out<BinaryKind::Mul, TL_SELECTED_DTYPE_MASK("mul.out")>(
+      ctx, "mul.out", self, other, 1.0f, out);
 }
 
 // mul.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!)

@@ -7,7 +7,7 @@ namespace tailor::optimized::native {
 // out = self - alpha * other, Float only (the other dtypes go to portable).
 Tensor& sub_out(KernelContext& ctx, const Tensor& self, const Tensor& other,
                 const Scalar& alpha, Tensor& out) {
-  return float_binary_out<BinaryKind::Sub, selected_dtype_mask("sub.out")>(
+  return float_binary_out<BinaryKind::Sub, TL_SELECTED_DTYPE_MASK("sub.out")>(
       ctx, "sub.out", self, other, alpha.to<float>(), out);
 }
 

@@ -15,7 +15,7 @@ Tensor& _to_copy_out(KernelContext& ctx, const Tensor& self, bool non_blocking,
                   InvalidArgument, out);
 
   // Compute: load straight as the out type; 16-bit floats go through float.
-  constexpr uint32_t kMask = selected_dtype_mask("_to_copy.out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("_to_copy.out");
   const Tensor* in[1] = {&self};
   TL_SWITCH_ALL_TYPES(out.dtype(), ctx, "_to_copy.out", T, [&] {
     using M = acc_t<T>;

@@ -11,7 +11,7 @@ Tensor& abs_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
                   out);
 
   // Compute: fabs for floats, so -0.0 becomes +0.0.
-  constexpr uint32_t kMask = selected_dtype_mask("abs.out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("abs.out");
   const Tensor* in[1] = {&self};
   TL_SWITCH_REALHBF16_TYPES(out.dtype(), ctx, "abs.out", T, [&] {
     using M = acc_t<T>;

@@ -11,7 +11,7 @@ Tensor& add_out(KernelContext& ctx, const Tensor& self, const Tensor& other,
   TL_KERNEL_CHECK(ctx, check_binary_out("add.out", self, other, out), InvalidArgument, out);
 
   // Compute
-  constexpr uint32_t kMask = selected_dtype_mask("add.out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("add.out");
   const Tensor* in[2] = {&self, &other};
   TL_SWITCH_ALL_TYPES(out.dtype(), ctx, "add.out", T, [&] {
     using M = acc_t<T>;
@@ -30,7 +30,7 @@ Tensor& add_scalar_out(KernelContext& ctx, const Tensor& self, const Scalar& oth
                   out);
 
   // Compute
-  constexpr uint32_t kMask = selected_dtype_mask("add.Scalar_out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("add.Scalar_out");
   const Tensor* in[1] = {&self};
   TL_SWITCH_ALL_TYPES(out.dtype(), ctx, "add.Scalar_out", T, [&] {
     using M = acc_t<T>;

@@ -12,7 +12,7 @@ Tensor& bitwise_and_tensor_out(KernelContext& ctx, const Tensor& self, const Ten
                   InvalidArgument, out);
 
   // Compute
-  constexpr uint32_t kMask = selected_dtype_mask("bitwise_and.Tensor_out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("bitwise_and.Tensor_out");
   const Tensor* in[2] = {&self, &other};
   TL_SWITCH_INTB_TYPES(out.dtype(), ctx, "bitwise_and.Tensor_out", T, [&] {
     apply_elementwise<T, T, kMask>(ctx, "bitwise_and.Tensor_out", in, out,

@@ -11,7 +11,7 @@ Tensor& bitwise_not_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
                   InvalidArgument, out);
 
   // Compute
-  constexpr uint32_t kMask = selected_dtype_mask("bitwise_not.out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("bitwise_not.out");
   const Tensor* in[1] = {&self};
   TL_SWITCH_INTB_TYPES(out.dtype(), ctx, "bitwise_not.out", T, [&] {
     // x ^ all-ones: ~x for integers, and !x for Bool (where T(-1) is true).

@@ -101,7 +101,7 @@ Tensor& cat_out(KernelContext& ctx, TensorList tensors, int64_t dim, Tensor& out
   }
 
   // Convert: the same walk, each input loaded as out's type (only selected dtypes load).
-  constexpr uint32_t kMask = selected_dtype_mask("cat.out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("cat.out");
   for (const Tensor* t : tensors) {
     TL_KERNEL_CHECK_MSG(ctx, dtype_in_mask(kMask, t->dtype()), InvalidArgument, out,
                         "cat.out: input dtype %s is not selected for this op",

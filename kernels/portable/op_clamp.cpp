@@ -48,7 +48,7 @@ Tensor& clamp_out(KernelContext& ctx, const Tensor& self, Optional<Scalar> min,
   TL_KERNEL_CHECK(ctx, check_unary_out("clamp.out", self, result, out), InvalidArgument, out);
 
   // Compute in out's dtype (16-bit floats in float); a missing bound is the type's limit.
-  constexpr uint32_t kMask = selected_dtype_mask("clamp.out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("clamp.out");
   const Tensor* in[1] = {&self};
   TL_SWITCH_REALHBF16_TYPES(out.dtype(), ctx, "clamp.out", T, [&] {
     using M = acc_t<T>;
@@ -85,7 +85,7 @@ Tensor& clamp_tensor_out(KernelContext& ctx, const Tensor& self, const Tensor* m
                   InvalidArgument, out);
 
   // Compute in out's dtype (16-bit floats in float).
-  constexpr uint32_t kMask = selected_dtype_mask("clamp.Tensor_out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("clamp.Tensor_out");
   TL_SWITCH_ALL_TYPES(out.dtype(), ctx, "clamp.Tensor_out", T, [&] {
     using M = acc_t<T>;
     if (n == 3) {

@@ -11,7 +11,7 @@ Tensor& cos_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
                   InvalidArgument, out);
 
   // Compute: 16-bit floats in float, rounded once.
-  constexpr uint32_t kMask = selected_dtype_mask("cos.out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("cos.out");
   const Tensor* in[1] = {&self};
   TL_SWITCH_FLOAT_TYPES(out.dtype(), ctx, "cos.out", T, [&] {
     using M = acc_t<T>;

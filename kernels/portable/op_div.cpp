@@ -58,8 +58,8 @@ template <size_t N>
 void run(KernelContext& ctx, const char* op, const Tensor* const (&in)[N],
          const Scalar& scalar, Mode mode, Tensor& out) {
   bool by_zero = false;
-  constexpr uint32_t kMaskT = selected_dtype_mask("div.out_mode");
-  constexpr uint32_t kMaskS = selected_dtype_mask("div.Scalar_mode_out");
+  constexpr uint32_t kMaskT = TL_SELECTED_DTYPE_MASK("div.out_mode");
+  constexpr uint32_t kMaskS = TL_SELECTED_DTYPE_MASK("div.Scalar_mode_out");
   TL_SWITCH_REALHBF16_TYPES(out.dtype(), ctx, N == 2 ? "div.out_mode" : "div.Scalar_mode_out",
                             T, [&] {
     using M = acc_t<T>;
@@ -84,7 +84,7 @@ Tensor& div_out(KernelContext& ctx, const Tensor& self, const Tensor& other, Ten
   TL_KERNEL_CHECK(ctx, check_binary_out("div.out", self, other, out), InvalidArgument, out);
 
   // Compute
-  constexpr uint32_t kMask = selected_dtype_mask("div.out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("div.out");
   const Tensor* in[2] = {&self, &other};
   TL_SWITCH_FLOAT_TYPES(out.dtype(), ctx, "div.out", T, [&] {
     using M = acc_t<T>;
@@ -118,7 +118,7 @@ Tensor& div_scalar_out(KernelContext& ctx, const Tensor& self, const Scalar& oth
                   out);
 
   // Compute
-  constexpr uint32_t kMask = selected_dtype_mask("div.Scalar_out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("div.Scalar_out");
   const Tensor* in[1] = {&self};
   TL_SWITCH_FLOAT_TYPES(out.dtype(), ctx, "div.Scalar_out", T, [&] {
     using M = acc_t<T>;

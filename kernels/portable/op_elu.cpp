@@ -16,7 +16,7 @@ Tensor& elu_out(KernelContext& ctx, const Tensor& self, const Scalar& alpha, con
                       "elu.out: self must be floating, got %s", scalar_type_name(self.dtype()));
 
   // Compute: 16-bit floats in float, rounded once; expm1 keeps small negative inputs exact.
-  constexpr uint32_t kMask = selected_dtype_mask("elu.out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("elu.out");
   const Tensor* in[1] = {&self};
   TL_SWITCH_FLOAT_TYPES(out.dtype(), ctx, "elu.out", T, [&] {
     using M = acc_t<T>;

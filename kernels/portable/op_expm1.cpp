@@ -12,7 +12,7 @@ Tensor& expm1_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
                   InvalidArgument, out);
 
   // Compute: 16-bit floats in float, rounded once.
-  constexpr uint32_t kMask = selected_dtype_mask("expm1.out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("expm1.out");
   const Tensor* in[1] = {&self};
   TL_SWITCH_FLOAT_TYPES(out.dtype(), ctx, "expm1.out", T, [&] {
     using M = acc_t<T>;

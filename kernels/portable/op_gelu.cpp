@@ -54,7 +54,7 @@ Tensor& gelu_out(KernelContext& ctx, const Tensor& self, const char* approximate
                       "gelu.out: self must be floating");
 
   // Compute: 16-bit floats in float.
-  constexpr uint32_t kMask = selected_dtype_mask("gelu.out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("gelu.out");
   const Tensor* in[1] = {&self};
   TL_SWITCH_FLOAT_TYPES(out.dtype(), ctx, "gelu.out", T, [&] {
     using M = acc_t<T>;

@@ -15,7 +15,7 @@ Tensor& hardtanh_out(KernelContext& ctx, const Tensor& self, const Scalar& min_v
                   InvalidArgument, out);
 
   // Compute: 16-bit floats in float; min_val > max_val gives max_val, NaN stays NaN.
-  constexpr uint32_t kMask = selected_dtype_mask("hardtanh.out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("hardtanh.out");
   const Tensor* in[1] = {&self};
   TL_SWITCH_REALHBF16_TYPES(out.dtype(), ctx, "hardtanh.out", T, [&] {
     using M = acc_t<T>;

@@ -15,7 +15,7 @@ Tensor& leaky_relu_out(KernelContext& ctx, const Tensor& self, const Scalar& neg
                       scalar_type_name(self.dtype()));
 
   // Compute: 16-bit floats in float, rounded once. NaN fails "> 0" and stays NaN.
-  constexpr uint32_t kMask = selected_dtype_mask("leaky_relu.out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("leaky_relu.out");
   const Tensor* in[1] = {&self};
   TL_SWITCH_FLOAT_TYPES(out.dtype(), ctx, "leaky_relu.out", T, [&] {
     using M = acc_t<T>;

@@ -17,7 +17,7 @@ Tensor& logical_and_out(KernelContext& ctx, const Tensor& self, const Tensor& ot
                   InvalidArgument, out);
 
   // Compute
-  constexpr uint32_t kMask = selected_dtype_mask("logical_and.out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("logical_and.out");
   TL_SWITCH_ALL_TYPES(out.dtype(), ctx, "logical_and.out", T, [&] {
     apply_elementwise<bool, T, kMask>(ctx, "logical_and.out", in, out,
                                       [](bool x, bool y) { return x && y; });

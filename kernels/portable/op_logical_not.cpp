@@ -11,7 +11,7 @@ Tensor& logical_not_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
                   InvalidArgument, out);
 
   // Compute
-  constexpr uint32_t kMask = selected_dtype_mask("logical_not.out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("logical_not.out");
   const Tensor* in[1] = {&self};
   TL_SWITCH_ALL_TYPES(out.dtype(), ctx, "logical_not.out", T, [&] {
     apply_elementwise<bool, T, kMask>(ctx, "logical_not.out", in, out,

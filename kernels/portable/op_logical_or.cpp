@@ -17,7 +17,7 @@ Tensor& logical_or_out(KernelContext& ctx, const Tensor& self, const Tensor& oth
                   InvalidArgument, out);
 
   // Compute
-  constexpr uint32_t kMask = selected_dtype_mask("logical_or.out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("logical_or.out");
   TL_SWITCH_ALL_TYPES(out.dtype(), ctx, "logical_or.out", T, [&] {
     apply_elementwise<bool, T, kMask>(ctx, "logical_or.out", in, out,
                                       [](bool x, bool y) { return x || y; });

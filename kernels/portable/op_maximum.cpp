@@ -11,7 +11,7 @@ Tensor& maximum_out(KernelContext& ctx, const Tensor& self, const Tensor& other,
   TL_KERNEL_CHECK(ctx, check_binary_out("maximum.out", self, other, out), InvalidArgument, out);
 
   // Compute in out's dtype (16-bit floats in float; Bool as false < true).
-  constexpr uint32_t kMask = selected_dtype_mask("maximum.out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("maximum.out");
   const Tensor* in[2] = {&self, &other};
   TL_SWITCH_ALL_TYPES(out.dtype(), ctx, "maximum.out", T, [&] {
     using M = acc_t<T>;

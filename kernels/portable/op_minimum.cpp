@@ -11,7 +11,7 @@ Tensor& minimum_out(KernelContext& ctx, const Tensor& self, const Tensor& other,
   TL_KERNEL_CHECK(ctx, check_binary_out("minimum.out", self, other, out), InvalidArgument, out);
 
   // Compute in out's dtype (16-bit floats in float; Bool as false < true).
-  constexpr uint32_t kMask = selected_dtype_mask("minimum.out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("minimum.out");
   const Tensor* in[2] = {&self, &other};
   TL_SWITCH_ALL_TYPES(out.dtype(), ctx, "minimum.out", T, [&] {
     using M = acc_t<T>;

@@ -10,7 +10,7 @@ Tensor& mul_out(KernelContext& ctx, const Tensor& self, const Tensor& other, Ten
   TL_KERNEL_CHECK(ctx, check_binary_out("mul.out", self, other, out), InvalidArgument, out);
 
   // Compute
-  constexpr uint32_t kMask = selected_dtype_mask("mul.out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("mul.out");
   const Tensor* in[2] = {&self, &other};
   TL_SWITCH_ALL_TYPES(out.dtype(), ctx, "mul.out", T, [&] {
     using M = acc_t<T>;
@@ -28,7 +28,7 @@ Tensor& mul_scalar_out(KernelContext& ctx, const Tensor& self, const Scalar& oth
                   out);
 
   // Compute
-  constexpr uint32_t kMask = selected_dtype_mask("mul.Scalar_out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("mul.Scalar_out");
   const Tensor* in[1] = {&self};
   TL_SWITCH_ALL_TYPES(out.dtype(), ctx, "mul.Scalar_out", T, [&] {
     using M = acc_t<T>;

@@ -11,7 +11,7 @@ Tensor& neg_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
                   out);
 
   // Compute
-  constexpr uint32_t kMask = selected_dtype_mask("neg.out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("neg.out");
   const Tensor* in[1] = {&self};
   TL_SWITCH_REALHBF16_TYPES(out.dtype(), ctx, "neg.out", T, [&] {
     using M = acc_t<T>;

@@ -50,7 +50,7 @@ Tensor& pow_tensor_scalar_out(KernelContext& ctx, const Tensor& self, const Scal
                       "pow.Tensor_Scalar_out: integers to negative powers are not allowed");
 
   // Compute
-  constexpr uint32_t kMask = selected_dtype_mask("pow.Tensor_Scalar_out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("pow.Tensor_Scalar_out");
   const Tensor* in[1] = {&self};
   TL_SWITCH_REALHBF16_TYPES(out.dtype(), ctx, "pow.Tensor_Scalar_out", T, [&] {
     using M = acc_t<T>;
@@ -77,7 +77,7 @@ Tensor& pow_tensor_tensor_out(KernelContext& ctx, const Tensor& self, const Tens
                   InvalidArgument, out);
 
   // Compute in out's dtype (16-bit floats in float).
-  constexpr uint32_t kMask = selected_dtype_mask("pow.Tensor_Tensor_out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("pow.Tensor_Tensor_out");
   const Tensor* in[2] = {&self, &exponent};
   TL_SWITCH_REALHBF16_TYPES(out.dtype(), ctx, "pow.Tensor_Tensor_out", T, [&] {
     using M = acc_t<T>;

@@ -11,7 +11,7 @@ Tensor& rsqrt_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
                   InvalidArgument, out);
 
   // Compute: 16-bit floats in float, rounded once.
-  constexpr uint32_t kMask = selected_dtype_mask("rsqrt.out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("rsqrt.out");
   const Tensor* in[1] = {&self};
   TL_SWITCH_FLOAT_TYPES(out.dtype(), ctx, "rsqrt.out", T, [&] {
     using M = acc_t<T>;

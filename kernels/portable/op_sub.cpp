@@ -11,7 +11,7 @@ Tensor& sub_out(KernelContext& ctx, const Tensor& self, const Tensor& other,
   TL_KERNEL_CHECK(ctx, check_binary_out("sub.out", self, other, out), InvalidArgument, out);
 
   // Compute
-  constexpr uint32_t kMask = selected_dtype_mask("sub.out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("sub.out");
   const Tensor* in[2] = {&self, &other};
   TL_SWITCH_REALHBF16_TYPES(out.dtype(), ctx, "sub.out", T, [&] {
     using M = acc_t<T>;
@@ -30,7 +30,7 @@ Tensor& sub_scalar_out(KernelContext& ctx, const Tensor& self, const Scalar& oth
                   out);
 
   // Compute
-  constexpr uint32_t kMask = selected_dtype_mask("sub.Scalar_out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("sub.Scalar_out");
   const Tensor* in[1] = {&self};
   TL_SWITCH_REALHBF16_TYPES(out.dtype(), ctx, "sub.Scalar_out", T, [&] {
     using M = acc_t<T>;

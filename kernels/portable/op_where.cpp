@@ -24,7 +24,7 @@ Tensor& where_self_out(KernelContext& ctx, const Tensor& condition, const Tensor
                   InvalidArgument, out);
 
   // Compute: the condition loads as the compute type too (nonzero is true).
-  constexpr uint32_t kMask = selected_dtype_mask("where.self_out");
+  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("where.self_out");
   TL_SWITCH_ALL_TYPES(out.dtype(), ctx, "where.self_out", T, [&] {
     using M = acc_t<T>;
     apply_elementwise<M, T, kMask>(ctx, "where.self_out", in, out,

@@ -6,8 +6,9 @@
 //   });
 //
 // `op_name` must be a string literal spelled as in the kernel manifest: a case is
-// compiled only when dtype_selected(op_name, dtype) (dtype_selection.h), so unselected
-// dtypes generate no code. At run time an unselected dtype fails the call with
+// compiled only when dtype_selected(TL_KERNEL_LIBRARY, op_name, dtype)
+// (dtype_selection.h), so dtypes the resolver did not choose this kernel for generate no
+// code. At run time an unselected dtype fails the call with
 // InvalidArgument and logs "<op>: dtype <Name> is not selected in this build"; a dtype
 // outside the macro's set logs "... is not supported".
 //
@@ -33,7 +34,8 @@
 
 #define TL_INTERNAL_DTYPE_CASE(ctx, op_name, NAME, CTYPE, T, ...)                        \
   case ::tailor::ScalarType::NAME:                                                        \
-    if constexpr (::tailor::dtype_selected(op_name, ::tailor::ScalarType::NAME)) {       \
+    if constexpr (::tailor::dtype_selected(TL_INTERNAL_KERNEL_LIBRARY, op_name,         \
+                                           ::tailor::ScalarType::NAME)) {                 \
       using T = CTYPE;                                                                    \
       (__VA_ARGS__)();                                                                    \
     } else {                                                                              \

@@ -81,17 +81,21 @@ def test_all_dtypes_takes_exact_kernels_up_to_the_first_null(library):
     plan = resolve_kernels(selection, [optimized, portable, later])
     assert chosen(plan) == [("", "tailor::native::add_out", "portable"),
                             (F2, "tailor::native::opt_add_out", "optimized")]
-    assert [(s.op, s.mask) for s in plan.selected_dtypes] == [("add.out", 0x88ff)]
+    # Each kernel its own row: the exact kernel only its key's dtypes.
+    assert [(s.library, s.op, s.mask) for s in plan.selected_dtypes] == [
+        ("optimized", "add.out", 0x40), ("portable", "add.out", 0x88ff)]
     # No null kernel anywhere: every exact kernel, and only their dtypes are selected.
     plan = resolve_kernels(selection, [optimized, later])
     assert [k.key for k in plan.kernels] == [F2, H2]
-    assert plan.selected_dtypes[0].dtypes == ("Float", "Half")
+    assert [(s.library, s.dtypes) for s in plan.selected_dtypes] == [
+        ("later", ("Half",)), ("optimized", ("Float",))]
 
 
 def test_selected_dtypes_follow_the_models(library):
     plan = resolve_kernels(uses(F2, "Float;0,1|Long;0,1|Float;0,1"), [library(NULL)])
     (row,) = plan.selected_dtypes
-    assert (row.op, row.dtypes, row.mask) == ("add.out", ("Float", "Long"), 0x50)
+    assert (row.library, row.op, row.dtypes, row.mask) == ("portable", "add.out",
+                                                           ("Float", "Long"), 0x50)
 
 
 def test_missing_kernels_are_all_listed_in_one_error(library):
@@ -146,7 +150,23 @@ def test_null_kernel_with_dtypes_serves_only_keys_it_covers(library):
     assert chosen(plan) == [("", "tailor::native::add_out", "narrow"),
                             (mixed, "tailor::native::add_out", "wide"),
                             (H2, "tailor::native::add_out", "wide")]
-    assert plan.selected_dtypes[0].dtypes == ("Float", "Half", "Long")
+    # Each library's kernel compiles only the dtypes of the keys it was chosen for.
+    assert [(s.library, s.dtypes) for s in plan.selected_dtypes] == [
+        ("narrow", ("Float",)), ("wide", ("Float", "Half", "Long"))]
+
+
+def test_dtype_masks_are_per_chosen_kernel_not_per_op(library):
+    # The fast_add split: a user's Float-only add.out ahead of portable, which takes Long.
+    only_float = NULL.replace("arg_meta: null", "arg_meta: null\n          dtypes: [Float]")
+    user, portable = library(only_float, "fast_add"), library(NULL, "portable")
+    plan = resolve_kernels(uses(F2, "Long;0,1|Long;0,1|Long;0,1"), [user, portable])
+    assert [(s.library, s.op, s.dtypes) for s in plan.selected_dtypes] == [
+        ("fast_add", "add.out", ("Float",)), ("portable", "add.out", ("Long",))]
+    # A Tensor[]'s element dtypes are in no key: every kernel of the op may see them.
+    mixed = OpUse("aten::add.out", ("Float", "Int", "Long"),
+                  kernel_keys=((F2, ("m",)), ("Long;0,1|Long;0,1|Long;0,1", ("m",))))
+    plan = resolve_kernels(OpList((mixed,)), [user, portable])
+    assert [s.dtypes for s in plan.selected_dtypes] == [("Float", "Int"), ("Int", "Long")]
 
 
 def test_uncovered_dtype_is_missing_with_what_the_null_kernel_takes(library):
@@ -199,7 +219,7 @@ def test_plan_yaml_round_trip(library):
     plan = resolve_kernels(uses(F2, D2), [library(EXACT_FLOAT + NULL)])
     text = plan_to_yaml(plan)
     assert parse_plan(text, "kernel_plan.yaml") == plan
-    assert "- op: add.out\n  dtypes: [Double, Float]\n  mask: '0xc0'\n" in text
+    assert "- library: portable\n  op: add.out\n  dtypes: [Double, Float]\n  mask: '0xc0'\n" in text
     with pytest.raises(ManifestError, match="kernel_plan.yaml: not a kernel plan"):
         parse_plan("select: all\n", "kernel_plan.yaml")
 

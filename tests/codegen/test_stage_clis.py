@@ -46,7 +46,8 @@ def test_oplist_resolve_render(tmp_path):
     assert (out / "kernel_sources.txt").read_text() == "kernels/portable/op_relu.cpp\n"
     assert sorted(os.listdir(out / "gen")) == ["functions.h", "register_kernels.cpp",
                                                "selected_dtypes.h"]
-    assert '{"relu.out", 0x40u},  // Float' in (out / "gen" / "selected_dtypes.h").read_text()
+    assert ('{"portable", "relu.out", 0x40u},  // Float'
+            in (out / "gen" / "selected_dtypes.h").read_text())
     for name in ("selected_ops.yaml", "kernel_plan.yaml"):
         assert str(tmp_path) not in (out / name).read_text()
 

@@ -1,6 +1,7 @@
 """Custom operators and custom kernels end to end on the host: the custom_linear example
 (a torch.library operator with its own C++ kernel) and the fast_add example (a user's
-add.out for Float ahead of portable), each built with run=1 and compared with torch;
+add.out for Float ahead of portable, which compiles only Long), each built with run=1
+and compared with torch;
 a kernel defined with the wrong signature stops the compile in the kernel's own file."""
 
 import os
@@ -110,6 +111,25 @@ def test_fast_add_takes_float_and_portable_the_rest(fast_add_build, tmp_path):
     symbols = subprocess.run(["nm", "-C", os.path.join(_out("fast_add"), "bin", "runner")],
                              capture_output=True, text=True, check=True).stdout
     assert "fast::native::add_out" in symbols and "tailor::native::add_out" in symbols
+
+
+def test_each_add_kernel_compiles_only_the_dtypes_it_was_chosen_for(fast_add_build):
+    # Dtype masks are per chosen kernel, not per op: portable's add.out serves Long alone,
+    # so it compiles no Float case (with add.out's union, Float and Long, it compiled both).
+    with open(os.path.join(_out("fast_add"), "gen", "selected_dtypes.h")) as f:
+        header = f.read()
+    assert '{"fast_add", "add.out", 0x40u},  // Float' in header
+    assert '{"portable", "add.out", 0x10u},  // Long' in header
+    with open(os.path.join(_out("fast_add"), "gen", "register_kernels.cpp")) as f:
+        table = f.read()
+    assert '"TTS!T", 0x10u},  // portable: kernels/portable/op_add.cpp' in table  # load check
+    symbols = subprocess.run(["nm", "-C", os.path.join(_out("fast_add"), "bin", "runner")],
+                             capture_output=True, text=True, check=True).stdout
+    # portable add's loops, apply_elementwise<compute type, out type, mask, ...>
+    loops = [line.partition(" tailor::native::apply_elementwise<")[2] for line in
+             symbols.splitlines() if "apply_elementwise<" in line
+             and "tailor::native::add_out(tailor::KernelContext&" in line]
+    assert loops and all(loop.startswith("long, long, 16u,") for loop in loops), loops
 
 
 def test_wrong_kernel_signature_fails_in_the_kernels_file(custom_linear_build, tmp_path):

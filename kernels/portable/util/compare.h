@@ -37,7 +37,7 @@ inline bool check_compare_scalar_out(const char* op, const Tensor& a, Tensor& ou
 // the tensor arguments; with one, `scalar` is the right-hand side.
 #define TL_PORTABLE_COMPARE(ctx, op_name, compute, in, scalar, out, cmp)                  \
   do {                                                                                  \
-    constexpr uint32_t tl_cmp_mask_ = ::tailor::selected_dtype_mask(op_name);           \
+    constexpr uint32_t tl_cmp_mask_ = TL_SELECTED_DTYPE_MASK(op_name);                  \
     TL_SWITCH_ALL_TYPES(compute, ctx, op_name, T, [&] {                                 \
       using M = ::tailor::native::acc_t<T>;                                             \
       if constexpr (sizeof(in) / sizeof(in[0]) == 2) {                                  \

@@ -79,7 +79,7 @@ bool dispatch_element_word(ScalarType dtype, Fn&& fn) {
 
 #define TL_SWITCH_ELEMENT_WORD(dtype, ctx, op_name, W, ...)                                 \
   do {                                                                                      \
-    constexpr uint32_t tl_word_mask_ = ::tailor::selected_dtype_mask(op_name);              \
+    constexpr uint32_t tl_word_mask_ = TL_SELECTED_DTYPE_MASK(op_name);                     \
     const ::tailor::ScalarType tl_word_dtype_ = (dtype);                                    \
     const bool tl_word_ran_ = ::tailor::native::dispatch_element_word<tl_word_mask_>(       \
         tl_word_dtype_, [&](auto tl_word_) {                                                \
@@ -95,7 +95,7 @@ bool dispatch_element_word(ScalarType dtype, Fn&& fn) {
 /// Fails the call (and returns `retval`) when `dtype` is not selected for `op_name`.
 #define TL_KERNEL_CHECK_DTYPE_SELECTED(ctx, op_name, dtype, retval)                          \
   do {                                                                                      \
-    constexpr uint32_t tl_check_mask_ = ::tailor::selected_dtype_mask(op_name);             \
+    constexpr uint32_t tl_check_mask_ = TL_SELECTED_DTYPE_MASK(op_name);                    \
     const ::tailor::ScalarType tl_check_dtype_ = (dtype);                                   \
     if (!::tailor::native::dtype_in_mask(tl_check_mask_, tl_check_dtype_)) {                \
       ::tailor::internal::report_dtype_unselected(ctx, TL_INTERNAL_OP_NAME(op_name),        \
