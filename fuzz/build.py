@@ -293,7 +293,8 @@ def main() -> int:
              (["-runs=%d" % -(-args.runs // args.jobs)] if args.runs else []))
     started = time.monotonic()
     proc = fuzz(binary, [seeds, CORPUS, REGRESSIONS], *limit, "-timeout=20", "-print_final_stats=1",
-                timeout=(args.run or 10 ** 6) + 300, corpus=args.corpus, jobs=args.jobs,
+                timeout=(args.run or 10 ** 6) + 300, corpus=os.path.abspath(args.corpus) if args.corpus else "",
+                jobs=args.jobs,
                 nice=args.jobs > 1)
     elapsed = time.monotonic() - started
     sys.stderr.write(proc.stderr[-6000:])
