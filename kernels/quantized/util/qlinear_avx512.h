@@ -26,7 +26,9 @@
 // when they are inlined into a function with a target attribute (a false positive).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // clang has no such group
+#endif
 
 namespace tailor::quantized {
 

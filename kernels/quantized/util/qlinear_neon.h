@@ -11,7 +11,6 @@
 #if defined(__aarch64__)
 
 #include <arm_neon.h>
-#include <string.h>
 
 #include "kernels/quantized/util/qlinear_generic.h"
 #include "kernels/quantized/util/qlinear_kernels.h"
@@ -22,7 +21,7 @@ namespace tailor::quantized {
 // Four consecutive int8 inputs, in every 32-bit lane.
 inline int8x16_t qlinear_broadcast4_neon(const int8_t* x) {
   int32_t v;
-  memcpy(&v, x, 4);
+  __builtin_memcpy(&v, x, 4);
   return vreinterpretq_s8_s32(vdupq_n_s32(v));
 }
 
