@@ -264,20 +264,22 @@ size_t MethodMeta::arena_size(size_t index) const {
   return size > SIZE_MAX ? SIZE_MAX : static_cast<size_t>(size);
 }
 
-uint64_t MethodMeta::planned_bytes() const { return internal::planned_bytes(*method_); }
+uint64_t MethodMeta::planned_bytes(uint32_t threads) const {
+  return internal::planned_bytes(*method_, threads);
+}
 
 uint64_t MethodMeta::elements_per_execute() const {
   return internal::elements_per_execute(*method_);
 }
 
-Error MethodMeta::check_limits(const LoadLimits& limits) const {
-  return internal::check_limits(*method_, limits);
+Error MethodMeta::check_limits(const LoadLimits& limits, uint32_t threads) const {
+  return internal::check_limits(*method_, limits, threads);
 }
 
 namespace internal {
 
-uint64_t planned_bytes(const fb::Method& method) {
-  uint64_t total = MethodMeta(&method).method_allocator_bytes();
+uint64_t planned_bytes(const fb::Method& method, uint32_t threads) {
+  uint64_t total = MethodMeta(&method).method_allocator_bytes(threads);
   const auto* arenas = method.arena_sizes();
   for (uint32_t i = 0; arenas != nullptr && i < arenas->size(); ++i) {
     const uint64_t size = arenas->Get(i);
