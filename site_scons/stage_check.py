@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 from SCons.Script import Action
+from program.atomic import write_text_atomic
 
 TRACE_RUNS = 5  # runs a trace=1 self-check times, for the per-operator summary
 
@@ -45,8 +46,7 @@ def run_self_check(target, source, env):
         if proc.returncode != 0:
             print("error: the trace summary failed: %s" % " ".join(summary))
             return 1
-    with open(str(target[0]), "w") as f:
-        f.write(report)
+    write_text_atomic(str(target[0]), report)  # an interrupted check leaves no report
     return 0
 
 
