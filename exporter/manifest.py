@@ -266,8 +266,13 @@ def make_partitioner(backend: str, kernel_libraries: tuple = ()):
                             f"backend '{backend}' cannot take part in export; name its "
                             "module:function there")
     module_name, function_name = choice.partitioner.split(":")
-    return getattr(importlib.import_module(module_name), function_name)(
-        kernel_libraries=tuple(kernel_libraries))
+    try:
+        make = getattr(importlib.import_module(module_name), function_name)
+    except (ImportError, AttributeError) as e:
+        raise ManifestError(f"backends/{backend}/backend.yaml: partitioner: "
+                            f"{choice.partitioner}: {e}; name an importable module:function"
+                            ) from None
+    return make(kernel_libraries=tuple(kernel_libraries))
 
 
 @once_per_file

@@ -291,9 +291,10 @@ def main() -> int:
     # Whichever comes first; both count per process.
     limit = ((["-max_total_time=%d" % args.run] if args.run else []) +
              (["-runs=%d" % -(-args.runs // args.jobs)] if args.runs else []))
+    corpus = os.path.abspath(args.corpus) if args.corpus else ""  # the fuzzer runs elsewhere
     started = time.monotonic()
     proc = fuzz(binary, [seeds, CORPUS, REGRESSIONS], *limit, "-timeout=20", "-print_final_stats=1",
-                timeout=(args.run or 10 ** 6) + 300, corpus=args.corpus, jobs=args.jobs,
+                timeout=(args.run or 10 ** 6) + 300, corpus=corpus, jobs=args.jobs,
                 nice=args.jobs > 1)
     elapsed = time.monotonic() - started
     sys.stderr.write(proc.stderr[-6000:])

@@ -88,6 +88,8 @@ def deserialize_json(data: bytes) -> tuple[dict, bytes]:
     """deserialize() giving the program in flatbuffer JSON form."""
     program_size, segment_base, segment_size = read_header(data)
     (root,) = struct.unpack_from("<I", data, 0)
+    if not 8 + HEADER_SIZE <= root < program_size:
+        raise ProgramFormatError(f"root table offset {root} lies outside the program")
     flat = struct.pack("<I", root - HEADER_SIZE) + data[4:8] + data[8 + HEADER_SIZE:program_size]
     try:
         program = flatbuffer_to_json(SCHEMA, flat)

@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 from SCons.Script import Action
+from program.atomic import write_text_atomic
 
 TRACE_RUNS = 5  # runs a trace=1 self-check times, for the per-operator summary
 
@@ -45,8 +46,7 @@ def run_self_check(target, source, env):
         if proc.returncode != 0:
             print("error: the trace summary failed: %s" % " ".join(summary))
             return 1
-    with open(str(target[0]), "w") as f:
-        f.write(report)
+    write_text_atomic(str(target[0]), report)  # an interrupted check leaves no report
     return 0
 
 
@@ -95,12 +95,19 @@ def wire_checks(ctx, runner, programs: list) -> list:
 def wire_generate(ctx, apps: list, programs: list, checks: list) -> list:
     """Runs each model's app on the prompt after the build (every time: output is the
     point), and after the self-checks, so a runtime that fails its check never generates."""
+    plan = ctx.plan
+    why = cannot_run_here(ctx.target)
+    if why and apps:
+        print("[%s %s] generate=: skipping: %s" % (plan.target_name, plan.variant, why))
+        return []
     ptes = {model.name: pte for model, pte, _ in programs}
     aliases = []
     for model, app in apps:
-        command = [app.abspath, ptes[model.name].abspath] + list(model.app_args) + [
-            "--prompt", ctx.plan.generate]
-        alias = ctx.tenv.Alias("generate-%s" % model.name, [app, ptes[model.name]], Action(
+        command = list(ctx.tenv["TL_EMULATOR"]) + [app.abspath, ptes[model.name].abspath] + list(
+            model.app_args) + ["--prompt", ctx.plan.generate]
+        # One alias per target: in a matrix build SCons would merge same-named aliases.
+        alias = ctx.tenv.Alias("generate-%s-%s" % (plan.target_name, model.name),
+                               [app, ptes[model.name]], Action(
             lambda target, source, env, command=command:
                 subprocess.run(command, cwd=env.Dir("#").abspath).returncode,
             "%s: generating from %r" % (model.app_name, ctx.plan.generate)))

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from SCons.Script import Action
 
 from codegen.backends import plan_backends
+from program.atomic import write_text_atomic
 from kernel_shards import shard_stem, write_kernel_shards
 from stage_context import python_module
 
@@ -22,8 +23,7 @@ class Selection:
 
 def write_value(target, source, env):
     """Writes the Value node's text to the target file."""
-    with open(str(target[0]), "w") as f:
-        f.write(source[0].read() + "\n")
+    write_text_atomic(str(target[0]), source[0].read() + "\n")
     return 0
 
 

@@ -82,7 +82,9 @@ def _shared_library(ctx, objs: list, c_api_objs: list) -> list:
                              SHLINKFLAGS=["$LINKFLAGS", "-shared",
                                           "-Wl,--version-script=%s" % exports])
     tenv.Depends(lib, exports)
-    alias = tenv.Alias("shared-library-path", lib, Action(print_shared_library, None))
+    # One alias per build directory: a matrix build would merge same-named ones.
+    alias = tenv.Alias("shared-library-path-%s" % ctx.out, lib,
+                       Action(print_shared_library, None))
     tenv.AlwaysBuild(alias)
     return [lib, alias]
 

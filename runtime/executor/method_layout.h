@@ -37,12 +37,12 @@ size_t io_allocator_bytes(const fb::Method& method);
 /// none.
 size_t scratch_allocator_bytes(const fb::Method& method, uint32_t threads);
 
-/// MethodMeta::planned_bytes() of `method`.
-uint64_t planned_bytes(const fb::Method& method);
+/// MethodMeta::planned_bytes(threads) of `method`.
+uint64_t planned_bytes(const fb::Method& method, uint32_t threads);
 
 /// LimitExceeded (logged with both figures) when the method's planned memory or
 /// elements_per_execute() is over its limit.
-Error check_limits(const fb::Method& method, const LoadLimits& limits);
+Error check_limits(const fb::Method& method, const LoadLimits& limits, uint32_t threads);
 
 /// Tensor elements one run's kernel and delegate calls touch at the planned sizes (each
 /// argument counted once per call, tensor lists by item), saturated at UINT64_MAX.

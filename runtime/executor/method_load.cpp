@@ -13,7 +13,8 @@ Error Method::init(const Program& program, const fb::Method* method, MemoryManag
   program_ = &program;
   name_ = method->name() != nullptr ? method->name()->c_str() : "";
   // Limits first: nothing is built for a method that asks for too much.
-  const Error limit_err = internal::check_limits(*method, limits);
+  const Error limit_err =
+      internal::check_limits(*method, limits, backend_options.num_threads);
   if (limit_err != Error::Ok) return limit_err;
   TL_CHECK_OR_RETURN_ERROR(memory.method_allocator() != nullptr, InvalidArgument,
                            "method '%s': the memory manager has no method allocator", name());
@@ -117,9 +118,9 @@ size_t scratch_allocator_bytes(const fb::Method& method, uint32_t threads) {
          MemoryAllocator::round_up(slices * bytes + KernelScratch::kAlignment);
 }
 
-Error check_limits(const fb::Method& method, const LoadLimits& limits) {
+Error check_limits(const fb::Method& method, const LoadLimits& limits, uint32_t threads) {
   const char* name = method.name() != nullptr ? method.name()->c_str() : "";
-  const uint64_t planned = planned_bytes(method);
+  const uint64_t planned = planned_bytes(method, threads);
   TL_CHECK_OR_RETURN_ERROR(planned <= limits.max_memory_bytes, LimitExceeded,
                            "method '%s' plans %" PRIu64 " bytes of memory (arenas and method "
                            "allocator), over the limit of %" PRIu64 "; raise "

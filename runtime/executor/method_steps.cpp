@@ -126,41 +126,37 @@ bool partly_overlap(const Tensor& a, const Tensor& b) {
   return pa < pb + nb && pb < pa + na;
 }
 
-// The tensors of a value: itself, a list's items (None items skipped); at most `cap`.
-size_t tensors_of(const EValue& v, const Tensor** out, size_t cap) {
-  if (v.is_tensor()) {
-    out[0] = &v.to_tensor();
-    return 1;
+// Calls f(tensor) for each tensor of a value: itself, or a list's items (None items
+// skipped), however many; stops at and returns the first false f returns.
+template <typename F>
+bool all_tensors_of(const EValue& v, F&& f) {
+  if (v.is_tensor()) return f(v.to_tensor());
+  if (v.tag() != EValue::Tag::TensorList && v.tag() != EValue::Tag::OptionalTensorList) {
+    return true;
   }
-  if (v.tag() != EValue::Tag::TensorList && v.tag() != EValue::Tag::OptionalTensorList) return 0;
   const ArrayRef<Tensor*> items =
       v.tag() == EValue::Tag::TensorList ? v.to_tensor_list() : v.to_optional_tensor_list();
-  size_t n = 0;
-  for (size_t i = 0; i < items.size() && n < cap; ++i) {
-    if (items[i] != nullptr) out[n++] = items[i];
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (items[i] != nullptr && !f(*items[i])) return false;
   }
-  return n;
+  return true;
 }
 
 // Checks no tensor the kernel writes (slot `written`) partly overlaps any tensor argument.
 Error check_written_overlap(const LoadContext& ctx, size_t pc, const char* op_name,
                             size_t written, const flatbuffers::Vector<int32_t>* args) {
-  constexpr size_t kCap = 64;  // list items compared per argument
-  const Tensor* outs[kCap];
-  const size_t num_outs = tensors_of(ctx.values[args->Get(static_cast<uint32_t>(written))],
-                                     outs, kCap);
+  const EValue& outs = ctx.values[args->Get(static_cast<uint32_t>(written))];
   for (size_t slot = 0; slot < vector_size(args); ++slot) {
-    const Tensor* others[kCap];
-    const size_t num_others =
-        tensors_of(ctx.values[args->Get(static_cast<uint32_t>(slot))], others, kCap);
-    for (size_t i = 0; i < num_outs; ++i) {
-      for (size_t j = 0; j < num_others; ++j) {
-        TL_STEP_CHECK(!partly_overlap(*outs[i], *others[j]), InvalidProgram,
-                      "%s argument %zu is written by the kernel, but its memory partly "
-                      "overlaps argument %zu's; a tensor it writes must be apart from the "
-                      "others or the same one (corrupt memory plan)", op_name, written, slot);
-      }
-    }
+    const EValue& others = ctx.values[args->Get(static_cast<uint32_t>(slot))];
+    const bool apart = all_tensors_of(outs, [&](const Tensor& out) {
+      return all_tensors_of(others, [&](const Tensor& other) {
+        return !partly_overlap(out, other);
+      });
+    });
+    TL_STEP_CHECK(apart, InvalidProgram,
+                  "%s argument %zu is written by the kernel, but its memory partly "
+                  "overlaps argument %zu's; a tensor it writes must be apart from the "
+                  "others or the same one (corrupt memory plan)", op_name, written, slot);
   }
   return Error::Ok;
 }
@@ -205,20 +201,14 @@ Error check_arguments(const LoadContext& ctx, size_t pc, const char* op_name,
 // `selected` (bit 1u << ScalarType code), or nullptr.
 const Tensor* unselected_tensor(const LoadContext& ctx, uint32_t selected,
                                 const flatbuffers::Vector<int32_t>* args, size_t* slot) {
-  auto outside = [selected](const Tensor* t) {
-    return t != nullptr && ((selected >> static_cast<uint32_t>(t->dtype())) & 1u) == 0;
-  };
+  const Tensor* found = nullptr;
   for (*slot = 0; *slot < vector_size(args); ++*slot) {
-    const EValue& v = ctx.values[args->Get(static_cast<uint32_t>(*slot))];
-    if (v.is_tensor() && outside(&v.to_tensor())) return &v.to_tensor();
-    if (v.tag() == EValue::Tag::TensorList || v.tag() == EValue::Tag::OptionalTensorList) {
-      const ArrayRef<Tensor*> items = v.tag() == EValue::Tag::TensorList
-                                          ? v.to_tensor_list()
-                                          : v.to_optional_tensor_list();
-      for (size_t i = 0; i < items.size(); ++i) {
-        if (outside(items[i])) return items[i];
-      }
-    }
+    all_tensors_of(ctx.values[args->Get(static_cast<uint32_t>(*slot))], [&](const Tensor& t) {
+      if (((selected >> static_cast<uint32_t>(t.dtype())) & 1u) != 0) return true;
+      found = &t;
+      return false;
+    });
+    if (found != nullptr) return found;
   }
   return nullptr;
 }

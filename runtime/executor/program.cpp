@@ -91,13 +91,15 @@ Result<Header> read_header(DataLoader& loader) {
 
 template <typename T>
 bool elements_aligned(const flatbuffers::Vector<T>* v) {
-  return v == nullptr || reinterpret_cast<uintptr_t>(v->Data()) % alignof(T) == 0;
+  return v == nullptr || v->size() == 0 ||
+         reinterpret_cast<uintptr_t>(v->Data()) % alignof(T) == 0;
 }
 
 // The flatbuffers verifier checks a vector's length word is 4-byte aligned, not that its
-// 8-byte elements are 8-byte aligned (the builder always makes them so): reading those of
-// a crafted file would be a misaligned load. The buffer is 16-byte aligned in memory, so
-// an address's alignment is its offset's.
+// 8-byte elements are 8-byte aligned (the builder makes them so when there are any):
+// reading those of a crafted file would be a misaligned load. An empty vector has no
+// element to read (flatc may leave it 4-byte aligned). The buffer is 16-byte aligned in
+// memory, so an address's alignment is its offset's.
 Error check_vector_alignment(const fb::Program& program) {
   const auto* methods = program.methods();
   for (uint32_t m = 0; methods != nullptr && m < methods->size(); ++m) {
@@ -262,20 +264,22 @@ size_t MethodMeta::arena_size(size_t index) const {
   return size > SIZE_MAX ? SIZE_MAX : static_cast<size_t>(size);
 }
 
-uint64_t MethodMeta::planned_bytes() const { return internal::planned_bytes(*method_); }
+uint64_t MethodMeta::planned_bytes(uint32_t threads) const {
+  return internal::planned_bytes(*method_, threads);
+}
 
 uint64_t MethodMeta::elements_per_execute() const {
   return internal::elements_per_execute(*method_);
 }
 
-Error MethodMeta::check_limits(const LoadLimits& limits) const {
-  return internal::check_limits(*method_, limits);
+Error MethodMeta::check_limits(const LoadLimits& limits, uint32_t threads) const {
+  return internal::check_limits(*method_, limits, threads);
 }
 
 namespace internal {
 
-uint64_t planned_bytes(const fb::Method& method) {
-  uint64_t total = MethodMeta(&method).method_allocator_bytes();
+uint64_t planned_bytes(const fb::Method& method, uint32_t threads) {
+  uint64_t total = MethodMeta(&method).method_allocator_bytes(threads);
   const auto* arenas = method.arena_sizes();
   for (uint32_t i = 0; arenas != nullptr && i < arenas->size(); ++i) {
     const uint64_t size = arenas->Get(i);

@@ -18,7 +18,7 @@ class Method;
 class MemoryManager;
 
 namespace internal {
-uint64_t planned_bytes(const fb::Method& method);
+uint64_t planned_bytes(const fb::Method& method, uint32_t threads);
 }  // namespace internal
 
 /// What a method may ask for, checked at load so a small hostile file cannot make the
@@ -46,18 +46,19 @@ class MethodMeta final {
   /// = `threads` (each thread gets a slice of the kernels' scratch): exact for a buffer
   /// aligned to MemoryAllocator::kAlignment, plus kAlignment so any buffer is enough.
   size_t method_allocator_bytes(uint32_t threads = 1) const;
-  /// All the memory loading the method takes: every arena plus method_allocator_bytes(),
-  /// saturated at UINT64_MAX. LoadLimits::max_memory_bytes bounds it.
-  uint64_t planned_bytes() const;
+  /// All the memory loading the method for `threads` threads takes: every arena plus
+  /// method_allocator_bytes(threads), saturated at UINT64_MAX.
+  /// LoadLimits::max_memory_bytes bounds it.
+  uint64_t planned_bytes(uint32_t threads = 1) const;
   /// Tensor elements one execute() touches at the planned sizes (see LoadLimits).
   uint64_t elements_per_execute() const;
-  /// LimitExceeded (logged with the figures) when planned_bytes() or
+  /// LimitExceeded (logged with the figures) when planned_bytes(threads) or
   /// elements_per_execute() is over `limits`; check before allocating the memory.
-  Error check_limits(const LoadLimits& limits) const;
+  Error check_limits(const LoadLimits& limits, uint32_t threads = 1) const;
 
  private:
   friend class Program;
-  friend uint64_t internal::planned_bytes(const fb::Method& method);
+  friend uint64_t internal::planned_bytes(const fb::Method& method, uint32_t threads);
   explicit MethodMeta(const fb::Method* method) : method_(method) {}
   const fb::Method* method_;
 };

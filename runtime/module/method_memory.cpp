@@ -27,7 +27,7 @@ Error MethodMemory::allocate(const MethodMeta& meta, const LoadLimits& limits,
                             uint32_t threads) {
   release();
   // Before allocating: a corrupt arena size must fail here, not in the allocator.
-  const Error err = meta.check_limits(limits);
+  const Error err = meta.check_limits(limits, threads);
   if (err != Error::Ok) return err;
 
   // Memory sized from the metadata: exactly what the method needs.

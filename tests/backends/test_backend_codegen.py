@@ -50,3 +50,17 @@ def test_a_backend_names_its_partitioner_and_export_makes_it():
     with pytest.raises(ManifestError, match="partitioner must be 'module:function'"):
         parse_backend("x", "symbol: s\nheader: h.h\nsources: [runtime/core/*.cpp]\n"
                       "partitioner: backends.x.make\n", "backends/x/backend.yaml")
+
+
+def test_a_partitioner_that_does_not_import_is_one_manifest_error(monkeypatch):
+    import dataclasses
+    import types
+
+    import exporter.manifest
+    (b,) = plan_backends(["xnnpack"], "manifests/targets/host-xnnpack.yaml").backends
+    typo = dataclasses.replace(b, partitioner="backends.xnnpack:make_partitoner")
+    monkeypatch.setattr(exporter.manifest, "plan_backends",
+                        lambda names, where: types.SimpleNamespace(backends=(typo,)))
+    with pytest.raises(ManifestError, match="backends/xnnpack/backend.yaml: partitioner: "
+                       "backends.xnnpack:make_partitoner: .*make_partitoner"):
+        exporter.manifest.make_partitioner("xnnpack")

@@ -15,18 +15,24 @@ CCACHE_DIR = os.path.join(REPO, "build", "test-launcher-ccache")  # kept: later 
 
 
 def _copy_checkout(dest: str) -> None:
-    """The tracked and new files of this checkout (what a second clone would hold)."""
+    """The tracked and new files of this checkout (what a second clone would hold), and
+    its venv linked in: a clone set up by setup.sh has its own, at the same relative path
+    (the flatbuffers headers come from it, and their paths reach the preprocessed text)."""
     files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=REPO,
                            capture_output=True, text=True, check=True).stdout.split("\0")
     for rel in filter(None, files):
         if os.path.isfile(os.path.join(REPO, rel)):
             os.makedirs(os.path.dirname(os.path.join(dest, rel)), exist_ok=True)
             shutil.copy2(os.path.join(REPO, rel), os.path.join(dest, rel))
+    os.symlink(os.path.dirname(os.path.dirname(SCONS)), os.path.join(dest, ".venv"))
 
 
 def _build(checkout: str, env: dict) -> str:
     shutil.rmtree(os.path.join(checkout, BUILD), ignore_errors=True)
-    proc = subprocess.run([SCONS, "-j2", "ops=aten::relu.out", "launcher=ccache",
+    # The checkout's own venv's python (scons' shebang names this checkout's).
+    venv_bin = os.path.join(checkout, os.path.relpath(os.path.dirname(SCONS), REPO))
+    proc = subprocess.run([os.path.join(venv_bin, "python"), os.path.join(venv_bin, "scons"),
+                           "-j2", "ops=aten::relu.out", "launcher=ccache",
                            "build_dir=" + BUILD], cwd=checkout, env=env, capture_output=True,
                           text=True)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]

@@ -2,6 +2,7 @@
 runner against torch eager on inputs the test makes itself."""
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -85,6 +86,28 @@ def test_runs_on_a_small_thread_stack(first_build, threads):
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "check passed" in proc.stdout
+
+
+def test_the_memory_limit_counts_every_thread_s_kernel_scratch(first_build):
+    """Loading for N threads reserves N scratch slices (the GEMM's): the limit bounds them
+    all, not one thread's figure."""
+    runner, pte = os.path.join(OUT, "bin", "runner"), os.path.join(OUT, "mlp.pte")
+
+    def run(limit: int, threads: int) -> subprocess.CompletedProcess:
+        return subprocess.run([runner, pte, "--max-memory", str(limit), "--threads",
+                               str(threads)], capture_output=True, text=True)
+
+    def planned(threads: int) -> int:
+        r = run(1, threads)
+        found = re.search(r"method 'forward' plans (\d+) bytes of memory", r.stderr)
+        assert r.returncode != 0 and found, r.stdout + r.stderr
+        return int(found[1])
+
+    one, four = planned(1), planned(4)
+    assert four >= one + 3 * 65536, (one, four)
+    assert run(four, 4).returncode == 0
+    r = run(four - 1, 4)
+    assert r.returncode != 0 and f"plans {four} bytes" in r.stderr, r.stderr
 
 
 def test_a_dtype_the_runtime_did_not_select_is_rejected_at_load(first_build, tmp_path):

@@ -54,6 +54,7 @@ def test_the_json_form_is_the_schema_s():
     (lambda b: b[:4] + b"ET12" + b[8:], "file identifier is not TL01"),
     (lambda b: b[:8] + b"XXXX" + b[12:], "missing extended header"),
     (lambda b: b[:-9], "truncated"),
+    (lambda b: (4).to_bytes(4, "little") + b[4:], "root table offset 4 lies outside"),
 ])
 def test_bytes_that_are_no_program_are_refused(mangle, message):
     data = serialize(_every_kind(), bytes(64))

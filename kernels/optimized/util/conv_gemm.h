@@ -4,8 +4,8 @@
 // patches[depth, plane] (+ bias per row), depth = cin_g * kh * kw and plane = out_h *
 // out_w. A 1x1, stride-1 convolution's patches are its input planes as they lie, so the
 // GEMM reads them in place. Otherwise blocks of the patch matrix (im2col), depth by
-// columns, are gathered into a 64 KB stack panel, and the GEMM accumulates each depth
-// block into out: no heap, and a panel that stays in L2 while every row tile of the
+// columns, are gathered into a 64 KB panel from the kernel scratch, and the GEMM
+// accumulates each depth block into out: no heap, and a panel that stays in L2 while every row tile of the
 // weight runs across it.
 #pragma once
 

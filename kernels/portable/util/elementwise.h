@@ -16,7 +16,9 @@ namespace tailor::native {
 
 // An element as its value; a Bool as its byte != 0: a planned Bool may share memory
 // another dtype wrote (a crafted memory plan), and a bool load of any byte but 0 or 1
-// is undefined behaviour.
+// is undefined behaviour. Only the converting loaders read through this: the in-place
+// path of apply_elementwise and most kernels still read Bool as C++ bool (see the TODO
+// in fuzz/build.py).
 template <typename S>
 inline S load_element(const S* p) {
   return *p;
