@@ -19,6 +19,14 @@ using namespace tailor::native;
 
 namespace {
 
+// The panel the kernels take from their scratch slice in a runtime (kMatmulPackBytes).
+alignas(64) unsigned char g_panel[kMatmulPackBytes];
+
+template <typename T>
+acc_t<T>* panel() {
+  return reinterpret_cast<acc_t<T>*>(g_panel);
+}
+
 uint64_t g_seed = 88172645463325252ull;
 int64_t next_int(int64_t lo, int64_t hi) {  // [lo, hi]
   g_seed ^= g_seed << 13;
@@ -79,7 +87,7 @@ void check_one(const char* dtype, bool blocked, int64_t n, int64_t m, int64_t p,
     ep.bias_col_stride = bias_cols == p && p > 1 ? 1 : 0;
   }
   if (blocked) {
-    matmul_blocked(a, b, out, n, m, p, ep);
+    matmul_blocked(a, b, out, n, m, p, ep, panel<T>());
   } else {
     matmul_rowwise(a, b, out, n, m, p, ep);
   }
@@ -203,7 +211,7 @@ int time_float(int reps) {
             if (which == 0) {
               matmul_rowwise(ai, bi, ci, s.n, s.m, s.p, MatmulEpilogue<float>());
             } else {
-              matmul_blocked(ai, bi, ci, s.n, s.m, s.p, MatmulEpilogue<float>());
+              matmul_blocked(ai, bi, ci, s.n, s.m, s.p, MatmulEpilogue<float>(), panel<float>());
             }
           }
         }

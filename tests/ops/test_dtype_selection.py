@@ -76,7 +76,10 @@ def test_int_program_fails_naming_the_op_and_the_dtype(programs, float_runner, t
     proc, out = _run(float_runner, pte, inputs, tmp_path)
     log = proc.stdout + proc.stderr
     assert proc.returncode == 1, log
-    assert "add.out: dtype Int is not selected in this build" in log
+    # Refused at load, before any run: the kernel table carries each kernel's dtypes.
+    assert ("method 'forward': instruction 0: aten::add.out argument 0 has dtype Int, which "
+            "this runtime did not select for it (selected: Float)") in log, log
+    assert "cannot load method 'forward': NotSupported" in log, log
     assert not os.path.exists(out)
 
 
