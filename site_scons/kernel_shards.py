@@ -17,6 +17,8 @@ import re
 
 import jinja2
 
+from program.atomic import write_text_atomic
+
 MAX_SHARDS = 16  # beyond this, shards hold a kernel or two and header parsing dominates
 _TEMPLATE = "kernel_shard.cpp.j2"
 
@@ -71,6 +73,6 @@ def write_kernel_shards(target, source, env):
             with open(os.path.join(repo, path)) as f:
                 sources.append({"path": path, "library": libraries[path],
                                 "checks": signature_checks(plan, path, f.read())})
-        with open(str(node), "w") as f:
-            f.write(template.render(index=index, count=len(target), sources=sources))
+        write_text_atomic(str(node), template.render(index=index, count=len(target),
+                                                     sources=sources))
     return 0
