@@ -12,6 +12,7 @@ from tests.conftest import REPO, SCONS, run_scons
 
 BUILD = "build/test-launcher"  # relative, so both checkouts compile alike
 CCACHE_DIR = os.path.join(REPO, "build", "test-launcher-ccache")  # kept: later runs start warm
+VENV = os.path.relpath(os.path.dirname(os.path.dirname(SCONS)), REPO)  # ".venv" (setup.sh)
 
 
 def _copy_checkout(dest: str) -> None:
@@ -24,13 +25,13 @@ def _copy_checkout(dest: str) -> None:
         if os.path.isfile(os.path.join(REPO, rel)):
             os.makedirs(os.path.dirname(os.path.join(dest, rel)), exist_ok=True)
             shutil.copy2(os.path.join(REPO, rel), os.path.join(dest, rel))
-    os.symlink(os.path.dirname(os.path.dirname(SCONS)), os.path.join(dest, ".venv"))
+    os.symlink(os.path.join(REPO, VENV), os.path.join(dest, VENV))
 
 
 def _build(checkout: str, env: dict) -> str:
     shutil.rmtree(os.path.join(checkout, BUILD), ignore_errors=True)
-    # The checkout's own venv's python (scons' shebang names this checkout's).
-    venv_bin = os.path.join(checkout, os.path.relpath(os.path.dirname(SCONS), REPO))
+    # The checkout's own venv's python (scons' shebang names the first checkout's).
+    venv_bin = os.path.join(checkout, VENV, "bin")
     proc = subprocess.run([os.path.join(venv_bin, "python"), os.path.join(venv_bin, "scons"),
                            "-j2", "ops=aten::relu.out", "launcher=ccache",
                            "build_dir=" + BUILD], cwd=checkout, env=env, capture_output=True,
