@@ -65,16 +65,22 @@ def cannot_run_here(target) -> str:
     return ""
 
 
+def _runs_here(ctx, skipping: str) -> bool:
+    """Whether this machine runs the target's binaries; when not, says what is skipped and
+    why, once per plan."""
+    why = cannot_run_here(ctx.target)
+    if why:
+        print("[%s %s] %s: %s" % (ctx.plan.target_name, ctx.plan.variant, skipping, why))
+    return not why
+
+
 def wire_checks(ctx, runner, programs: list) -> list:
     """The runtime's outputs on the example inputs against torch eager, per model; the
     reports are never cached, so every build directory runs its own check."""
     plan, tenv = ctx.plan, ctx.tenv
     if not plan.run:
         return []
-    why = cannot_run_here(ctx.target)
-    if why:
-        print("[%s %s] run=1: skipping the self-checks: %s"
-              % (plan.target_name, plan.variant, why))
+    if not _runs_here(ctx, "run=1: skipping the self-checks"):
         return []
     checks = []
     for model, pte, io_index in programs:
@@ -96,9 +102,7 @@ def wire_generate(ctx, apps: list, programs: list, checks: list) -> list:
     """Runs each model's app on the prompt after the build (every time: output is the
     point), and after the self-checks, so a runtime that fails its check never generates."""
     plan = ctx.plan
-    why = cannot_run_here(ctx.target)
-    if why and apps:
-        print("[%s %s] generate=: skipping: %s" % (plan.target_name, plan.variant, why))
+    if apps and not _runs_here(ctx, "generate=: skipping"):
         return []
     ptes = {model.name: pte for model, pte, _ in programs}
     aliases = []
