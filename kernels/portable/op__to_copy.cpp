@@ -9,6 +9,8 @@ namespace tailor::native {
 // integers; nonzero becomes true), as torch converts.
 Tensor& _to_copy_out(KernelContext& ctx, const Tensor& self, bool non_blocking,
                      Optional<int64_t> memory_format, Tensor& out) {
+  (void)non_blocking;   // one thread, nothing runs asynchronously
+  (void)memory_format;  // out's own dim order, checked below, decides the layout
   // Validate
   TL_KERNEL_CHECK(ctx, resize_like(out, self) == Error::Ok, InvalidArgument, out);
   TL_KERNEL_CHECK(ctx, is_default_dim_order(self) && is_default_dim_order(out),

@@ -28,14 +28,14 @@ Tensor& amax_out(KernelContext& ctx, const Tensor& self, IntArrayRef dim, bool k
     T* dst = out.mutable_data<T>();
     for (int64_t o = 0; o < plan.out_numel(); ++o) {
       const int64_t base = plan.base_offset(o);
-      T best = src[base];
+      auto best = element_value(src[base]);  // T, or bool for a Bool element
       plan.visit(base, [&](int64_t offset, int64_t) {
-        const T v = src[offset];
+        const auto v = element_value(src[offset]);
         if (!is_nan_value(best) && (is_nan_value(v) || v > best)) {
           best = v;
         }
       });
-      dst[o] = best;
+      dst[o] = static_cast<T>(best);
     }
   });
   return out;

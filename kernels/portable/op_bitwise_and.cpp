@@ -15,8 +15,9 @@ Tensor& bitwise_and_tensor_out(KernelContext& ctx, const Tensor& self, const Ten
   constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("bitwise_and.Tensor_out");
   const Tensor* in[2] = {&self, &other};
   TL_SWITCH_INTB_TYPES(out.dtype(), ctx, "bitwise_and.Tensor_out", T, [&] {
-    apply_elementwise<T, T, kMask>(ctx, "bitwise_and.Tensor_out", in, out,
-                                   [](T x, T y) { return static_cast<T>(x & y); });
+    using M = acc_t<T>;  // bool for Bool
+    apply_elementwise<M, T, kMask>(ctx, "bitwise_and.Tensor_out", in, out,
+                                   [](M x, M y) { return static_cast<M>(x & y); });
   });
   return out;
 }

@@ -15,8 +15,9 @@ Tensor& bitwise_not_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
   const Tensor* in[1] = {&self};
   TL_SWITCH_INTB_TYPES(out.dtype(), ctx, "bitwise_not.out", T, [&] {
     // x ^ all-ones: ~x for integers, and !x for Bool (where T(-1) is true).
-    apply_elementwise<T, T, kMask>(ctx, "bitwise_not.out", in, out,
-                                   [](T x) { return static_cast<T>(x ^ static_cast<T>(-1)); });
+    using M = acc_t<T>;  // bool for Bool
+    apply_elementwise<M, T, kMask>(ctx, "bitwise_not.out", in, out,
+                                   [](M x) { return static_cast<M>(x ^ static_cast<M>(-1)); });
   });
   return out;
 }

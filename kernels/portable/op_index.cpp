@@ -26,10 +26,10 @@ inline int64_t nth_true(Entry& e, int64_t n) {
     seen = e.cached_n;
     pos = e.cached_pos;
   }
-  const bool* mask = e.t->const_data<bool>();
+  const Bool* mask = e.t->const_data<Bool>();
   while (seen < n) {
     ++pos;
-    seen += mask[pos] ? 1 : 0;
+    seen += mask[pos].value() ? 1 : 0;
   }
   e.cached_n = n;
   e.cached_pos = pos;
@@ -90,9 +90,9 @@ Tensor& index_tensor_out(KernelContext& ctx, const Tensor& self, OptionalTensorL
                             static_cast<long long>(dim + k),
                             static_cast<long long>(self.size(dim + k)));
       }
-      const bool* m = t->const_data<bool>();
+      const Bool* m = t->const_data<Bool>();
       for (size_t i = 0; i < t->numel(); ++i) {
-        e.count += m[i] ? 1 : 0;
+        e.count += m[i].value() ? 1 : 0;
       }
     }
     gap = gap || seen_none_after;

@@ -38,7 +38,7 @@ Tensor& sum_intlist_out(KernelContext& ctx, const Tensor& self, Optional<IntArra
       for (int64_t o = 0; o < plan.out_numel(); ++o) {
         Acc acc = 0;
         plan.visit(plan.base_offset(o), [&](int64_t offset, int64_t) {
-          acc += static_cast<Acc>(static_cast<OUT>(src[offset]));
+          acc += static_cast<Acc>(static_cast<OUT>(element_value(src[offset])));
         });
         dst[o] = static_cast<OUT>(acc);
       }

@@ -5,8 +5,10 @@
 #include <stdint.h>
 
 #include "runtime/core/array_ref.h"
+#include "runtime/core/bool_element.h"
 #include "runtime/core/error.h"
 #include "runtime/core/scalar_type.h"
+#include "runtime/core/traits.h"
 #include "runtime/platform/assert.h"
 
 namespace tailor {
@@ -52,11 +54,15 @@ class Tensor final {
 
   template <typename T>
   const T* const_data() const {
+    static_assert(!is_same_v<remove_cv_t<T>, bool>, 
+                  "read a Bool tensor as tailor::Bool (bool_element.h), not bool");
     TL_DCHECK(sizeof(T) == element_size());
     return static_cast<const T*>(data_);
   }
   template <typename T>
   T* mutable_data() const {
+    static_assert(!is_same_v<remove_cv_t<T>, bool>, 
+                  "read a Bool tensor as tailor::Bool (bool_element.h), not bool");
     TL_DCHECK(sizeof(T) == element_size());
     return static_cast<T*>(data_);
   }

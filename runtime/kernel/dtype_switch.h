@@ -15,6 +15,7 @@
 // Sets: INT = Byte Char Short Int Long; INTB = INT + Bool; REAL = INT + Float Double; REALB = REAL + Bool;
 // REALHBF16 = REAL + Half BFloat16; ALL = REAL + Bool Half BFloat16;
 // FLOAT = Float Double Half BFloat16.
+// Bool binds T = ::tailor::Bool (runtime/core/bool_element.h), never C++ bool.
 #pragma once
 
 #include <stdint.h>
@@ -74,7 +75,7 @@
   TL_INTERNAL_DTYPE_CASE(ctx, op_name, BFloat16, ::tailor::BFloat16, T, __VA_ARGS__)
 
 #define TL_INTERNAL_CASES_BOOL(ctx, op_name, T, ...) \
-  TL_INTERNAL_DTYPE_CASE(ctx, op_name, Bool, bool, T, __VA_ARGS__)
+  TL_INTERNAL_DTYPE_CASE(ctx, op_name, Bool, ::tailor::Bool, T, __VA_ARGS__)
 
 #define TL_SWITCH_INT_TYPES(dtype, ctx, op_name, T, ...)  \
   TL_INTERNAL_SWITCH_BEGIN(dtype)                         \

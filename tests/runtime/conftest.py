@@ -58,7 +58,13 @@ TEST_KERNELS = os.path.join(FIXTURES, "test_kernels.cpp")
 HOSTILE_KERNELS = [os.path.join(REPO, "kernels", *p.split("/")) for p in (
     "portable/op_view_copy.cpp", "portable/op_split_with_sizes_copy.cpp",
     "portable/op_arange.cpp", "portable/op_add.cpp", "portable/op_sub.cpp",
-    "portable/op_mul.cpp", "prim/op_int_arith.cpp")]
+    "portable/op_mul.cpp", "prim/op_int_arith.cpp",
+    # Kernels reading Bool elements (the "bool bytes" case).
+    "portable/op_where.cpp", "portable/op_logical_not.cpp", "portable/op_logical_and.cpp",
+    "portable/op_any.cpp", "portable/op_index.cpp", "portable/op__to_copy.cpp",
+    "portable/op_eq.cpp", "portable/op_bitwise_not.cpp", "portable/op_bitwise_and.cpp",
+    "portable/op_maximum.cpp", "portable/op_sum.cpp", "portable/op_amax.cpp",
+    "portable/op_cumsum.cpp")]
 
 # Each binary's own sources, and the directory its selected_dtypes.h comes from.
 BINARIES = {

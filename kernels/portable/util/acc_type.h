@@ -5,7 +5,7 @@
 namespace tailor::native {
 
 // The type sums and products are computed in: 16-bit floats accumulate in float,
-// everything else in its own type (as torch does on the CPU).
+// Bool as bool, everything else in its own type (as torch does on the CPU).
 template <typename T>
 struct AccType {
   using type = T;
@@ -17,6 +17,11 @@ struct AccType<Half> {
 template <>
 struct AccType<BFloat16> {
   using type = float;
+};
+// A Bool element computes as bool, read from its byte (bool_element.h).
+template <>
+struct AccType<Bool> {
+  using type = bool;
 };
 template <typename T>
 using acc_t = typename AccType<T>::type;

@@ -14,16 +14,11 @@
 
 namespace tailor::native {
 
-// An element as its value; a Bool as its byte != 0: a planned Bool may share memory
-// another dtype wrote (a crafted memory plan), and a bool load of any byte but 0 or 1
-// is undefined behaviour. Only the converting loaders read through this: the in-place
-// path of apply_elementwise and most kernels still read Bool as C++ bool (see the TODO
-// in fuzz/build.py).
+// An element as its value; a Bool element as its byte != 0 (see bool_element.h).
 template <typename S>
-inline S load_element(const S* p) {
-  return *p;
+inline auto load_element(const S* p) {
+  return element_value(*p);
 }
-inline bool load_element(const bool* p) { return *reinterpret_cast<const uint8_t*>(p) != 0; }
 
 #if defined(__OPTIMIZE_SIZE__)
 // Size builds (-Os) convert one element per call: the least code.
@@ -69,7 +64,7 @@ LoadFn<M> load_fn(ScalarType dtype) {
     TL_INTERNAL_LOAD_CASE(Half, Half)
     TL_INTERNAL_LOAD_CASE(Float, float)
     TL_INTERNAL_LOAD_CASE(Double, double)
-    TL_INTERNAL_LOAD_CASE(Bool, bool)
+    TL_INTERNAL_LOAD_CASE(Bool, Bool)
     TL_INTERNAL_LOAD_CASE(BFloat16, BFloat16)
   }
 #undef TL_INTERNAL_LOAD_CASE

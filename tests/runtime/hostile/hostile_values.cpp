@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "runtime/core/evalue.h"
+#include "runtime/core/optional.h"
 #include "runtime/core/scalar.h"
 #include "runtime/core/tensor.h"
 #include "runtime/kernel/kernel_context.h"
@@ -24,6 +26,28 @@ Tensor& add_out(KernelContext& ctx, const Tensor& self, const Tensor& other,
 Tensor& sub_out(KernelContext& ctx, const Tensor& self, const Tensor& other,
                 const Scalar& alpha, Tensor& out);
 Tensor& mul_out(KernelContext& ctx, const Tensor& self, const Tensor& other, Tensor& out);
+Tensor& where_self_out(KernelContext& ctx, const Tensor& condition, const Tensor& self,
+                       const Tensor& other, Tensor& out);
+Tensor& logical_not_out(KernelContext& ctx, const Tensor& self, Tensor& out);
+Tensor& logical_and_out(KernelContext& ctx, const Tensor& self, const Tensor& other,
+                        Tensor& out);
+Tensor& any_all_out(KernelContext& ctx, const Tensor& self, Tensor& out);
+Tensor& index_tensor_out(KernelContext& ctx, const Tensor& self, OptionalTensorList indices,
+                         Tensor& out);
+Tensor& _to_copy_out(KernelContext& ctx, const Tensor& self, bool non_blocking,
+                     Optional<int64_t> memory_format, Tensor& out);
+Tensor& eq_tensor_out(KernelContext& ctx, const Tensor& self, const Tensor& other,
+                      Tensor& out);
+Tensor& bitwise_not_out(KernelContext& ctx, const Tensor& self, Tensor& out);
+Tensor& bitwise_and_tensor_out(KernelContext& ctx, const Tensor& self, const Tensor& other,
+                               Tensor& out);
+Tensor& maximum_out(KernelContext& ctx, const Tensor& self, const Tensor& other, Tensor& out);
+Tensor& sum_intlist_out(KernelContext& ctx, const Tensor& self, Optional<IntArrayRef> dim,
+                        bool keepdim, Optional<ScalarType> dtype, Tensor& out);
+Tensor& amax_out(KernelContext& ctx, const Tensor& self, IntArrayRef dim, bool keepdim,
+                 Tensor& out);
+Tensor& cumsum_out(KernelContext& ctx, const Tensor& self, int64_t dim,
+                   Optional<ScalarType> dtype, Tensor& out);
 }  // namespace tailor::native
 
 namespace tailor::prim::native {
@@ -60,6 +84,89 @@ struct Holder {
     t = Tensor(dtype, dim, sizes, order, strides, data, capacity, true);
   }
 };
+
+// Every kernel that reads Bool elements, run over the Bool tensors `a` and `b` (8 bytes
+// each): their results, laid one after another in `out`; false if a kernel failed.
+constexpr size_t kBoolElems = 8;
+struct BoolResults {
+  float where[kBoolElems], index[kBoolElems], to_float[kBoolElems];
+  int64_t to_long[kBoolElems], sum, cumsum[kBoolElems], index_count;
+  uint8_t logical_not[kBoolElems], logical_and[kBoolElems], eq[kBoolElems],
+      bitwise_not[kBoolElems], bitwise_and[kBoolElems], maximum[kBoolElems],
+      mul[kBoolElems], any, amax;
+};
+
+bool run_bool_kernels(uint8_t* a, uint8_t* b, BoolResults* r) {
+  memset(r, 0, sizeof(*r));
+  const int32_t n[1] = {kBoolElems};
+  const int32_t one[1] = {1};
+  float x[kBoolElems], y[kBoolElems];
+  for (size_t i = 0; i < kBoolElems; ++i) {
+    x[i] = static_cast<float>(i + 1);
+    y[i] = -x[i];
+  }
+  Holder ha(ScalarType::Bool, 1, n, a, kBoolElems), hb(ScalarType::Bool, 1, n, b, kBoolElems),
+      hx(ScalarType::Float, 1, n, x, sizeof(x)), hy(ScalarType::Float, 1, n, y, sizeof(y));
+  KernelContext ctx;
+  {
+    Holder o(ScalarType::Float, 1, n, r->where, sizeof(r->where));
+    native::where_self_out(ctx, ha.t, hx.t, hy.t, o.t);
+  }
+  {
+    Holder o(ScalarType::Float, 1, n, r->index, sizeof(r->index));
+    Tensor* indices[1] = {&ha.t};
+    native::index_tensor_out(ctx, hx.t, OptionalTensorList(indices, 1), o.t);
+    r->index_count = o.t.numel();
+  }
+  {
+    Holder o(ScalarType::Float, 1, n, r->to_float, sizeof(r->to_float));
+    native::_to_copy_out(ctx, ha.t, false, Optional<int64_t>(), o.t);
+    Holder l(ScalarType::Long, 1, n, r->to_long, sizeof(r->to_long));
+    native::_to_copy_out(ctx, ha.t, false, Optional<int64_t>(), l.t);
+  }
+  {
+    Holder o(ScalarType::Long, 0, one, &r->sum, sizeof(r->sum));  // 0-d
+    native::sum_intlist_out(ctx, ha.t, Optional<IntArrayRef>(), false,
+                            Optional<ScalarType>(), o.t);
+    Holder c(ScalarType::Long, 1, n, r->cumsum, sizeof(r->cumsum));
+    native::cumsum_out(ctx, ha.t, 0, Optional<ScalarType>(), c.t);
+  }
+  {
+    Holder o(ScalarType::Bool, 1, n, r->logical_not, kBoolElems);
+    native::logical_not_out(ctx, ha.t, o.t);
+    Holder an(ScalarType::Bool, 1, n, r->logical_and, kBoolElems);
+    native::logical_and_out(ctx, ha.t, hb.t, an.t);
+    Holder e(ScalarType::Bool, 1, n, r->eq, kBoolElems);
+    native::eq_tensor_out(ctx, ha.t, hb.t, e.t);
+    Holder bn(ScalarType::Bool, 1, n, r->bitwise_not, kBoolElems);
+    native::bitwise_not_out(ctx, ha.t, bn.t);
+    Holder ba(ScalarType::Bool, 1, n, r->bitwise_and, kBoolElems);
+    native::bitwise_and_tensor_out(ctx, ha.t, hb.t, ba.t);
+    Holder m(ScalarType::Bool, 1, n, r->maximum, kBoolElems);
+    native::maximum_out(ctx, ha.t, hb.t, m.t);
+    Holder p(ScalarType::Bool, 1, n, r->mul, kBoolElems);
+    native::mul_out(ctx, ha.t, hb.t, p.t);
+  }
+  {
+    Holder o(ScalarType::Bool, 0, one, &r->any, 1);  // 0-d
+    native::any_all_out(ctx, ha.t, o.t);
+    Holder m(ScalarType::Bool, 0, one, &r->amax, 1);
+    const int64_t dims[1] = {0};
+    native::amax_out(ctx, ha.t, IntArrayRef(dims, 1), false, m.t);
+  }
+  return ctx.failure_state() == Error::Ok;
+}
+
+// True when every Bool result byte is 0 or 1.
+bool bool_results_are_0_or_1(const BoolResults& r) {
+  const uint8_t* rows[] = {r.logical_not, r.logical_and, r.eq, r.bitwise_not,
+                           r.bitwise_and, r.maximum, r.mul};
+  bool ok = r.any <= 1 && r.amax <= 1;
+  for (const uint8_t* row : rows) {
+    for (size_t i = 0; i < kBoolElems; ++i) ok = ok && row[i] <= 1;
+  }
+  return ok;
+}
 
 }  // namespace
 
@@ -173,6 +280,26 @@ int main() {
     ok = ok && prim::native::mod_int(ctx, INT64_MIN, -1) == 0 && ctx.failure_state() == Error::Ok;
     ok = ok && prim::native::floordiv_int(ctx, -7, 2) == -4 && prim::native::mul_int(ctx, 6, 7) == 42;
     report("prim int arithmetic", ok && ctx.failure_state() == Error::Ok);
+  }
+  // Bool elements hold any byte (a crafted memory plan lays a Bool tensor over another
+  // dtype's output): nonzero reads as true, so every kernel gives what it gives on the
+  // same tensors with each byte made 0 or 1, and writes Bool results as 0 or 1.
+  {
+    uint8_t a[kBoolElems] = {0x00, 0x02, 0xff, 0x01, 0x80, 0x00, 0x10, 0x01};
+    uint8_t b[kBoolElems] = {0x03, 0x00, 0xfe, 0x00, 0x01, 0x40, 0x00, 0x01};
+    uint8_t a01[kBoolElems], b01[kBoolElems];
+    int64_t true_count = 0;
+    for (size_t i = 0; i < kBoolElems; ++i) {
+      true_count += a[i] != 0 ? 1 : 0;
+      a01[i] = a[i] != 0 ? 1 : 0;
+      b01[i] = b[i] != 0 ? 1 : 0;
+    }
+    BoolResults hostile, clean;
+    const bool ok = run_bool_kernels(a, b, &hostile) && run_bool_kernels(a01, b01, &clean);
+    report("bool bytes other than 0 and 1",
+           ok && memcmp(&hostile, &clean, sizeof(hostile)) == 0 &&
+               bool_results_are_0_or_1(hostile) && clean.sum == true_count &&
+               clean.index_count == true_count);
   }
   return g_failures == 0 ? 0 : 1;
 }
