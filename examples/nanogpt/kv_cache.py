@@ -2,6 +2,7 @@
 
     cached = CachedGPT(gpt)              # shares gpt's weights; caches hold block_size positions
     logits = cached(tokens, input_pos)   # tokens [1, T] at positions input_pos [T]
+                                         # -> the last position's logits [1, 1, vocab]
 
 Each layer keeps its keys and values in buffers [1, n_head, block_size, head_dim], which
 the call writes at `input_pos` (`cache[:, :, input_pos] = k`: an in-place index_put the
@@ -9,7 +10,10 @@ exported program keeps as state). Queries attend to every cached position up to 
 own, so the prompt goes in one call (prefill, T = prompt length) and each later token in
 a call of its own (decode, T = 1); positions past the last one written are never scored.
 That attention is one operator, nanogpt::cached_attention (attention_op.py), so the
-program reads the caches in place. Its logits equal the uncached GPT's on the same tokens.
+program reads the caches in place. Generation samples from the last position only, so
+the call returns that position's logits (the uncached GPT's last row on the same tokens):
+a prefill of T tokens skips the final layer norm and the vocabulary projection of the
+other T - 1 (`full_logits=True` keeps every position's).
 
 `make_cached_gpt`, `make_cached_checkpoint` and trained.py's `make_nanogpt_cached` are
 manifest factories: the program takes tokens and input_pos with T dynamic; its manifest's
@@ -27,9 +31,10 @@ from examples.nanogpt.model import GPT, make_gpt
 
 
 class CachedGPT(nn.Module):
-    def __init__(self, gpt: GPT):
+    def __init__(self, gpt: GPT, full_logits: bool = False):
         super().__init__()
         self.gpt = gpt
+        self.full_logits = full_logits
         c = gpt.config
         shape = (1, c.n_head, c.block_size, c.n_embd // c.n_head)
         for i in range(c.n_layer):
@@ -37,12 +42,15 @@ class CachedGPT(nn.Module):
             self.register_buffer(f"v_cache_{i}", torch.zeros(shape))
 
     def forward(self, idx: torch.Tensor, input_pos: torch.Tensor) -> torch.Tensor:
-        """Logits [1, T, vocab] of tokens idx [1, T] at positions input_pos [T]."""
+        """Logits [1, 1, vocab] of the last of tokens idx [1, T] at positions input_pos [T]
+        (all T positions' [1, T, vocab] with full_logits)."""
         gpt = self.gpt
         x = gpt.drop(gpt.wte(idx) + gpt.wpe(input_pos))
         for i, block in enumerate(gpt.h):
             x = x + self._attend(block.attn, block.ln_1(x), input_pos, i)
             x = x + block.mlp(block.ln_2(x))
+        if not self.full_logits:
+            x = x[:, -1:, :]
         return gpt.lm_head(gpt.ln_f(x))
 
     def _attend(self, attn, x: torch.Tensor, input_pos: torch.Tensor, layer: int):

@@ -87,7 +87,7 @@ bool Model::load(const std::string& path, std::string* error, uint32_t threads) 
       (pos != nullptr && (pos->dtype() != ScalarType::Long || pos->dim() != 1))) {
     *error = path + ": not a GPT program: forward must take token ids [1, T] (Long), and "
                     "with a KV cache their positions [T] (Long), and return logits "
-                    "[1, T, vocab] (Float)";
+                    "[1, T, vocab] or the last position's [1, 1, vocab] (Float)";
     return false;
   }
   const size_t window = static_cast<size_t>(in->size(1));
@@ -131,13 +131,15 @@ bool Model::run(const int64_t* tokens, size_t count, size_t start, const float**
              tailor::error_name(err);
     return false;
   }
+  // Every position's logits, or (a cached GPT's) only the last one's: sampling reads no other.
   const tailor::Tensor& out = method.output(0).to_tensor();
-  if (out.dim() != 3 || out.size(1) != static_cast<int64_t>(count) ||
+  const int64_t rows = out.dim() == 3 ? out.size(1) : 0;
+  if ((rows != static_cast<int64_t>(count) && rows != 1) ||
       out.size(2) != static_cast<int64_t>(vocab_size_)) {
     *error = path_ + ": forward returned logits of an unexpected shape";
     return false;
   }
-  *logits = out.const_data<float>() + (count - 1) * vocab_size_;
+  *logits = out.const_data<float>() + (rows - 1) * vocab_size_;
   return true;
 }
 

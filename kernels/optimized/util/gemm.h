@@ -28,6 +28,7 @@
 #include "kernels/optimized/util/gemm_neon.h"
 #include "kernels/optimized/util/gemm_ukernel.h"
 #include "kernels/optimized/util/gemm_x86.h"
+#include "kernels/optimized/util/gemv.h"
 #include "runtime/kernel/cpu_level.h"
 #include "runtime/kernel/kernel_context.h"
 
@@ -186,6 +187,16 @@ inline bool gemm_columns(const GemmMicroKernels& uk, const GemmArgs& g, int64_t 
                              : g.beta * g.bias[i * g.bias_row_stride + j * g.bias_col_stride];
       }
     }
+    return true;
+  }
+  if (g.m == 1) {  // a vector times a matrix: rows of b streamed whole (util/gemv.h)
+    float* c = g.c + j_begin;
+    if (!g.accumulate) {
+      for (int64_t j = j_begin; j < j_end; ++j) {
+        c[j - j_begin] = g.bias == nullptr ? 0.0f : g.beta * g.bias[j * g.bias_col_stride];
+      }
+    }
+    gemv_accumulate(g.a, g.k, g.b + j_begin, g.ldb, c, j_end - j_begin, g.alpha);
     return true;
   }
   const int64_t mr = uk.mr;
