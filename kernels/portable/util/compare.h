@@ -41,11 +41,11 @@ inline bool check_compare_scalar_out(const char* op, const Tensor& a, Tensor& ou
     TL_SWITCH_ALL_TYPES(compute, ctx, op_name, T, [&] {                                 \
       using M = ::tailor::native::acc_t<T>;                                             \
       if constexpr (sizeof(in) / sizeof(in[0]) == 2) {                                  \
-        ::tailor::native::apply_elementwise<M, ::tailor::Bool, tl_cmp_mask_>(                     \
+        ::tailor::native::apply_elementwise<M, ::tailor::Bool, tl_cmp_mask_>(           \
             ctx, op_name, in, out, [](M x, M y) { return cmp; });                       \
       } else {                                                                          \
         const M y = (scalar).template to<M>();                                          \
-        ::tailor::native::apply_elementwise<M, ::tailor::Bool, tl_cmp_mask_>(                     \
+        ::tailor::native::apply_elementwise<M, ::tailor::Bool, tl_cmp_mask_>(           \
             ctx, op_name, in, out, [y](M x) { return cmp; });                           \
       }                                                                                 \
     });                                                                                 \

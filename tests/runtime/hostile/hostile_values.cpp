@@ -91,10 +91,15 @@ constexpr size_t kBoolElems = 8;
 struct BoolResults {
   float where[kBoolElems], index[kBoolElems], to_float[kBoolElems];
   int64_t to_long[kBoolElems], sum, cumsum[kBoolElems], index_count;
-  uint8_t logical_not[kBoolElems], logical_and[kBoolElems], eq[kBoolElems],
-      bitwise_not[kBoolElems], bitwise_and[kBoolElems], maximum[kBoolElems],
-      mul[kBoolElems], any, amax;
+  uint8_t unary[2][kBoolElems], binary[5][kBoolElems], any, amax;  // Bool out
 };
+
+using BoolUnary = Tensor& (*)(KernelContext&, const Tensor&, Tensor&);
+using BoolBinary = Tensor& (*)(KernelContext&, const Tensor&, const Tensor&, Tensor&);
+const BoolUnary kBoolUnary[2] = {native::logical_not_out, native::bitwise_not_out};
+const BoolBinary kBoolBinary[5] = {native::logical_and_out, native::eq_tensor_out,
+                                   native::bitwise_and_tensor_out, native::maximum_out,
+                                   native::mul_out};
 
 bool run_bool_kernels(uint8_t* a, uint8_t* b, BoolResults* r) {
   memset(r, 0, sizeof(*r));
@@ -131,21 +136,13 @@ bool run_bool_kernels(uint8_t* a, uint8_t* b, BoolResults* r) {
     Holder c(ScalarType::Long, 1, n, r->cumsum, sizeof(r->cumsum));
     native::cumsum_out(ctx, ha.t, 0, Optional<ScalarType>(), c.t);
   }
-  {
-    Holder o(ScalarType::Bool, 1, n, r->logical_not, kBoolElems);
-    native::logical_not_out(ctx, ha.t, o.t);
-    Holder an(ScalarType::Bool, 1, n, r->logical_and, kBoolElems);
-    native::logical_and_out(ctx, ha.t, hb.t, an.t);
-    Holder e(ScalarType::Bool, 1, n, r->eq, kBoolElems);
-    native::eq_tensor_out(ctx, ha.t, hb.t, e.t);
-    Holder bn(ScalarType::Bool, 1, n, r->bitwise_not, kBoolElems);
-    native::bitwise_not_out(ctx, ha.t, bn.t);
-    Holder ba(ScalarType::Bool, 1, n, r->bitwise_and, kBoolElems);
-    native::bitwise_and_tensor_out(ctx, ha.t, hb.t, ba.t);
-    Holder m(ScalarType::Bool, 1, n, r->maximum, kBoolElems);
-    native::maximum_out(ctx, ha.t, hb.t, m.t);
-    Holder p(ScalarType::Bool, 1, n, r->mul, kBoolElems);
-    native::mul_out(ctx, ha.t, hb.t, p.t);
+  for (size_t k = 0; k < 2; ++k) {
+    Holder o(ScalarType::Bool, 1, n, r->unary[k], kBoolElems);
+    kBoolUnary[k](ctx, ha.t, o.t);
+  }
+  for (size_t k = 0; k < 5; ++k) {
+    Holder o(ScalarType::Bool, 1, n, r->binary[k], kBoolElems);
+    kBoolBinary[k](ctx, ha.t, hb.t, o.t);
   }
   {
     Holder o(ScalarType::Bool, 0, one, &r->any, 1);  // 0-d
@@ -159,11 +156,10 @@ bool run_bool_kernels(uint8_t* a, uint8_t* b, BoolResults* r) {
 
 // True when every Bool result byte is 0 or 1.
 bool bool_results_are_0_or_1(const BoolResults& r) {
-  const uint8_t* rows[] = {r.logical_not, r.logical_and, r.eq, r.bitwise_not,
-                           r.bitwise_and, r.maximum, r.mul};
   bool ok = r.any <= 1 && r.amax <= 1;
-  for (const uint8_t* row : rows) {
-    for (size_t i = 0; i < kBoolElems; ++i) ok = ok && row[i] <= 1;
+  for (size_t i = 0; i < kBoolElems; ++i) {
+    for (const auto& row : r.unary) ok = ok && row[i] <= 1;
+    for (const auto& row : r.binary) ok = ok && row[i] <= 1;
   }
   return ok;
 }
