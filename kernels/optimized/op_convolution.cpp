@@ -1,5 +1,6 @@
 #include "kernels/optimized/util/conv_depthwise.h"
 #include "kernels/optimized/util/conv_gemm.h"
+#include "kernels/optimized/util/conv_winograd.h"
 #include "kernels/portable/util/conv_check.h"
 #include "runtime/kernel/kernel_includes.h"
 
@@ -13,7 +14,8 @@ inline constexpr int64_t kConvGemmMinRows = 4;
 //                 SymInt[] padding, SymInt[] dilation, bool transposed,
 //                 SymInt[] output_padding, SymInt groups, *, Tensor(a!) out) -> Tensor(a!)
 // Float only (the other dtypes go to portable): 1-D and 2-D, groups, as im2col and the
-// optimized GEMM (util/conv_gemm.h); depthwise ones (one input channel a group) by
+// optimized GEMM (util/conv_gemm.h); 3x3 ones of stride 1 with 32 channels or more on
+// each side by Winograd's F(2x2, 3x3) (util/conv_winograd.h); depthwise ones (one input channel a group) by
 // vectors along the output rows (util/conv_depthwise.h); other narrow groups and
 // transposed convolutions by portable's direct loops.
 Tensor& convolution_out(KernelContext& ctx, const Tensor& input, const Tensor& weight,
@@ -43,6 +45,9 @@ Tensor& convolution_out(KernelContext& ctx, const Tensor& input, const Tensor& w
     conv_depthwise_float(ctx, s, x, w, b, y);
   } else if (s.out_per_group() < kConvGemmMinRows) {
     tailor::native::conv_direct(s, x, w, b, y);
+  } else if (winograd_fits(s)) {
+    TL_KERNEL_CHECK_MSG(ctx, conv_winograd_float(ctx, s, x, w, b, y), MemoryAllocationFailed,
+                        out, TL_SCRATCH_TOO_SMALL, "convolution.out");
   } else {
     TL_KERNEL_CHECK_MSG(ctx, conv_gemm_float(ctx, s, x, w, b, y), MemoryAllocationFailed, out,
                         TL_SCRATCH_TOO_SMALL, "convolution.out");

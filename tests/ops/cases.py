@@ -501,6 +501,20 @@ CASES = [
             (In((1, 9, 9, 7), perm=(0, 3, 1, 2)), Constant((65, 7, 5, 5)), Constant((65,)),
              Arg([1, 1]), Arg([2, 2]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1))],
            domain="small", name="odd_sizes"),
+    # Winograd F(2x2, 3x3) (util/conv_winograd.h): 3x3, stride 1, 32 or more channels each
+    # side, 32 or more 2x2 tiles. Odd output sizes (the last tile half outside), paddings
+    # 0 to 2, output channels in several blocks of 64 (65, 129), a plane in several bands
+    # of tile rows (70x70: 35 tile rows of 35), no bias, a batch of 2.
+    OpCase("convolution.default", ("Float",),
+           [((1, 33, 13, 11), Constant((65, 33, 3, 3)), Constant((65,)), Arg([1, 1]),
+             Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
+            ((2, 40, 15, 14), Constant((32, 40, 3, 3)), Arg(None), Arg([1, 1]), Arg([0, 0]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
+            ((1, 64, 9, 17), Constant((129, 64, 3, 3)), Constant((129,)), Arg([1, 1]),
+             Arg([2, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
+            ((1, 32, 70, 70), Constant((32, 32, 3, 3)), Constant((32,)), Arg([1, 1]),
+             Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1))],
+           domain="small", name="winograd"),
     OpCase("convolution.default", ("Float",),
            [((1, 7, 65), Constant((8, 7, 5)), Constant((8,)), Arg([1]), Arg([2]), Arg([1]),
              Arg(False), Arg([0]), Arg(1)),

@@ -62,6 +62,35 @@ TL_VEC_INLINE void vec_even_lanes(const VecF<W>& lo, const VecF<W>& hi, VecF<W>&
 #endif
 }
 
+// lo = a0 b0 a1 b1 ... (the first W / 2 lanes of each), hi = the same of the last W / 2:
+// two rows of results stored as one row of alternating columns.
+template <int W>
+TL_VEC_INLINE void vec_interleave(const VecF<W>& a, const VecF<W>& b, VecF<W>& lo,
+                                  VecF<W>& hi) {
+#if defined(__clang__)
+  if constexpr (W == 16) {
+    lo = __builtin_shufflevector(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+    hi = __builtin_shufflevector(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30,
+                                 15, 31);
+  } else if constexpr (W == 8) {
+    lo = __builtin_shufflevector(a, b, 0, 8, 1, 9, 2, 10, 3, 11);
+    hi = __builtin_shufflevector(a, b, 4, 12, 5, 13, 6, 14, 7, 15);
+  } else {
+    static_assert(W == 4, "vector widths are 4, 8 and 16 floats");
+    lo = __builtin_shufflevector(a, b, 0, 4, 1, 5);
+    hi = __builtin_shufflevector(a, b, 2, 6, 3, 7);
+  }
+#else
+  typename Vec<W>::I first, second;
+  for (int l = 0; l < W; ++l) {
+    first[l] = l / 2 + (l % 2) * W;
+    second[l] = W / 2 + l / 2 + (l % 2) * W;
+  }
+  lo = __builtin_shuffle(a, b, first);
+  hi = __builtin_shuffle(a, b, second);
+#endif
+}
+
 // Columns t * stride of p for t < W, stride 1 or 2, as contiguous loads (a gather lane by
 // lane costs a store-forwarding stall): stride 2 takes the even lanes of two vectors, so
 // p[0 .. 2W) must be readable.
