@@ -30,11 +30,17 @@ struct MaxPoolRow {
     for (; ow < inner_begin; ++ow) max_pool_cell(src, in_w, w, h0, h1, ow, dst + ow, idx + ow);
     while (ow < inner_end) {
       // The last vector of a row overlaps the one before rather than leave its cells to
-      // the scalar loop (8 of ResNet's 56 columns took most of the row's time): the
-      // overlapping cells get the same values again.
+      // the scalar loop (7 of ResNet's 56 columns took most of the row's time): the
+      // overlapping cells get the same values again. It ends where its loads still fit
+      // the row (stride 2 reads 2W columns).
       if (ow + W > inner_end) {
-        if (inner_end - W < inner_begin) break;
-        ow = inner_end - W;
+        int64_t last = inner_end - W;
+        while (last > ow - W && last >= inner_begin &&
+               !window_vector_fits(last * w.stride_w - w.pad_w, span_w, w.stride_w, W, in_w)) {
+          --last;
+        }
+        if (last <= ow - W || last < inner_begin) break;
+        ow = last;
       }
       const int64_t x0 = ow * w.stride_w - w.pad_w;  // lane 0's first column
       if (!window_vector_fits(x0, span_w, w.stride_w, W, in_w)) break;
