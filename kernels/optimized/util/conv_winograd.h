@@ -278,12 +278,15 @@ inline bool conv_winograd_float(KernelContext& ctx, const tailor::native::ConvSh
   for (int64_t n = 0; n < s.batch; ++n) {
     const float* src = in + n * cin * s.in_h * s.in_w;
     float* dst = out + n * s.out_channels * plane;
+    // With one block of output channels its filters are transformed once, not per band.
+    const bool one_block = s.out_channels == p.channel_block;
+    if (one_block) vec_run<WinogradFilters>(weight, cin, int64_t{0}, p.channel_block, u);
     for (int64_t ty0 = 0; ty0 < p.tiles_h; ty0 += p.band) {
       const int64_t rows = gemm_min(p.tiles_h - ty0, p.band);
       vec_run<WinogradInput>(&s, &p, src, ty0, rows, split, v);
       for (int64_t oc0 = 0; oc0 < s.out_channels; oc0 += p.channel_block) {
         const int64_t count = gemm_min(s.out_channels - oc0, p.channel_block);
-        vec_run<WinogradFilters>(weight, cin, oc0, count, u);
+        if (!one_block) vec_run<WinogradFilters>(weight, cin, oc0, count, u);
         // GEMM xi: rows of U[.][xi] (16 filters apart), V[xi], M[xi].
         GemmArgs g = gemm_args(count, rows * p.tiles_w, cin, u, v, m);
         g.lda = 16 * cin;
