@@ -6,7 +6,10 @@ each rewrites the program in place and is tested alone (tests/exporter/test_pass
 1. wrapped_numbers: a Python number in a Tensor position becomes a 0-dim constant;
 2. batch_norm_folding: an eval batch norm folds into the convolution or linear before it;
 3. noop_removal: copies and reshapes that change nothing go;
-4. constant_folding: what depends only on constants and static shapes becomes a constant
+4. common_subexpressions: calls repeated on the same arguments (a causal mask built in
+   every layer) are made once (after noop_removal, whose removals make more arguments
+   equal);
+5. constant_folding: what depends only on constants and static shapes becomes a constant
    (last, so it sees the constants the others made and drops the ones they left unused).
 
 `python -m exporter` prints the report's summary in the export log.
@@ -17,6 +20,7 @@ from dataclasses import dataclass
 import torch
 
 from exporter.passes.batch_norm_folding import fold_batch_norms
+from exporter.passes.common_subexpressions import merge_common_subexpressions
 from exporter.passes.constant_folding import fold_constants
 from exporter.passes.noop_removal import remove_noops
 from exporter.passes.wrapped_numbers import lift_wrapped_numbers
@@ -28,6 +32,7 @@ class SimplifyReport:
     batch_norms: int = 0              # batch norms folded into the layer before them
     noops: int = 0                    # no-op copies removed
     folded: tuple[str, ...] = ()      # nodes folded into constants
+    merged: int = 0                   # repeated calls merged into an earlier equal one
 
     def summary(self) -> str:
         """"folded 20 batch norms into convolutions, 6 nodes into constants, ..."."""
@@ -36,6 +41,8 @@ class SimplifyReport:
             parts.append(f"folded {self.batch_norms} batch norm(s) into the layers before them")
         if self.folded:
             parts.append(f"folded {len(self.folded)} constant node(s)")
+        if self.merged:
+            parts.append(f"merged {self.merged} repeated call(s)")
         if self.noops:
             parts.append(f"removed {self.noops} no-op copies")
         if self.numbers:
@@ -48,6 +55,7 @@ def simplify(ep: torch.export.ExportedProgram) -> SimplifyReport:
     numbers = lift_wrapped_numbers(ep)
     batch_norms = fold_batch_norms(ep)
     noops = remove_noops(ep)
+    merged = merge_common_subexpressions(ep)
     ep.graph_module.recompile()
     folded = fold_constants(ep)
-    return SimplifyReport(numbers, batch_norms, noops, folded)
+    return SimplifyReport(numbers, batch_norms, noops, folded, merged)

@@ -151,18 +151,42 @@ TL_VEC_INLINE void vec_store_partial(float* p, int64_t count, const VecF<W>& v) 
   for (int64_t i = 0; i < count; ++i) p[i] = v[i];
 }
 
+// The lower and upper halves of v (W > 4).
 template <int W>
-TL_VEC_INLINE float vec_sum(const VecF<W>& v) {
-  float s = 0.0f;
-  for (int i = 0; i < W; ++i) s += v[i];
-  return s;
+TL_VEC_INLINE void vec_halves(const VecF<W>& v, VecF<W / 2>& lo, VecF<W / 2>& hi) {
+  __builtin_memcpy(&lo, &v, sizeof(lo));
+  __builtin_memcpy(&hi, reinterpret_cast<const char*>(&v) + sizeof(lo), sizeof(hi));
 }
 
+// The sum of v's lanes by halving (a tree of log2 W vector adds, not W - 1 dependent
+// scalar ones: a softmax row of 64 waits on this reduction twice).
+template <int W>
+TL_VEC_INLINE float vec_sum(const VecF<W>& v) {
+  if constexpr (W > 4) {
+    VecF<W / 2> lo;
+    VecF<W / 2> hi;
+    vec_halves<W>(v, lo, hi);
+    return vec_sum<W / 2>(lo + hi);
+  } else {
+    static_assert(W == 4, "vector widths are 4, 8 and 16 floats");
+    return (v[0] + v[2]) + (v[1] + v[3]);
+  }
+}
+
+// The largest of v's lanes, by halving as vec_sum().
 template <int W>
 TL_VEC_INLINE float vec_max(const VecF<W>& v) {
-  float m = v[0];
-  for (int i = 1; i < W; ++i) m = v[i] > m ? v[i] : m;
-  return m;
+  if constexpr (W > 4) {
+    VecF<W / 2> lo;
+    VecF<W / 2> hi;
+    vec_halves<W>(v, lo, hi);
+    return vec_max<W / 2>(hi > lo ? hi : lo);
+  } else {
+    static_assert(W == 4, "vector widths are 4, 8 and 16 floats");
+    const float a = v[1] > v[0] ? v[1] : v[0];
+    const float b = v[3] > v[2] ? v[3] : v[2];
+    return b > a ? b : a;
+  }
 }
 
 template <int W>
