@@ -228,6 +228,24 @@ def test_beside_the_optimized_kernels_only_groups_with_a_convolution_or_pooling_
     assert _kinds(conv) == ["DelegateCall"]
 
 
+def test_beside_the_optimized_kernels_winograd_convolutions_stay_with_the_kernels():
+    """A 3x3 stride-1 convolution of 32 channels or more on a plane of 32 tiles or more
+    runs faster on the optimized kernels (Winograd) than on XNNPACK; the same convolution
+    at stride 2, or without the optimized kernels, is delegated."""
+    def conv(stride):
+        return torch.nn.Sequential(torch.nn.Conv2d(32, 32, 3, stride, 1),
+                                   torch.nn.ReLU()).eval()
+    x = (torch.randn(1, 32, 16, 16),)
+    beside = export(conv(1), x, partitioner=XnnpackPartitioner(beside_optimized=True))
+    assert "DelegateCall" not in _kinds(beside)
+    assert "a 3x3 stride-1 convolution: the optimized kernels run it faster (Winograd)" in {
+        why for _, _, why in beside.delegation.outside}
+    strided = export(conv(2), x, partitioner=XnnpackPartitioner(beside_optimized=True))
+    assert _kinds(strided) == ["DelegateCall"]
+    alone = export(conv(1), x, partitioner=XnnpackPartitioner())
+    assert _kinds(alone) == ["DelegateCall"]
+
+
 def test_a_target_with_the_optimized_kernels_delegates_as_its_build_does():
     from exporter.export import partitioner_for_target
     assert partitioner_for_target("host-xnnpack").beside_optimized
