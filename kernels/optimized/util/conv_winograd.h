@@ -18,6 +18,7 @@
 #pragma once
 
 #include "kernels/optimized/util/gemm.h"
+#include "kernels/optimized/util/gemm_ukernel.h"
 #include "kernels/optimized/util/vec.h"
 #include "kernels/portable/util/conv.h"
 
@@ -43,6 +44,7 @@ struct WinogradPlan {
   int64_t tiles_h = 0, tiles_w = 0;  // tiles down and across the output
   int64_t band = 0;                  // tile rows per band; 0: the shape does not fit
   int64_t ld = 0;                    // row stride of V and M (a band's tiles + slack)
+  int64_t v_step = 0, m_step = 0;    // floats from V[xi] to V[xi + 1], M[xi] to M[xi + 1]
   int64_t channel_block = 0;         // output channels per U block
   int64_t row_ld = 0;                // row stride of the split input rows
 };
@@ -55,13 +57,20 @@ inline WinogradPlan winograd_plan(const tailor::native::ConvShape& s) {
   p.row_ld = p.tiles_w + 1 + kWinogradSlack;
   const int64_t cin = s.in_channels;
   for (int64_t band = gemm_min(p.tiles_h, kWinogradMaxTiles / p.tiles_w); band >= 1; --band) {
-    const int64_t ld = band * p.tiles_w + kWinogradSlack;
-    const int64_t floats = 16 * p.channel_block * cin           // U
-                           + 16 * (cin + p.channel_block) * ld  // V and M
+    // Whole strips of the GEMM (its row_slack), then a vector's slack for the transforms.
+    const int64_t ld = (band * p.tiles_w + kGemmMaxNr - 1) / kGemmMaxNr * kGemmMaxNr +
+                       kWinogradSlack;
+    const int64_t floats = 16 * p.channel_block * cin                             // U
+                           + 16 * ((cin + p.channel_block) * ld + 2 * kWinogradSlack)  // V, M
                            + (2 * band + 2) * 2 * p.row_ld;     // the input rows
     if (floats <= kWinogradFloats) {
       p.band = band;
       p.ld = ld;
+      // A line apart past whole rows: with 64 channels and rows of 16k floats, the 16
+      // planes lay a multiple of 4 KB apart, on the same L1 sets, and the transforms that
+      // write or read all 16 at once ran 1.5x slower.
+      p.v_step = cin * ld + kWinogradSlack;
+      p.m_step = p.channel_block * ld + kWinogradSlack;
       break;
     }
   }
@@ -85,29 +94,46 @@ inline bool winograd_fits(const tailor::native::ConvShape& s) {
 
 // U[o][xi][ic] = (G g G^T)[xi] for output channels [oc0, oc0 + count) of `weight`
 // ([out][in][3][3]); G's rows are (1 0 0), (1/2 1/2 1/2), (1/2 -1/2 1/2), (0 0 1). By
-// vectors across W input channels, whose taps lie 9 floats apart: each vector is
-// gathered through a small array. A filter's 16 rows lie together (the GEMM reads rows
-// of U 16 * cin apart): as 16 rows far apart, the stores ran at a third of the
-// convolution's time.
+// vectors across W input channels: W filters (9 floats each) are loaded as W vectors of
+// W and transposed, so that vector t holds tap t of each (copied lane by lane through an
+// array, the taps cost 4x the time; AVX-512's gather instruction is slower still on
+// Zen 4). A filter's 16 rows lie together (the GEMM reads rows of U 16 * cin apart): as
+// 16 rows far apart, the stores ran at a third of the convolution's time. The small
+// loops unroll so that the vectors stay in registers.
 struct WinogradFilters {
   template <int W>
   TL_VEC_INLINE static void run(const float* weight, int64_t cin, int64_t oc0, int64_t count,
                                 float* u) {
-    alignas(64) float taps[9][W];
+    // Loads of W floats from each filter: (9 + W - 1) / W of them, the last reading into
+    // the next filter (unused lanes), so the block's end must stay inside the weights.
+    constexpr int kGroups = (9 + W - 1) / W;
+    const float* end = weight + (oc0 + count) * cin * 9;
     for (int64_t o = 0; o < count; ++o) {
       const float* filters = weight + (oc0 + o) * cin * 9;
       for (int64_t ic = 0; ic < cin; ic += W) {
         const int64_t lanes = gemm_min(W, cin - ic);
         const float* block = filters + ic * 9;
-        for (int64_t l = 0; l < lanes; ++l) {
-          for (int t = 0; t < 9; ++t) taps[t][l] = block[l * 9 + t];
-        }
-        for (int64_t l = lanes; l < W; ++l) {
-          for (int t = 0; t < 9; ++t) taps[t][l] = 0.0f;
-        }
         VecF<W> g[9];
-        for (int t = 0; t < 9; ++t) vec_load<W>(taps[t], g[t]);
+        if (lanes == W && block + 9 * (W - 1) + kGroups * W <= end) {
+          TL_GEMM_UNROLL
+          for (int c = 0; c < kGroups; ++c) {
+            VecF<W> rows[W];
+            TL_GEMM_UNROLL
+            for (int l = 0; l < W; ++l) vec_load<W>(block + 9 * l + c * W, rows[l]);
+            vec_transpose<W>(rows);
+            TL_GEMM_UNROLL
+            for (int t = 0; t < W; ++t) {
+              if (c * W + t < 9) g[c * W + t] = rows[t];
+            }
+          }
+        } else {
+          for (int t = 0; t < 9; ++t) {
+            g[t] = VecF<W>{};
+            for (int64_t l = 0; l < lanes; ++l) g[t][l] = block[9 * l + t];
+          }
+        }
         VecF<W> p[4][3];  // G g
+        TL_GEMM_UNROLL
         for (int j = 0; j < 3; ++j) {
           const VecF<W> outer = g[j] + g[6 + j];
           p[0][j] = g[j];
@@ -116,10 +142,12 @@ struct WinogradFilters {
           p[3][j] = g[6 + j];
         }
         float* dst = u + o * 16 * cin + ic;
+        TL_GEMM_UNROLL
         for (int i = 0; i < 4; ++i) {  // (G g) G^T
           const VecF<W> outer = p[i][0] + p[i][2];
           const VecF<W> row[4] = {p[i][0], 0.5f * (outer + p[i][1]), 0.5f * (outer - p[i][1]),
                                   p[i][2]};
+          TL_GEMM_UNROLL
           for (int j = 0; j < 4; ++j) {
             if (lanes == W) {
               vec_store<W>(dst + (4 * i + j) * cin, row[j]);
@@ -165,7 +193,7 @@ struct WinogradInput {
                                 float* v) {
     const tailor::native::ConvShape& s = *shape;
     const WinogradPlan& p = *plan;
-    const int64_t xi_step = s.in_channels * p.ld;
+    const int64_t xi_step = p.v_step;
     const int64_t in_rows = 2 * rows + 2;
     for (int64_t ic = 0; ic < s.in_channels; ++ic) {
       const float* plane = src + ic * s.in_h * s.in_w;
@@ -181,6 +209,7 @@ struct WinogradInput {
         for (int64_t tx = 0; tx < p.tiles_w; tx += W) {
           VecF<W> t[4][4];  // B^T d, row by row of d
           VecF<W> d[4][4];
+          TL_GEMM_UNROLL
           for (int i = 0; i < 4; ++i) {
             const float* even = split + 2 * (2 * q + i) * p.row_ld + tx;
             const float* odd = even + p.row_ld;
@@ -189,6 +218,7 @@ struct WinogradInput {
             vec_load<W>(even + 1, d[i][2]);
             vec_load<W>(odd + 1, d[i][3]);
           }
+          TL_GEMM_UNROLL
           for (int j = 0; j < 4; ++j) {
             t[0][j] = d[0][j] - d[2][j];
             t[1][j] = d[1][j] + d[2][j];
@@ -196,6 +226,7 @@ struct WinogradInput {
             t[3][j] = d[1][j] - d[3][j];
           }
           float* out = dst + q * p.tiles_w + tx;
+          TL_GEMM_UNROLL
           for (int i = 0; i < 4; ++i) {  // (B^T d) B
             vec_store<W>(out + (4 * i + 0) * xi_step, t[i][0] - t[i][2]);
             vec_store<W>(out + (4 * i + 1) * xi_step, t[i][1] + t[i][2]);
@@ -219,7 +250,7 @@ struct WinogradOutput {
                                 const float* bias, float* dst) {
     const tailor::native::ConvShape& s = *shape;
     const WinogradPlan& p = *plan;
-    const int64_t xi_step = count * p.ld;
+    const int64_t xi_step = p.m_step;
     const int64_t plane = s.out_h * s.out_w;
     for (int64_t o = 0; o < count; ++o) {
       const float b = bias != nullptr ? bias[o] : 0.0f;
@@ -230,13 +261,16 @@ struct WinogradOutput {
         for (int64_t tx = 0; tx < p.tiles_w; tx += W) {
           const float* src = m + o * p.ld + q * p.tiles_w + tx;
           VecF<W> x[4][4];
+          TL_GEMM_UNROLL
           for (int xi = 0; xi < 16; ++xi) vec_load<W>(src + xi * xi_step, x[xi / 4][xi % 4]);
           VecF<W> a[2][4];  // A^T M
+          TL_GEMM_UNROLL
           for (int j = 0; j < 4; ++j) {
             a[0][j] = x[0][j] + x[1][j] + x[2][j];
             a[1][j] = x[1][j] - x[2][j] - x[3][j];
           }
           const int64_t cols = gemm_min(2 * W, s.out_w - 2 * tx);
+          TL_GEMM_UNROLL
           for (int i = 0; i < 2; ++i) {  // (A^T M) A
             float* row = i == 0 ? row0 : row1;
             if (row == nullptr) break;
@@ -269,18 +303,18 @@ inline bool conv_winograd_float(KernelContext& ctx, const tailor::native::ConvSh
   const int64_t cin = s.in_channels;
   ScratchScope scope(ctx.scratch());
   float* u = ctx.scratch().allocate<float>(16 * p.channel_block * cin);
-  float* v = ctx.scratch().allocate<float>(16 * cin * p.ld);
-  float* m = ctx.scratch().allocate<float>(16 * p.channel_block * p.ld);
+  float* v = ctx.scratch().allocate<float>(16 * p.v_step);
+  float* m = ctx.scratch().allocate<float>(16 * p.m_step);
   float* split = ctx.scratch().allocate<float>((2 * p.band + 2) * 2 * p.row_ld);
   if (u == nullptr || v == nullptr || m == nullptr || split == nullptr) return false;
   const GemmMicroKernels& uk = gemm_micro_kernels(cpu_level());
   const int64_t plane = s.out_h * s.out_w;
+  // With one block of output channels its filters are transformed once, not per band.
+  const bool one_block = s.out_channels == p.channel_block;
+  if (one_block) vec_run<WinogradFilters>(weight, cin, int64_t{0}, p.channel_block, u);
   for (int64_t n = 0; n < s.batch; ++n) {
     const float* src = in + n * cin * s.in_h * s.in_w;
     float* dst = out + n * s.out_channels * plane;
-    // With one block of output channels its filters are transformed once, not per band.
-    const bool one_block = s.out_channels == p.channel_block;
-    if (one_block) vec_run<WinogradFilters>(weight, cin, int64_t{0}, p.channel_block, u);
     for (int64_t ty0 = 0; ty0 < p.tiles_h; ty0 += p.band) {
       const int64_t rows = gemm_min(p.tiles_h - ty0, p.band);
       vec_run<WinogradInput>(&s, &p, src, ty0, rows, split, v);
@@ -292,7 +326,8 @@ inline bool conv_winograd_float(KernelContext& ctx, const tailor::native::ConvSh
         g.lda = 16 * cin;
         g.ldb = p.ld;
         g.ldc = p.ld;
-        if (!gemm_batch(ctx, uk, g, 16, cin, cin * p.ld, count * p.ld)) return false;
+        g.row_slack = true;
+        if (!gemm_batch(ctx, uk, g, 16, cin, p.v_step, p.m_step)) return false;
         vec_run<WinogradOutput>(&s, &p, static_cast<const float*>(m), count, ty0, rows,
                                 bias != nullptr ? bias + oc0 : nullptr, dst + oc0 * plane);
       }

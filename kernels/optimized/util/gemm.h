@@ -61,6 +61,11 @@ struct GemmArgs {
   // c += alpha * (a @ b) instead: c's values are kept (a depth split into several calls,
   // as convolution's); no bias then.
   bool accumulate = false;
+  // Rows of b may be read, and rows of c written, up to n rounded up to whole strips
+  // (kGemmMaxNr): the caller's buffers have room there and ignore what lands in it. A
+  // ragged last strip is then read and written in place, not copied through the packing
+  // buffer and an edge tile (util/conv_winograd.h's many narrow products).
+  bool row_slack = false;
 };
 
 /// The GemmArgs of c[m, n] = a[m, k] @ b[k, n], each contiguous and row-major.
@@ -156,7 +161,7 @@ inline void gemm_tile(const GemmMicroKernels& uk, const GemmArgs& g, int64_t i0,
   }
   const GemmMicroKernel kernel = uk.rows[rows - 1];
   const float* a = g.a + i0 * g.lda + pc;
-  if (cols == uk.nr) {
+  if (cols == uk.nr || g.row_slack) {
     kernel(kc, a, g.lda, b, ldb, c, g.ldc, g.alpha, load, add);
     return;
   }
@@ -223,7 +228,8 @@ inline bool gemm_columns(const GemmMicroKernels& uk, const GemmArgs& g, int64_t 
     for (int64_t pc = 0; pc < g.k; pc += kc_max) {
       const int64_t kc = gemm_min(g.k - pc, kc_max);
       const float* b_block = g.b + pc * g.ldb + jc;
-      const int64_t full = nc / nr * nr;  // columns in full strips
+      // Columns in full strips (or in every strip, read in place, with row_slack).
+      const int64_t full = g.row_slack ? nc : nc / nr * nr;
       if (pack) {
         gemm_pack_b(b_block, g.ldb, kc, nc, nr, buffer);
       } else if (full < nc) {  // only the ragged strip needs a copy, zero-padded

@@ -91,6 +91,22 @@ TL_VEC_INLINE void vec_interleave(const VecF<W>& a, const VecF<W>& b, VecF<W>& l
 #endif
 }
 
+// rows[i][j] becomes rows[j][i] (a W x W transpose): log2(W) rounds of interleaving row i
+// with row i + W / 2, each round's lo into row 2i and hi into row 2i + 1.
+template <int W>
+TL_VEC_INLINE void vec_transpose(VecF<W> (&rows)[W]) {
+#pragma GCC unroll 4
+  for (int round = 1; round < W; round *= 2) {
+    VecF<W> next[W];
+#pragma GCC unroll 16
+    for (int i = 0; i < W / 2; ++i) {
+      vec_interleave<W>(rows[i], rows[i + W / 2], next[2 * i], next[2 * i + 1]);
+    }
+#pragma GCC unroll 16
+    for (int i = 0; i < W; ++i) rows[i] = next[i];
+  }
+}
+
 // Columns t * stride of p for t < W, stride 1 or 2, as contiguous loads (a gather lane by
 // lane costs a store-forwarding stall): stride 2 takes the even lanes of two vectors, so
 // p[0 .. 2W) must be readable.
