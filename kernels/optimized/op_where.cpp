@@ -1,6 +1,6 @@
 #include "kernels/optimized/util/binary.h"
 #include "kernels/optimized/util/vec.h"
-#include "kernels/portable/util/binary.h"
+#include "kernels/portable/util/where.h"
 #include "runtime/kernel/kernel_includes.h"
 
 namespace tailor::optimized::native {
@@ -114,19 +114,7 @@ bool where_fast_path(const Tensor& condition, const Tensor& self, const Tensor& 
 Tensor& where_self_out(KernelContext& ctx, const Tensor& condition, const Tensor& self,
                        const Tensor& other, Tensor& out) {
   // Validate (as portable's where_self_out)
-  const Tensor* in[3] = {&condition, &self, &other};
-  TL_KERNEL_CHECK_MSG(ctx, tailor::native::resize_to_broadcast(out, in, 3), InvalidArgument,
-                      out, "where.self_out: shapes do not broadcast to the out tensor");
-  TL_KERNEL_CHECK_MSG(ctx,
-                      (condition.dtype() == ScalarType::Bool ||
-                       condition.dtype() == ScalarType::Byte) &&
-                          tailor::native::can_cast(tailor::native::result_type(self, other), out.dtype()),
-                      InvalidArgument, out,
-                      "where.self_out: condition must be Bool, and out must hold the result");
-  TL_KERNEL_CHECK(ctx,
-                  is_default_dim_order(condition) && is_default_dim_order(self) &&
-                      is_default_dim_order(other) && is_default_dim_order(out),
-                  InvalidArgument, out);
+  if (!tailor::native::check_where_out(ctx, condition, self, other, out)) return out;
 
   // Compute
   const int64_t numel = static_cast<int64_t>(out.numel());
@@ -140,13 +128,9 @@ Tensor& where_self_out(KernelContext& ctx, const Tensor& condition, const Tensor
                        out.mutable_data<float>(), numel / cols, cols);
     return out;
   }
-  // The general path: portable's loop, the condition loaded as the compute type.
-  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("where.self_out");
-  TL_SWITCH_ALL_TYPES(out.dtype(), ctx, "where.self_out", T, [&] {
-    using M = tailor::native::acc_t<T>;
-    tailor::native::apply_elementwise<M, T, kMask>(
-        ctx, "where.self_out", in, out, [](M c, M x, M y) { return c != M(0) ? x : y; });
-  });
+  // The general path: portable's loop.
+  tailor::native::where_elementwise<TL_SELECTED_DTYPE_MASK("where.self_out")>(
+      ctx, condition, self, other, out);
   return out;
 }
 
