@@ -17,6 +17,10 @@ Python sources too), and the cases it delegates whole (every call but the permut
 permuted inputs) are built into ONE host-xnnpack runtime (`scons programs=...
 target=host-xnnpack`); the others are skipped with the partitioner's reasons. A case
 with an op the partitioner does not know or a dtype it refuses skips without that export.
+
+The optimized and quantized libraries run again at each lower CPU level of this machine
+("optimized@avx2": TL_CPU_LEVEL caps the same runtime), and built for linux-aarch64
+("optimized@aarch64": NEON kernels, every run under qemu-aarch64).
 """
 
 import functools
@@ -66,6 +70,10 @@ _NUMPY_FLOATS = {np.float16: "Half", np.float32: "Float", np.float64: "Double"}
 # this machine has, as "<library>@<level>", with TL_CPU_LEVEL capping the runner.
 LEVELED = ("optimized", "quantized")
 HOST_TARGET = "host"
+# "<library>@aarch64": a LEVELED library's runtime built for this target (its NEON
+# kernels) and run under the target's emulator (qemu-aarch64).
+CROSS = "aarch64"
+CROSS_TARGET = "linux-aarch64"
 # `scons sanitize=` of every runtime the harness builds; the environment its runs get.
 SANITIZE = os.environ.get("TAILOR_SANITIZE", "none")
 SANITIZER_EXIT = 99  # never the runner's own exit codes
@@ -100,7 +108,7 @@ def cpu_levels() -> list[str]:
 
 def libraries() -> list[str]:
     """Every library the cases run against: manifests/kernels/*.yaml but prim (a LEVELED
-    one also capped at each lower CPU level), then XNNPACK."""
+    one also capped at each lower CPU level, and built for aarch64), then XNNPACK."""
     names = []
     for name in sorted(os.path.splitext(os.path.basename(p))[0]
                        for p in glob.glob(os.path.join(KERNELS_DIR, "*.yaml"))
@@ -108,11 +116,13 @@ def libraries() -> list[str]:
         names.append(name)
         if name in LEVELED:
             names += [f"{name}@{level}" for level in cpu_levels()[:-1]]
+            names.append(f"{name}@{CROSS}")
     return names + [XNNPACK]
 
 
 def split_library(library: str) -> tuple[str, str]:
-    """"optimized@avx2" -> ("optimized", "avx2"); "portable" -> ("portable", "")."""
+    """"optimized@avx2" -> ("optimized", "avx2"); "portable" -> ("portable", "");
+    "optimized@aarch64" -> ("optimized", "aarch64")."""
     base, _, level = library.partition("@")
     return base, level
 
@@ -461,6 +471,7 @@ class LibraryBuild:
     runner: str                      # absolute path of bin/runner
     selection: Selection
     cpu_level: str = ""              # TL_CPU_LEVEL for the runs ("": the best level)
+    emulator: tuple[str, ...] = ()   # the command the runner runs under (a cross build)
 
 
 def select_programs(library: str, exported: list[Exported]) -> Selection:
@@ -486,9 +497,20 @@ def _xnnpack_target():
     return load_target(os.path.join(REPO, "manifests", "targets", f"{XNNPACK_TARGET}.yaml"))
 
 
+def _cross_target():
+    return load_target(os.path.join(REPO, "manifests", "targets", f"{CROSS_TARGET}.yaml"))
+
+
 def unavailable(library: str) -> str | None:
     """Why this machine cannot build `library`'s runtime (what its target requires is
     missing, with how to install it), or None."""
+    if split_library(library)[1] == CROSS:
+        if SANITIZE != "none":
+            return "the sanitizers run on the host's builds only"
+        target = _cross_target()
+        tools = [target.cxx, target.emulator[0], *target.requires]
+        missing = [t for t in tools if not (os.path.exists(t) if os.path.isabs(t) else shutil.which(t))]
+        return f"{', '.join(missing)} not found; {target.install}" if missing else None
     if library != XNNPACK:
         return None
     target = _xnnpack_target()
@@ -616,9 +638,10 @@ def runner_path(ptes: list[str], library: str, select: str = "used",
         sys.path.insert(0, site_scons)
     import stages
     # XNNPACK's runtime: host-xnnpack with the target's own kernel libraries.
-    library = split_library(library)[0]
+    library, level = split_library(library)
     target, libraries = ((XNNPACK_TARGET, ()) if library == XNNPACK
-                         else (HOST_TARGET, (library, *fallbacks(library))))
+                         else (CROSS_TARGET if level == CROSS else HOST_TARGET,
+                               (library, *fallbacks(library))))
     plan = stages.BuildPlan(target_name=target, models=(), programs=tuple(ptes),
                             libraries=libraries, ops="", select=select, run=False,
                             sanitize=SANITIZE, verbose=False, build_dir=build_dir)
@@ -635,9 +658,13 @@ def scons(*args: str) -> None:
 
 def build_library(library: str, selection: Selection) -> LibraryBuild:
     """One runtime with every program of `selection` (one scons run); a "<library>@<level>"
-    runs the library's runtime with TL_CPU_LEVEL=<level>."""
+    runs the library's runtime with TL_CPU_LEVEL=<level>, "<library>@aarch64" its own
+    build for aarch64 under the emulator."""
     base, level = split_library(library)
     ptes = [e.pte for e in selection.programs.values()]
+    if level == CROSS:
+        runner = build_programs(library, ptes) if ptes else ""
+        return LibraryBuild(library, runner, selection, emulator=_cross_target().emulator)
     runner = build_programs(base, ptes) if ptes else ""
     return LibraryBuild(library, runner, selection, level)
 
@@ -645,8 +672,11 @@ def build_library(library: str, selection: Selection) -> LibraryBuild:
 def build_programs(library: str, ptes: list[str], build_dir: str = BUILD) -> str:
     """One runtime of `library` (with its fallbacks) for every program in `ptes`, built
     through the real flow; returns its runner."""
-    how = ([f"target={XNNPACK_TARGET}"] if library == XNNPACK
-           else ["libraries=" + ",".join((library, *fallbacks(library)))])
+    base, level = split_library(library)
+    how = ([f"target={XNNPACK_TARGET}"] if base == XNNPACK
+           else ["libraries=" + ",".join((base, *fallbacks(base)))])
+    if level == CROSS:
+        how.append(f"target={CROSS_TARGET}")
     listing = os.path.join(build_dir, f"programs-{library}.txt")  # too many for a command line
     os.makedirs(os.path.join(REPO, build_dir), exist_ok=True)
     with open(os.path.join(REPO, listing), "w") as f:
@@ -660,7 +690,7 @@ def build_programs(library: str, ptes: list[str], build_dir: str = BUILD) -> str
 def run_and_compare(build: LibraryBuild, exported: Exported, tmp_dir: str) -> None:
     """Runs the program on its inputs; asserts each output matches torch's."""
     outputs = [os.path.join(tmp_dir, f"output_{i}.npy") for i in range(len(exported.expected))]
-    command = [build.runner, os.path.join(REPO, exported.pte)]
+    command = [*build.emulator, build.runner, os.path.join(REPO, exported.pte)]
     for path in exported.inputs:
         command += ["--input", path]
     for path in outputs:

@@ -78,7 +78,7 @@ def built(exported):
     """library name -> LibraryBuild, built on first use (one scons run per library)."""
     def get(library):
         base, level = harness.split_library(library)
-        if level and library not in _builds:  # the library's runtime, capped at run time
+        if level and level != harness.CROSS and library not in _builds:  # capped at run time
             found = get(base)
             _builds[library] = dataclasses.replace(found, library=library, cpu_level=level)
         if library not in _builds:
