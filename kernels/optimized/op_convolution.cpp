@@ -6,6 +6,10 @@
 
 namespace tailor::optimized::native {
 
+// The manifest declares one scratch_bytes for both paths: the larger, Winograd's.
+static_assert(kConvGemmScratchBytes <= kConvWinogradScratchBytes,
+              "convolution's scratch_bytes (manifests/kernels/optimized.yaml) covers im2col");
+
 // Below this many output channels per group a gathered patch serves too few rows of the
 // product to pay for gathering it: direct loops (depthwise ones: their own vector loops).
 inline constexpr int64_t kConvGemmMinRows = 4;

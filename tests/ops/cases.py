@@ -512,6 +512,20 @@ CASES = [
             (In((1, 9, 9, 7), perm=(0, 3, 1, 2)), Constant((65, 7, 5, 5)), Constant((65,)),
              Arg([1, 1]), Arg([2, 2]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1))],
            domain="small", name="odd_sizes"),
+    # The narrow path (util/conv_gemm.h, conv_narrow): stride 1, rows of under 16 outputs,
+    # patches as runs of zero-padded planes and a wide product: several column and depth
+    # blocks (a 200-row plane, 576 deep), the packed product (130 output channels), 1x3
+    # and 5x5 filters, asymmetric padding, groups, no bias.
+    OpCase("convolution.default", ("Float",),
+           [((1, 64, 200, 10), Constant((8, 64, 3, 3)), Constant((8,)), Arg([1, 1]),
+             Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
+            ((1, 40, 12, 12), Constant((130, 40, 3, 3)), Constant((130,)), Arg([1, 1]),
+             Arg([0, 0]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
+            ((2, 6, 5, 13), Constant((9, 6, 1, 3)), Arg(None), Arg([1, 1]), Arg([0, 2]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
+            ((1, 8, 11, 6), Constant((12, 4, 5, 5)), Constant((12,)), Arg([1, 1]),
+             Arg([2, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(2))],
+           domain="small", name="narrow"),
     # Winograd F(2x2, 3x3) (util/conv_winograd.h): 3x3, stride 1, 32 or more channels each
     # side, 32 or more 2x2 tiles. Odd output sizes (the last tile half outside), paddings
     # 0 to 2, output channels in several blocks of 64 (65, 129), a plane in several bands

@@ -3,7 +3,8 @@
 // Each (batch, group) is a product: out[cout_g, plane] = weight[cout_g, depth] @
 // patches[depth, plane] (+ bias per row), depth = cin_g * kh * kw and plane = out_h *
 // out_w. A 1x1, stride-1 convolution's patches are its input planes as they lie, so the
-// GEMM reads them in place. Otherwise blocks of the patch matrix (im2col), depth by
+// GEMM reads them in place; narrow ones of stride 1 take them from padded planes
+// (ConvNarrow below). Otherwise blocks of the patch matrix (im2col), depth by
 // columns, are gathered into a 64 KB panel from the kernel scratch, and the GEMM
 // accumulates each depth block into out: no heap, and a panel that stays in L2 while every row tile of the
 // weight runs across it.
@@ -89,11 +90,108 @@ struct ConvBiasRows {
   }
 };
 
-// Scratch a convolution takes from the calling thread's slice: the panel, and below it
-// the GEMM's own (whose parallel tasks on other threads take theirs from their slices).
-// The manifest's scratch_bytes of convolution must be at least this.
+// Narrow outputs of stride 1 (under 16 columns: ResNet's last 7x7 stage) would gather
+// their patches in runs of a few floats, each with its bounds: im2col took 10% of such a
+// convolution. Instead the input is copied once into zero-padded planes, and the product
+// runs over "wide" rows as long as the padded ones: output (oh, ow) is column
+// oh * padded_w + ow, so every patch row is ONE contiguous run of the padded planes
+// (offset kh * padded_w + kw), and the columns past out_w are computed and dropped when
+// the wide result is copied into out (with the bias). A strip is 32 columns wide either
+// way: 7 rows of 9 (61 columns) take 2 strips as 49 do.
+inline constexpr int64_t kConvNarrowWidth = 16;
+// Floats of scratch the padded planes and the wide result may take (2 MB).
+inline constexpr int64_t kConvNarrowFloats = 512 * 1024;
+
+struct ConvNarrow {
+  int64_t padded_w = 0, padded_h = 0;
+  int64_t cols = 0;  // columns of a wide row: (out_h - 1) * padded_w + out_w
+  int64_t ld = 0;    // the wide result's row stride: whole strips (the GEMM's row_slack)
+};
+
+/// The padded geometry when `s` takes the narrow path (stride and dilation 1, a row of
+/// under kConvNarrowWidth outputs, scratch enough), else cols == 0.
+inline ConvNarrow conv_narrow(const tailor::native::ConvShape& s) {
+  ConvNarrow w;
+  if (s.stride_h != 1 || s.stride_w != 1 || s.dilation_h != 1 || s.dilation_w != 1 ||
+      s.out_w >= kConvNarrowWidth || s.pointwise()) {
+    return w;
+  }
+  const int64_t padded_w = s.in_w + 2 * s.pad_w;
+  const int64_t padded_h = s.in_h + 2 * s.pad_h;
+  const int64_t cols = (s.out_h - 1) * padded_w + s.out_w;
+  const int64_t ld = (cols + kGemmMaxNr - 1) / kGemmMaxNr * kGemmMaxNr;
+  if (s.in_per_group() * padded_h * padded_w + s.out_per_group() * ld <= kConvNarrowFloats) {
+    w = {padded_w, padded_h, cols, ld};
+  }
+  return w;
+}
+
+// dst = `channels` planes of src, each inside a border of zeros (pad_h rows, pad_w
+// columns) as the narrow path reads them.
+struct ConvPadPlanes {
+  template <int W>
+  TL_VEC_INLINE static void run(const tailor::native::ConvShape* shape, const ConvNarrow* narrow,
+                                const float* src, int64_t channels, float* dst) {
+    const tailor::native::ConvShape& s = *shape;
+    const int64_t pw = narrow->padded_w;
+    for (int64_t c = 0; c < channels; ++c, src += s.in_h * s.in_w) {
+      vec_fill<W>(dst, s.pad_h * pw, 0.0f);
+      dst += s.pad_h * pw;
+      for (int64_t h = 0; h < s.in_h; ++h, dst += pw) {
+        vec_fill<W>(dst, s.pad_w, 0.0f);
+        vec_copy_every<W>(src + h * s.in_w, 1, s.in_w, dst + s.pad_w, s.in_w);
+        vec_fill<W>(dst + s.pad_w + s.in_w, s.pad_w, 0.0f);
+      }
+      vec_fill<W>(dst, s.pad_h * pw, 0.0f);
+      dst += s.pad_h * pw;
+    }
+  }
+};
+
+// Rows [pc, pc + kc) and wide columns [jc, jc + nc) of the patch matrix over the padded
+// planes, into `panel` (row stride nc): each a contiguous run.
+struct ConvShiftedRows {
+  template <int W>
+  TL_VEC_INLINE static void run(const tailor::native::ConvShape* shape, const ConvNarrow* narrow,
+                                const float* padded, int64_t pc, int64_t kc, int64_t jc,
+                                int64_t nc, float* panel) {
+    const tailor::native::ConvShape& s = *shape;
+    const int64_t taps = s.kernel_h * s.kernel_w;
+    const int64_t plane = narrow->padded_h * narrow->padded_w;
+    for (int64_t k = pc; k < pc + kc; ++k) {
+      const int64_t tap = k % taps;
+      const float* row = padded + (k / taps) * plane +
+                         tap / s.kernel_w * narrow->padded_w + tap % s.kernel_w + jc;
+      vec_copy_every<W>(row, 1, nc, panel + (k - pc) * nc, nc);
+    }
+  }
+};
+
+// out[o][oh][ow] = wide[o * ld + oh * padded_w + ow] + bias[o] for `channels` rows.
+struct ConvCompactRows {
+  template <int W>
+  TL_VEC_INLINE static void run(const tailor::native::ConvShape* shape, const ConvNarrow* narrow,
+                                const float* wide, int64_t channels, const float* bias,
+                                float* out) {
+    const tailor::native::ConvShape& s = *shape;
+    for (int64_t o = 0; o < channels; ++o) {
+      const float b = bias != nullptr ? bias[o] : 0.0f;
+      for (int64_t oh = 0; oh < s.out_h; ++oh, out += s.out_w) {
+        const float* src = wide + o * narrow->ld + oh * narrow->padded_w;
+        for (int64_t ow = 0; ow < s.out_w; ++ow) out[ow] = src[ow] + b;
+      }
+    }
+  }
+};
+
+// Scratch a convolution takes from the calling thread's slice: the panel (and the narrow
+// path's padded planes and wide result), and below it the GEMM's own (whose parallel
+// tasks on other threads take theirs from their slices). The manifest's scratch_bytes of
+// convolution must be at least this.
 inline constexpr size_t kConvGemmScratchBytes =
-    kConvPanelFloats * sizeof(float) + KernelScratch::kAlignment + kGemmScratchBytes;
+    (kConvPanelFloats + kGemmMaxNr + kConvNarrowFloats) * sizeof(float) +
+    3 * KernelScratch::kAlignment +
+    kGemmScratchBytes;
 
 /// out = convolution of `in` by `weight` (+ bias) for the geometry `s` (not transposed),
 /// all contiguous NCHW floats, each group's product over ctx's threads; false when the
@@ -110,40 +208,65 @@ inline bool conv_gemm_float(KernelContext& ctx, const tailor::native::ConvShape&
   // columns (a 7x7 convolution over 3 channels) would end each block on a ragged strip,
   // computed full width and copied through the edge tile.
   const int64_t nc_max = kConvPanelFloats / kc_max / kGemmMaxNr * kGemmMaxNr;
+  const ConvNarrow narrow = conv_narrow(s);
   ScratchScope scope(ctx.scratch());
-  float* panel = ctx.scratch().allocate<float>(kConvPanelFloats);
+  // A strip's slack past the panel: the narrow path's products read whole strips.
+  float* panel = ctx.scratch().allocate<float>(kConvPanelFloats + kGemmMaxNr);
+  float* padded = nullptr;
+  float* wide = nullptr;
+  if (narrow.cols > 0) {
+    padded = ctx.scratch().allocate<float>(cin_g * narrow.padded_h * narrow.padded_w);
+    wide = ctx.scratch().allocate<float>(cout_g * narrow.ld);
+    if (padded == nullptr || wide == nullptr) return false;
+  }
   if (panel == nullptr) return false;
   for (int64_t n = 0; n < s.batch; ++n) {
     for (int64_t group = 0; group < s.groups; ++group) {
       const float* a = weight + group * cout_g * depth;
       const float* src = in + (n * s.in_channels + group * cin_g) * s.in_h * s.in_w;
       float* c = out + (n * s.out_channels + group * cout_g) * plane;
+      const float* group_bias = bias != nullptr ? bias + group * cout_g : nullptr;
       GemmArgs g = gemm_args(cout_g, plane, depth, a, src, c);
-      // The bias first, one value a row of c, then every product accumulates onto it:
-      // a plain fill, where a per-row bias in the GEMM would go element by element.
-      if (bias != nullptr) {
-        vec_run<ConvBiasRows>(c, cout_g, plane, bias + group * cout_g);
+      if (narrow.cols > 0) {  // wide rows without a bias, added by the copy into out
+        vec_run<ConvPadPlanes>(&s, &narrow, src, cin_g, padded);
+        g.n = narrow.cols;
+        g.c = wide;
+        g.ldc = narrow.ld;
+        g.row_slack = true;
+      } else if (group_bias != nullptr) {
+        // The bias first, one value a row of c, then every product accumulates onto it:
+        // a plain fill, where a per-row bias in the GEMM would go element by element.
+        vec_run<ConvBiasRows>(c, cout_g, plane, group_bias);
         g.accumulate = true;
       }
       if (s.pointwise()) {
         if (!gemm(ctx, g)) return false;
         continue;
       }
-      for (int64_t jc = 0; jc < plane; jc += nc_max) {
-        const int64_t nc = gemm_min(plane - jc, nc_max);
+      for (int64_t jc = 0; jc < g.n; jc += nc_max) {
+        const int64_t nc = gemm_min(g.n - jc, nc_max);
         for (int64_t pc = 0; pc < depth; pc += kc_max) {
           const int64_t kc = gemm_min(depth - pc, kc_max);
-          vec_run<ConvIm2col>(&s, src, pc, kc, jc, nc, panel);
+          if (narrow.cols > 0) {
+            vec_run<ConvShiftedRows>(&s, &narrow, static_cast<const float*>(padded), pc, kc,
+                                     jc, nc, panel);
+          } else {
+            vec_run<ConvIm2col>(&s, src, pc, kc, jc, nc, panel);
+          }
           GemmArgs block = g;
           block.n = nc;
           block.k = kc;
           block.a = a + pc;
           block.b = panel;
           block.ldb = nc;
-          block.c = c + jc;
+          block.c = g.c + jc;
           block.accumulate = g.accumulate || pc > 0;  // onto the bias, earlier blocks
           if (!gemm(ctx, block)) return false;
         }
+      }
+      if (narrow.cols > 0) {
+        vec_run<ConvCompactRows>(&s, &narrow, static_cast<const float*>(wide), cout_g,
+                                 group_bias, c);
       }
     }
   }
