@@ -14,8 +14,10 @@ TL_VEC_INLINE void vec_exp(VecF<W>& x) {
   using I = typename Vec<W>::I;
   const F hi = F{} + 88.37626f;
   const F lo = F{} - 87.33654f;
-  x = x < hi ? x : hi;
-  x = x > lo ? x : lo;
+  // Written so that a NaN, false in every comparison, keeps itself (x < hi ? x : hi
+  // turned it into hi: sigmoid's case of NaN found it).
+  x = x > hi ? hi : x;
+  x = x < lo ? lo : x;
   // n = round(x / ln 2): adding 1.5 * 2^23 rounds to an integer, kept in the low bits.
   const F shifted = x * 1.44269504f + 12582912.0f;
   const F n = shifted - 12582912.0f;
