@@ -509,7 +509,8 @@ def unavailable(library: str) -> str | None:
             return "the sanitizers run on the host's builds only"
         target = _cross_target()
         tools = [target.cxx, target.emulator[0], *target.requires]
-        missing = [t for t in tools if not (os.path.exists(t) if os.path.isabs(t) else shutil.which(t))]
+        missing = [t for t in tools
+                   if not (os.path.exists(t) if os.path.isabs(t) else shutil.which(t))]
         return f"{', '.join(missing)} not found; {target.install}" if missing else None
     if library != XNNPACK:
         return None

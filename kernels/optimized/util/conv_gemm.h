@@ -4,10 +4,10 @@
 // patches[depth, plane] (+ bias per row), depth = cin_g * kh * kw and plane = out_h *
 // out_w. A 1x1, stride-1 convolution's patches are its input planes as they lie, so the
 // GEMM reads them in place; narrow ones of stride 1 take them from padded planes
-// (ConvNarrow below). Otherwise blocks of the patch matrix (im2col), depth by
-// columns, are gathered into a 64 KB panel from the kernel scratch, and the GEMM
-// accumulates each depth block into out: no heap, and a panel that stays in L2 while every row tile of the
-// weight runs across it.
+// (ConvNarrow below). Otherwise blocks of the patch matrix (im2col), depth by columns,
+// are gathered into a 64 KB panel from the kernel scratch, and the GEMM accumulates each
+// depth block into out: no heap, and a panel that stays in L2 while every row tile of
+// the weight runs across it.
 #pragma once
 
 #include "kernels/optimized/util/gemm.h"
