@@ -433,8 +433,7 @@ class _MethodBuilder:
             inputs, outputs, instructions, delegates, report, nodes, num_inputs, written_by = \
                 self._delegate(inputs, outputs)
         self._add_write_backs(instructions, nodes, num_inputs, written_by)
-        plan, segment = self._place_tensors(inputs, outputs,
-                                            [args for _, _, args in instructions])
+        plan, segment = self._place_tensors(inputs, outputs, instructions)
         if delegates:
             # Backends such as XNNPACK may read up to 16 bytes past a tensor they are
             # given: keep that inside the arena and the mapped constant segment.
@@ -486,7 +485,31 @@ class _MethodBuilder:
         return (done.inputs[:n_in], done.outputs[:n_out], done.instructions, done.delegates,
                 done.report, done.nodes, done.num_inputs, done.written_by)
 
-    def _place_tensors(self, inputs: list[int], outputs: list[int], instruction_args: list):
+    def _view_aliases(self, inputs: list[int], outputs: list[int],
+                      instructions: list) -> dict[int, int]:
+        """out -> the tensor whose bytes it shares, for each view_copy kernel call whose
+        out can be its input's bytes: a reshape of contiguous data is those bytes (the
+        kernel skips its copy when both are one tensor). Neither may be a graph input or
+        output (a caller may point those at its own memory), a constant or a mutable
+        buffer; both take the same bytes at their planned sizes. A view of a view shares
+        the first one's bytes."""
+        def plain(vid):
+            t = self.tensors.get(vid)
+            return (t is not None and t.constant is None and t.initial is None
+                    and t.nbytes > 0 and vid not in self.buffers and vid not in self.aliases
+                    and vid not in inputs and vid not in outputs)
+        roots: dict[int, int] = {}
+        for kind, what, args in instructions:
+            if kind != "KernelCall" or what != "aten::view_copy.out" or len(args) != 3:
+                continue
+            source, out = args[0], args[2]
+            root = roots.get(source, source)
+            if plain(root) and plain(out) and \
+                    self.tensors[out].nbytes == self.tensors[root].nbytes:
+                roots[out] = root
+        return roots
+
+    def _place_tensors(self, inputs: list[int], outputs: list[int], instructions: list):
         constants = [(vid, t.constant if t.constant is not None else t.initial)
                      for vid, t in self.tensors.items()
                      if t.constant is not None or t.initial is not None]
@@ -495,12 +518,16 @@ class _MethodBuilder:
             field = "initial" if vid in self.buffers else "constant"
             setattr(self.tensors[vid].tensor, field, ConstantRef(0, offset))
 
+        views = self._view_aliases(inputs, outputs, instructions)
         planned = {vid for vid, t in self.tensors.items()
-                   if t.constant is None and t.nbytes > 0 and vid not in self.aliases}
+                   if t.constant is None and t.nbytes > 0 and vid not in self.aliases
+                   and vid not in views}
+        # A view's uses are its bytes' uses: they live until the last use of either.
+        uses = [[views.get(t, t) for t in model.tensor_ids(self.values, args)]
+                for _, _, args in instructions]
         # Mutable buffers live from the first instruction to the last, so nothing else
         # ever shares their bytes and they keep their value between calls.
-        ranges = live_ranges([model.tensor_ids(self.values, args) for args in instruction_args],
-                             planned, inputs + sorted(self.buffers),
+        ranges = live_ranges(uses, planned, inputs + sorted(self.buffers),
                              outputs + sorted(self.buffers))
         buffers = [Buffer(vid, self.tensors[vid].nbytes, *ranges[vid])
                    for vid in sorted(planned)]
@@ -508,6 +535,7 @@ class _MethodBuilder:
         offsets = dict(plan.offsets)
         offsets.update({out: plan.offsets[buf] for out, buf in self.aliases.items()
                         if buf in plan.offsets})
+        offsets.update({out: plan.offsets[root] for out, root in views.items()})
         for vid, offset in offsets.items():
             self.tensors[vid].tensor.allocation = Allocation(0, offset)
         return plan, segment.data
