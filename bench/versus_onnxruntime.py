@@ -16,7 +16,9 @@ ResNet-18 (torchvision, random weights) on one 224x224 image, and the MLP
   timed by the runner (`--repeat`: execute() alone, no process start or program load).
 
 Rounds interleave: each round times every engine on every workload for --runs runs
-(after one warm-up run), in the same order, and keeps the burst's fastest run; the figure
+(after one warm-up run; the runner, a new process each time, after as many untimed runs
+as it times: with none, its first runs' page faults and cold caches put the GPT's T=64
+10% slow), in the same order, and keeps the burst's fastest run; the figure
 is the median over rounds of those, so other work on this shared machine (it slows every
 engine, eager's Python most) costs one round, not one engine. Then the GEMM alone (bench/gemm.py's `time`): GFLOP/s at 256^3 against
 the single-core FMA peak it measures. --write puts both tables into BENCHMARKS.md under
@@ -133,7 +135,7 @@ def burst_ms(fn, runs: int) -> float:
 
 def runner_ms(out: str, w: Workload, runs: int) -> float:
     cmd = [os.path.join(out, "bin", "runner"), os.path.join(out, w.program + ".pte"),
-           "--threads", "1", "--repeat", str(runs)]
+           "--threads", "1", "--warmup", str(runs), "--repeat", str(runs)]
     for path in w.npy:
         cmd += ["--input", path]
     proc = subprocess.run(cmd, capture_output=True, text=True)

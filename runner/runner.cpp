@@ -1,7 +1,8 @@
 // runner: loads a program, feeds it .npy inputs, runs a method, writes or checks outputs.
 //
 //   runner PROGRAM [--method NAME | --list-methods] [--input FILE.npy ...] [--output FILE.npy ...]
-//          [--check] [--atol X] [--rtol X] [--threads N] [--repeat N] [--reset-state] [--verbose]
+//          [--check] [--atol X] [--rtol X] [--threads N] [--repeat N] [--warmup N]
+//          [--reset-state] [--verbose]
 //          [--max-memory BYTES] [--max-elements N]
 //          [--trace FILE] [--dump-intermediates DIR]      (trace=1 builds)
 //
@@ -46,7 +47,8 @@ bool g_verbose = false;
 
 const char kUsage[] =
     "usage: runner PROGRAM [--method NAME] [--input FILE.npy ...] [--output FILE.npy ...]\n"
-    "              [--check] [--atol X] [--rtol X] [--threads N] [--repeat N] [--verbose]\n"
+    "              [--check] [--atol X] [--rtol X] [--threads N] [--repeat N] [--warmup N]\n"
+    "              [--verbose]\n"
     "              [--max-memory BYTES] [--max-elements N] [--stack BYTES]\n"
     "  --method NAME    method to run (default: forward)\n"
     "  --list-methods   print each method's name, inputs and outputs, and run nothing\n"
@@ -60,6 +62,7 @@ const char kUsage[] =
     "  --threads N      threads the kernels and each delegate (backend) may use (default 1:\n"
     "                   the runtime creates no thread)\n"
     "  --repeat N       run the method N times and print the min and median time\n"
+    "  --warmup N       run it N times first, untimed (not with trace=1 builds)\n"
     "  --max-memory B   refuse a method that plans more memory (default 1G; K, M, G suffixes)\n"
     "  --max-elements N refuse a method whose run touches more tensor elements (default 4G)\n"
     "  --stack BYTES    load and run the method on a thread with this much stack (K, M\n"
@@ -83,6 +86,7 @@ struct Options {
   tailor::runner::Tolerance tol;
   uint32_t threads = 1;
   uint32_t repeat = 1;
+  uint32_t warmup = 0;  // untimed runs before the --repeat ones
   bool list_methods = false;
   bool reset_state = false;  // Method::reset_state() before each run
   tailor::LoadLimits limits;
@@ -146,18 +150,24 @@ int parse_args(int argc, char** argv, Options* o) {
       }
       continue;
     }
-    if (arg == "--threads" || arg == "--repeat") {
+    if (arg == "--threads" || arg == "--repeat" || arg == "--warmup") {
       list = nullptr;
       if (i + 1 >= argc) return usage_error(arg + " needs a value");
       const char* value = argv[++i];
       char* end = nullptr;
       const unsigned long n = strtoul(value, &end, 10);
-      if (end == value || *end != '\0' || n < 1 || n > 100000 ||
+      if (end == value || *end != '\0' || n < (arg == "--warmup" ? 0u : 1u) || n > 100000 ||
           (arg == "--threads" && n > tailor::ThreadPool::kMaxThreads)) {
-        return usage_error(arg + ": '" + value + "' is not a count from 1 to " +
+        return usage_error(arg + ": '" + value + "' is not a count from " +
+                           (arg == "--warmup" ? "0" : "1") + " to " +
                            (arg == "--threads" ? "64" : "100000"));
       }
-      (arg == "--threads" ? o->threads : o->repeat) = static_cast<uint32_t>(n);
+      (arg == "--threads" ? o->threads : arg == "--repeat" ? o->repeat : o->warmup) =
+          static_cast<uint32_t>(n);
+#if TL_TRACE
+      // The tracer records every run it sees, the first one's intermediates too.
+      if (o->warmup > 0) return usage_error("--warmup: not in a runtime built with trace=1");
+#endif
       continue;
     }
     if (arg == "--max-memory" || arg == "--max-elements" || arg == "--stack") {
@@ -407,6 +417,19 @@ int run(const Options& o) {
     return kExitFailure;
   }
 
+  // Warm-up runs first, untimed and untraced: a new process's first runs pay for page
+  // faults and cold caches (a burst of 20 timed the demo GPT 10% slow).
+  for (uint32_t run = 0; run < o.warmup; ++run) {
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (!set_input(o, method, i, inputs[i])) return kExitFailure;
+    }
+    if (o.reset_state && method.reset_state() != Error::Ok) return kExitFailure;
+    if ((err = method.execute()) != Error::Ok) {
+      fprintf(stderr, "%s: method '%s' failed: %s\n", o.program.c_str(), o.method.c_str(),
+              tailor::error_name(err));
+      return kExitFailure;
+    }
+  }
   std::vector<uint64_t> times;
   for (uint32_t run = 0; run < o.repeat; ++run) {
     // Inputs every time: planned memory reuses an input's bytes once it is read.

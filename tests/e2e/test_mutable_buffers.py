@@ -95,6 +95,17 @@ def test_repeat_gives_the_nth_call_of_eager(target, tmp_path):
         np.testing.assert_allclose(got[0], want[0], atol=1e-5, rtol=1e-5)
 
 
+def test_warmup_runs_are_calls_before_the_timed_ones(tmp_path):
+    """--warmup N runs the method N times untimed: the outputs are eager's (N + repeat)-th
+    call, and the timing line counts the --repeat runs only."""
+    got = _run("host", tmp_path, 2, "--warmup", "3")
+    assert int(got[1][0]) == 5
+    np.testing.assert_allclose(got[0], _eager(5)[0], atol=1e-5, rtol=1e-5)
+    runner, pte = _build("host")
+    proc = subprocess.run([runner, pte, "--warmup", "-1"], capture_output=True, text=True)
+    assert proc.returncode == 2 and "--warmup: '-1' is not a count from 0 to 100000" in proc.stderr
+
+
 @pytest.mark.parametrize("target", _targets())
 def test_reset_state_restores_the_initial_values(target, tmp_path):
     got = _run(target, tmp_path, 3, "--reset-state")    # Method::reset_state() each run
