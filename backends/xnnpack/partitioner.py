@@ -136,8 +136,9 @@ WINS_BESIDE_OPTIMIZED = frozenset(WINDOW)
 def _winograd_on_kernels(m: LoweredMethod, i: int) -> bool:
     """Whether the optimized convolution runs call `i` by Winograd F(2x2, 3x3), as
     winograd_fits() in kernels/optimized/util/conv_winograd.h decides (the same rule,
-    without its scratch budget, which these channel counts stay inside): 3x3, stride and
-    dilation 1, one group, 32 to 256 channels each side, 32 tiles of 2x2 or more."""
+    without its scratch budget, which up to 256 input channels stay inside): 3x3, stride
+    and dilation 1, one group, 32 to 256 input channels and 32 or more output channels,
+    32 tiles of 2x2 or more."""
     call = m.calls[i]
     args = call.args
     w = m.tensor(args[1])
@@ -150,7 +151,7 @@ def _winograd_on_kernels(m: LoweredMethod, i: int) -> bool:
     tiles = (out.sizes[2] + 1) // 2 * ((out.sizes[3] + 1) // 2)
     return (None not in ints and (kh, kw) == (3, 3) and set(stride_dilation) == {1}
             and m.literal(args[8]) == 1 and not m.literal(args[6])
-            and 32 <= cin <= 256 and 32 <= cout <= 256 and tiles >= 32)
+            and 32 <= cin <= 256 and cout >= 32 and tiles >= 32)
 
 
 class XnnpackPartitioner(Partitioner):

@@ -82,13 +82,19 @@ inline WinogradPlan winograd_plan(const tailor::native::ConvShape& s) {
 // Winograd's time (ResNet-18's last stage).
 inline constexpr int64_t kWinogradMinTiles = 32;
 
-/// Whether Winograd serves `s`: a 3x3 filter, stride and dilation 1, one group, and
-/// channels enough on both sides, and tiles enough, for the transforms to cost little
-/// against the products.
+// Input channels at most: a U block of 64 filters then takes 1 MB of the scratch, and a
+// band several tile rows. backends/xnnpack/partitioner.py's _winograd_on_kernels() keeps
+// the same rule.
+inline constexpr int64_t kWinogradMaxInChannels = 256;
+
+/// Whether Winograd serves `s`: a 3x3 filter, stride and dilation 1, one group, 32 to
+/// 256 input channels and 32 or more output channels, and tiles enough, for the
+/// transforms to cost little against the products.
 inline bool winograd_fits(const tailor::native::ConvShape& s) {
   return s.kernel_h == 3 && s.kernel_w == 3 && s.stride_h == 1 && s.stride_w == 1 &&
          s.dilation_h == 1 && s.dilation_w == 1 && s.groups == 1 && s.in_channels >= 32 &&
-         s.out_channels >= 32 && (s.out_h + 1) / 2 * ((s.out_w + 1) / 2) >= kWinogradMinTiles &&
+         s.in_channels <= kWinogradMaxInChannels && s.out_channels >= 32 &&
+         (s.out_h + 1) / 2 * ((s.out_w + 1) / 2) >= kWinogradMinTiles &&
          winograd_plan(s).band > 0;
 }
 
