@@ -105,8 +105,11 @@ def wire_render(ctx, plan_yaml, kernel_sources, backend_plan) -> list:
                           [kernel_sources, plan_yaml],
                           Action(write_kernel_shards,
                                  ctx.label("sharding kernels into %d files" % ctx.plan.shards)))
+    # The count too: after a -j2 build, -j1's one shard must be rendered again to hold
+    # every kernel (it was up to date with the kernel list, and the link lost half).
     tenv.Depends(shards, _codegen_sources(ctx) + ["site_scons/kernel_shards.py",
-                                                  "templates/kernel_shard.cpp.j2"])
+                                                  "templates/kernel_shard.cpp.j2",
+                                                  tenv.Value("shards=%d" % ctx.plan.shards)])
     return [glue[0], glue[3]] + list(shards)
 
 

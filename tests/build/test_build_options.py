@@ -68,6 +68,17 @@ def test_one_shard_per_job(jobs, shards):
     assert kernel_shards.shard_count(jobs) == shards
 
 
+def test_a_build_with_another_job_count_renders_its_shards_again():
+    """After -j2's two shards, -j1's one shard holds every kernel (it was kept as it was,
+    with half of them, and the link failed)."""
+    from tests.conftest import run_scons
+    build = "build_dir=build/test-shards"
+    run_scons("model=mlp", build)                            # -j2: two shards
+    proc = run_scons("-j1", "model=mlp", "run=1", build)    # the last -j wins
+    assert "sharding kernels into 1 files" in proc.stdout
+    assert "check passed" in proc.stdout
+
+
 @pytest.mark.parametrize("path, shard", [("build/host/mlp/obj/kernels_3.o", True),
                                          ("kernels_12.o", True),
                                          ("build/host/obj/kernels/portable/op_add.o", False),
