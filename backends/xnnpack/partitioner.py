@@ -133,27 +133,6 @@ class _Layouts:
 WINS_BESIDE_OPTIMIZED = frozenset(WINDOW)
 
 
-def _winograd_on_kernels(m: LoweredMethod, i: int) -> bool:
-    """Whether the optimized convolution runs call `i` by Winograd F(2x2, 3x3), as
-    winograd_fits() in kernels/optimized/util/conv_winograd.h decides (the same rule,
-    without its scratch budget, which up to 256 input channels stay inside): 3x3, stride
-    and dilation 1, one group, 32 to 256 input channels and 32 or more output channels,
-    32 tiles of 2x2 or more."""
-    call = m.calls[i]
-    args = call.args
-    w = m.tensor(args[1])
-    out = m.tensor(args[call.num_inputs])
-    if w is None or out is None or len(w.sizes) != 4 or out.dynamic:
-        return False
-    cout, cin, kh, kw = w.sizes
-    ints = [m.literal(v) for a in args[3:6] for v in m.items(a)]
-    stride_dilation = [m.literal(v) for a in (args[3], args[5]) for v in m.items(a)]
-    tiles = (out.sizes[2] + 1) // 2 * ((out.sizes[3] + 1) // 2)
-    return (None not in ints and (kh, kw) == (3, 3) and set(stride_dilation) == {1}
-            and m.literal(args[8]) == 1 and not m.literal(args[6])
-            and 32 <= cin <= 256 and cout >= 32 and tiles >= 32)
-
-
 class XnnpackPartitioner(Partitioner):
     backend = "xnnpack"
 
@@ -216,10 +195,11 @@ class XnnpackPartitioner(Partitioner):
                 return "a squeeze or unsqueeze with dynamic sizes"
             return None
         if op == CONV:
-            if self.beside_optimized and _winograd_on_kernels(m, i):
+            why = self._check_convolution(m, i)
+            if why is None and self.beside_optimized and self._winograd_on_kernels(m, i):
                 return ("a 3x3 stride-1 convolution: the optimized kernels run it faster "
                         "(Winograd)")
-            return self._check_convolution(m, i)
+            return why
         if op in WINDOW:
             return self._check_pooling(m, i)
         return self._check_unary(m, i)
@@ -305,6 +285,23 @@ class XnnpackPartitioner(Partitioner):
                 return "output_padding not below the stride (XNNPACK's deconvolution " \
                        "needs it below)"
         return None
+
+    def _winograd_on_kernels(self, m: LoweredMethod, i: int) -> bool:
+        """Whether the optimized convolution runs call `i` (one XNNPACK could run) by
+        Winograd F(2x2, 3x3), as winograd_fits() in kernels/optimized/util/conv_winograd.h
+        decides (the same rule, without its scratch budget, which up to 256 input channels
+        stay inside): 3x3, stride and dilation 1, one group, 32 to 256 input channels and
+        32 or more output channels, 32 tiles of 2x2 or more."""
+        call = m.calls[i]
+        w = m.tensor(call.args[1])
+        out = m.tensor(call.args[call.num_inputs])
+        if len(w.sizes) != 4 or out.dynamic or m.literal(call.args[6]):
+            return False
+        cout, cin, kh, kw = w.sizes
+        tiles = (out.sizes[2] + 1) // 2 * ((out.sizes[3] + 1) // 2)
+        ones = self._conv_ints(m, i, 3) + self._conv_ints(m, i, 5)  # stride, dilation
+        return ((kh, kw) == (3, 3) and set(ones) == {1} and m.literal(call.args[8]) == 1
+                and 32 <= cin <= 256 and cout >= 32 and tiles >= 32)
 
     def _conv_ints(self, m: LoweredMethod, i: int, at: int) -> list:
         """A convolution's int list argument `at`, one value per spatial dim (torch takes

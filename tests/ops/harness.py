@@ -501,6 +501,11 @@ def _cross_target():
     return load_target(os.path.join(REPO, "manifests", "targets", f"{CROSS_TARGET}.yaml"))
 
 
+def _missing(tools) -> list:
+    """The tools (absolute paths or commands on PATH) this machine does not have."""
+    return [t for t in tools if not (os.path.exists(t) if os.path.isabs(t) else shutil.which(t))]
+
+
 def unavailable(library: str) -> str | None:
     """Why this machine cannot build `library`'s runtime (what its target requires is
     missing, with how to install it), or None."""
@@ -508,15 +513,12 @@ def unavailable(library: str) -> str | None:
         if SANITIZE != "none":
             return "the sanitizers run on the host's builds only"
         target = _cross_target()
-        tools = [target.cxx, target.emulator[0], *target.requires]
-        missing = [t for t in tools
-                   if not (os.path.exists(t) if os.path.isabs(t) else shutil.which(t))]
+        missing = _missing([target.cxx, target.emulator[0], *target.requires])
         return f"{', '.join(missing)} not found; {target.install}" if missing else None
     if library != XNNPACK:
         return None
     target = _xnnpack_target()
-    missing = [r for r in target.requires
-               if not (os.path.exists(r) if os.path.isabs(r) else shutil.which(r))]
+    missing = _missing(target.requires)
     if missing:
         return f"XNNPACK is not installed ({', '.join(missing)} not found); {target.install}"
     return None
