@@ -75,6 +75,10 @@ class KernelPlan:
     libraries: tuple[str, ...]                    # precedence order searched
     kernels: tuple[KernelChoice, ...]             # sorted by (op, key)
     selected_dtypes: tuple[DtypeSelection, ...]   # sorted by (op, library); empty when select_all
+    # Per kernel source, every op (as the manifest spells it) its library declares in that
+    # file, chosen or not: the only names its code may read a dtype mask for (the shard's
+    # TL_KERNEL_OPS, runtime/kernel/dtype_selection.h).
+    source_ops: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -272,7 +276,19 @@ def resolve_kernels(selection: OpList, libraries: list[KernelLibrary], select_al
                                     str(k.schema), k.scratch_bytes))
     selected = () if select_all else tuple(DtypeSelection(library, op, tuple(sorted(d)))
                                            for (op, library), d in sorted(dtypes.items()))
-    return KernelPlan(select_all, tuple(lib.name for lib in libraries), tuple(kernels), selected)
+    return KernelPlan(select_all, tuple(lib.name for lib in libraries), tuple(kernels), selected,
+                      _source_ops(kernels, libraries))
+
+
+def _source_ops(kernels: list[KernelChoice], libraries) -> tuple:
+    """(source, ops its library declares in it) for each source of `kernels`."""
+    declared: dict[tuple[str, str], set] = {}
+    for library in libraries:
+        for k in library.kernels:
+            declared.setdefault((library.name, k.source), set()).add(manifest_op_name(k.op))
+    owners = {k.source: k.library for k in kernels}
+    return tuple((source, tuple(sorted(declared.get((library, source), ()))))
+                 for source, library in sorted(owners.items()))
 
 
 def choice_report(selection: OpList, libraries: list[KernelLibrary],
@@ -323,6 +339,26 @@ def check_kernel_sources(plan: KernelPlan, libraries: list[KernelLibrary], repo:
                                 "`source:`")
 
 
+def check_plan_covers(plan: KernelPlan, selection: OpList) -> None:
+    """Looks up every (op, key) of the op list in the plan as Method load does in the
+    table rendered from it (the exact key, else the op's `arg_meta: null` kernel) and
+    checks that kernel's dtype row holds the key's dtypes: a call the build accepted is
+    never refused at load or in its kernel's dtype switch."""
+    if plan.select_all:
+        return
+    table = {(k.op, k.key): k for k in plan.kernels}
+    rows = {(s.library, s.op): set(s.dtypes) for s in plan.selected_dtypes}
+    for use in selection.ops:
+        for key, _ in use.kernel_keys:
+            kernel = table.get((use.op, key)) or table.get((use.op, ""))
+            row = rows.get((kernel.library, manifest_op_name(use.op)), set()) if kernel else set()
+            if kernel is None or not _key_dtypes(key) <= row:
+                raise ManifestError(
+                    f"internal error: the kernel plan cannot serve {use.op} with key {key!r} "
+                    f"(kernel: {kernel.library + ' ' + kernel.native if kernel else 'none'}, "
+                    f"dtypes: {', '.join(sorted(row)) or 'none'}); please report it")
+
+
 def plan_to_yaml(plan: KernelPlan) -> str:
     data = {
         "select": "all" if plan.select_all else "selected",
@@ -333,7 +369,7 @@ def plan_to_yaml(plan: KernelPlan) -> str:
                     for k in plan.kernels],
         "selected_dtypes": [{"library": s.library, "op": s.op, "dtypes": list(s.dtypes),
                              "mask": f"0x{s.mask:x}"} for s in plan.selected_dtypes],
-        "sources": list(plan.sources),
+        "sources": {source: list(ops) for source, ops in plan.source_ops},
     }
     return dump_yaml(data, _HEADER)
 
@@ -346,7 +382,8 @@ def parse_plan(text: str, path: str) -> KernelPlan:
             data["select"] == "all", tuple(data["libraries"]),
             tuple(KernelChoice(**k) for k in data["kernels"]),
             tuple(DtypeSelection(s["library"], s["op"], tuple(s["dtypes"]))
-                  for s in data["selected_dtypes"]))
+                  for s in data["selected_dtypes"]),
+            tuple((source, tuple(ops)) for source, ops in data["sources"].items()))
     except (KeyError, TypeError) as e:
         raise ManifestError(f"{path}: not a kernel plan ({e!r}); write it with "
                             "python -m codegen.resolve") from None
@@ -385,6 +422,7 @@ def main(argv: list[str] | None = None) -> int:
     plan = resolve_kernels(merge_oplists(lists), libraries, args.select == "all", target.path,
                            ", ".join(args.oplist) or "--select all")
     check_kernel_sources(plan, libraries, REPO)
+    check_plan_covers(plan, merge_oplists(lists))
     for line in choice_report(merge_oplists(lists), libraries, own):
         print(f"  kernel choice: {line}")
     write_text(args.out, plan_to_yaml(plan))

@@ -1,7 +1,8 @@
 """The kernel shards: gen/kernels_<i>.cpp, each #including a share of the selected kernel
-sources, each between `#define TL_KERNEL_LIBRARY "<its library>"` and its #undef (the
-dtype masks are per chosen kernel: runtime/kernel/dtype_selection.h), then checking
-their kernels' signatures (codegen/signature_checks).
+sources, each between #defines of its library, its path and the ops its manifest gives
+it, and their #undefs (the dtype masks are per chosen kernel, read only by that source,
+for those ops: runtime/kernel/dtype_selection.h), then checking their kernels'
+signatures (codegen/signature_checks).
 
 Which kernel files a runtime needs is known only after resolution, but SCons declares
 its targets up front, so the number of shards cannot follow the number of kernels. It
@@ -67,11 +68,13 @@ def write_kernel_shards(target, source, env):
     repo = env.Dir("#").abspath
     template = _template(repo)
     libraries = source_libraries(plan)
+    ops = dict(plan.source_ops)
     for index, node in enumerate(target):
         sources = []
         for path in kernel_files[index::len(target)]:
             with open(os.path.join(repo, path)) as f:
                 sources.append({"path": path, "library": libraries[path],
+                                "ops": "|".join(ops[path]),
                                 "checks": signature_checks(plan, path, f.read())})
         write_text_atomic(str(node), template.render(index=index, count=len(target),
                                                      sources=sources))

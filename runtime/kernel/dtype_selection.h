@@ -10,13 +10,19 @@
 // `1u << code` per ScalarType code the resolver chose that kernel for. It is included
 // from here, after DtypeSelection is defined, so it needs no includes.
 //
-// Kernels name their library through TL_KERNEL_LIBRARY, which the kernel shard
-// (templates/kernel_shard.cpp.j2) #defines around each kernel source it includes. The
-// macros below read it where they are expanded, in the kernel's own code, so this header
-// and the util headers (#pragma once) never capture one library's name. A selective
-// build that compiles a kernel source without TL_KERNEL_LIBRARY stops with "
-// 'TL_KERNEL_LIBRARY' was not declared": define it (-DTL_KERNEL_LIBRARY='"portable"') or
-// compile with TL_SELECT_ALL_DTYPES, which needs no library.
+// The kernel shard (templates/kernel_shard.cpp.j2) #defines, around each kernel source
+// it includes, what the macros below read where they are expanded:
+//   TL_KERNEL_LIBRARY  "portable"                       whose rows apply
+//   TL_KERNEL_SOURCE   "kernels/portable/op_add.cpp"    the file being compiled
+//   TL_KERNEL_OPS      "add.out|add.Scalar_out"         the ops its manifest gives it
+// A mask is read only in the kernel source itself (__FILE__ ends with TL_KERNEL_SOURCE)
+// and only for an op its manifest declares there; either check failing stops the compile
+// at the call, naming it. So a util header shared by two libraries cannot bake the first
+// includer's mask into code the other runs (#pragma once, unity shards), and an op name
+// typo cannot silently select no dtype: the mask a kernel runs with is always the row
+// Method load checks calls against. Headers take the mask as a template parameter.
+// A selective build that compiles a kernel source outside a shard must define all three
+// (tests/runtime/fixtures/test_kernels.cpp does); TL_SELECT_ALL_DTYPES needs none.
 #pragma once
 
 #include <stdint.h>
@@ -40,8 +46,7 @@ struct DtypeSelection {
 namespace tailor {
 
 /// Bit `1u << code` for each dtype selected for the kernel of `op` (a string literal) in
-/// `library`: for kernels that test several dtypes at once (a loader per input dtype, one
-/// case per element size). Kernels call it through TL_SELECTED_DTYPE_MASK(op).
+/// `library`. Kernels read it through TL_SELECTED_DTYPE_MASK(op) and the TL_SWITCH_* macros.
 constexpr uint32_t selected_dtype_mask(const char* library, const char* op) {
 #if defined(TL_SELECT_ALL_DTYPES) && TL_SELECT_ALL_DTYPES
   (void)library;
@@ -63,24 +68,66 @@ constexpr uint32_t selected_dtype_mask(const char* library, const char* op) {
 #endif
 }
 
-/// True when the kernel of `op` in kernel library `library` may instantiate dtype `t`.
-/// Constant-evaluable, so a TL_SWITCH_* case of an unselected dtype compiles to nothing.
-/// An (library, op) missing from the selection has no dtype selected.
-constexpr bool dtype_selected(const char* library, const char* op, ScalarType t) {
-  return (selected_dtype_mask(library, op) & (1u << static_cast<uint32_t>(t))) != 0;
-}
-
 }  // namespace tailor
 
-// The including kernel's library, read where a macro below (or TL_SWITCH_*) is expanded.
-// select=all needs none, so kernels compiled outside a shard (benchmarks, the freestanding
-// check, the eager extension) build with TL_SELECT_ALL_DTYPES alone.
-#if defined(TL_SELECT_ALL_DTYPES) && TL_SELECT_ALL_DTYPES
-#define TL_INTERNAL_KERNEL_LIBRARY ""
-#else
-#define TL_INTERNAL_KERNEL_LIBRARY TL_KERNEL_LIBRARY
-#endif
+namespace tailor::internal {
+
+// Not constexpr: a constant evaluation that reaches one of these fails to compile, and
+// the compiler's message names the rule broken.
+void dtype_mask_read_outside_its_kernel_source__pass_it_as_a_template_argument();
+void op_name_not_declared_for_this_kernel_source_in_its_manifest();
+
+constexpr bool ends_with(const char* s, const char* suffix) {
+  const char* end = s;
+  const char* suffix_end = suffix;
+  while (*end != '\0') ++end;
+  while (*suffix_end != '\0') ++suffix_end;
+  while (suffix_end != suffix) {
+    if (end == s || *--end != *--suffix_end) return false;
+  }
+  return true;
+}
+
+/// Whether `op` is one of the '|'-separated names of `list`.
+constexpr bool in_op_list(const char* list, const char* op) {
+  while (*list != '\0') {
+    const char* o = op;
+    while (*o != '\0' && *list == *o) {
+      ++list;
+      ++o;
+    }
+    if (*o == '\0' && (*list == '|' || *list == '\0')) return true;
+    while (*list != '\0' && *list != '|') ++list;
+    if (*list == '|') ++list;
+  }
+  return false;
+}
+
+/// selected_dtype_mask(library, op), read from `file` (the __FILE__ of the expansion).
+constexpr uint32_t kernel_dtype_mask(const char* library, const char* source, const char* ops,
+                                     const char* file, const char* op) {
+  if (!ends_with(file, source)) {
+    dtype_mask_read_outside_its_kernel_source__pass_it_as_a_template_argument();
+  }
+  if (!in_op_list(ops, op)) {
+    op_name_not_declared_for_this_kernel_source_in_its_manifest();
+  }
+  return selected_dtype_mask(library, op);
+}
+
+/// Forces constant evaluation (and so the checks above) wherever the mask is used.
+template <uint32_t kMask>
+inline constexpr uint32_t kDtypeMask = kMask;
+
+}  // namespace tailor::internal
 
 /// The dtypes selected for `op` (a string literal) in the including kernel's library, as
 /// a constant: `constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("add.out");`.
-#define TL_SELECTED_DTYPE_MASK(op) ::tailor::selected_dtype_mask(TL_INTERNAL_KERNEL_LIBRARY, op)
+#if defined(TL_SELECT_ALL_DTYPES) && TL_SELECT_ALL_DTYPES
+#define TL_SELECTED_DTYPE_MASK(op) \
+  ::tailor::internal::kDtypeMask<::tailor::selected_dtype_mask("", op)>
+#else
+#define TL_SELECTED_DTYPE_MASK(op)                                                         \
+  ::tailor::internal::kDtypeMask<::tailor::internal::kernel_dtype_mask(                    \
+      TL_KERNEL_LIBRARY, TL_KERNEL_SOURCE, TL_KERNEL_OPS, __FILE__, op)>
+#endif

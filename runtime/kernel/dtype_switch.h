@@ -6,9 +6,10 @@
 //   });
 //
 // `op_name` must be a string literal spelled as in the kernel manifest: a case is
-// compiled only when dtype_selected(TL_KERNEL_LIBRARY, op_name, dtype)
-// (dtype_selection.h), so dtypes the resolver did not choose this kernel for generate no
-// code. At run time an unselected dtype fails the call with
+// compiled only when its dtype is in TL_SELECTED_DTYPE_MASK(op_name) (dtype_selection.h),
+// so dtypes the resolver did not choose this kernel for generate no code. Code in a
+// header, shared by kernels of several libraries, uses the TL_SWITCH_*_IN(mask, ...)
+// forms with the mask its caller passed as a template argument. At run time an unselected dtype fails the call with
 // InvalidArgument and logs "<op>: dtype <Name> is not selected in this build"; a dtype
 // outside the macro's set logs "... is not supported".
 //
@@ -34,20 +35,21 @@
 #endif
 
 #define TL_INTERNAL_DTYPE_CASE(ctx, op_name, NAME, CTYPE, T, ...)                        \
-  case ::tailor::ScalarType::NAME:                                                        \
-    if constexpr (::tailor::dtype_selected(TL_INTERNAL_KERNEL_LIBRARY, op_name,         \
-                                           ::tailor::ScalarType::NAME)) {                 \
-      using T = CTYPE;                                                                    \
-      (__VA_ARGS__)();                                                                    \
-    } else {                                                                              \
+  case ::tailor::ScalarType::NAME:                                                       \
+    if constexpr ((tl_switch_mask_ >>                                                    \
+                   static_cast<uint32_t>(::tailor::ScalarType::NAME)) & 1u) {            \
+      using T = CTYPE;                                                                   \
+      (__VA_ARGS__)();                                                                   \
+    } else {                                                                             \
       ::tailor::internal::report_dtype_unselected(ctx, TL_INTERNAL_OP_NAME(op_name),     \
-                                                  ::tailor::ScalarType::NAME);            \
-    }                                                                                     \
+                                                  ::tailor::ScalarType::NAME);           \
+    }                                                                                    \
     break;
 
-#define TL_INTERNAL_SWITCH_BEGIN(dtype)                    \
-  do {                                                     \
-    const ::tailor::ScalarType tl_switch_dtype_ = (dtype); \
+#define TL_INTERNAL_SWITCH_BEGIN(mask, dtype)                                            \
+  do {                                                                                   \
+    constexpr uint32_t tl_switch_mask_ = (mask);                                         \
+    const ::tailor::ScalarType tl_switch_dtype_ = (dtype);                               \
     switch (tl_switch_dtype_) {
 
 #define TL_INTERNAL_SWITCH_END(ctx, op_name)                                             \
@@ -59,65 +61,79 @@
   }                                                                                      \
   while (0)
 
-#define TL_INTERNAL_CASES_INT(ctx, op_name, T, ...)                         \
-  TL_INTERNAL_DTYPE_CASE(ctx, op_name, Byte, uint8_t, T, __VA_ARGS__)       \
-  TL_INTERNAL_DTYPE_CASE(ctx, op_name, Char, int8_t, T, __VA_ARGS__)        \
-  TL_INTERNAL_DTYPE_CASE(ctx, op_name, Short, int16_t, T, __VA_ARGS__)      \
-  TL_INTERNAL_DTYPE_CASE(ctx, op_name, Int, int32_t, T, __VA_ARGS__)        \
+#define TL_INTERNAL_CASES_INT(ctx, op_name, T, ...)                                      \
+  TL_INTERNAL_DTYPE_CASE(ctx, op_name, Byte, uint8_t, T, __VA_ARGS__)                    \
+  TL_INTERNAL_DTYPE_CASE(ctx, op_name, Char, int8_t, T, __VA_ARGS__)                     \
+  TL_INTERNAL_DTYPE_CASE(ctx, op_name, Short, int16_t, T, __VA_ARGS__)                   \
+  TL_INTERNAL_DTYPE_CASE(ctx, op_name, Int, int32_t, T, __VA_ARGS__)                     \
   TL_INTERNAL_DTYPE_CASE(ctx, op_name, Long, int64_t, T, __VA_ARGS__)
 
-#define TL_INTERNAL_CASES_FLOAT_DOUBLE(ctx, op_name, T, ...)             \
-  TL_INTERNAL_DTYPE_CASE(ctx, op_name, Float, float, T, __VA_ARGS__)     \
+#define TL_INTERNAL_CASES_FLOAT_DOUBLE(ctx, op_name, T, ...)                             \
+  TL_INTERNAL_DTYPE_CASE(ctx, op_name, Float, float, T, __VA_ARGS__)                     \
   TL_INTERNAL_DTYPE_CASE(ctx, op_name, Double, double, T, __VA_ARGS__)
 
-#define TL_INTERNAL_CASES_HALF_BF16(ctx, op_name, T, ...)                           \
-  TL_INTERNAL_DTYPE_CASE(ctx, op_name, Half, ::tailor::Half, T, __VA_ARGS__)        \
+#define TL_INTERNAL_CASES_HALF_BF16(ctx, op_name, T, ...)                                \
+  TL_INTERNAL_DTYPE_CASE(ctx, op_name, Half, ::tailor::Half, T, __VA_ARGS__)             \
   TL_INTERNAL_DTYPE_CASE(ctx, op_name, BFloat16, ::tailor::BFloat16, T, __VA_ARGS__)
 
-#define TL_INTERNAL_CASES_BOOL(ctx, op_name, T, ...) \
+#define TL_INTERNAL_CASES_BOOL(ctx, op_name, T, ...)                                     \
   TL_INTERNAL_DTYPE_CASE(ctx, op_name, Bool, ::tailor::Bool, T, __VA_ARGS__)
 
-#define TL_SWITCH_INT_TYPES(dtype, ctx, op_name, T, ...)  \
-  TL_INTERNAL_SWITCH_BEGIN(dtype)                         \
-  TL_INTERNAL_CASES_INT(ctx, op_name, T, __VA_ARGS__)     \
+#define TL_SWITCH_INT_TYPES(dtype, ctx, op_name, T, ...)                                 \
+  TL_SWITCH_INT_TYPES_IN(TL_SELECTED_DTYPE_MASK(op_name), dtype, ctx, op_name, T, __VA_ARGS__)
+#define TL_SWITCH_INT_TYPES_IN(mask, dtype, ctx, op_name, T, ...)                        \
+  TL_INTERNAL_SWITCH_BEGIN(mask, dtype)                                                  \
+  TL_INTERNAL_CASES_INT(ctx, op_name, T, __VA_ARGS__)                                    \
   TL_INTERNAL_SWITCH_END(ctx, op_name)
 
-#define TL_SWITCH_INTB_TYPES(dtype, ctx, op_name, T, ...)  \
-  TL_INTERNAL_SWITCH_BEGIN(dtype)                          \
-  TL_INTERNAL_CASES_INT(ctx, op_name, T, __VA_ARGS__)      \
-  TL_INTERNAL_CASES_BOOL(ctx, op_name, T, __VA_ARGS__)     \
+#define TL_SWITCH_INTB_TYPES(dtype, ctx, op_name, T, ...)                                \
+  TL_SWITCH_INTB_TYPES_IN(TL_SELECTED_DTYPE_MASK(op_name), dtype, ctx, op_name, T, __VA_ARGS__)
+#define TL_SWITCH_INTB_TYPES_IN(mask, dtype, ctx, op_name, T, ...)                       \
+  TL_INTERNAL_SWITCH_BEGIN(mask, dtype)                                                  \
+  TL_INTERNAL_CASES_INT(ctx, op_name, T, __VA_ARGS__)                                    \
+  TL_INTERNAL_CASES_BOOL(ctx, op_name, T, __VA_ARGS__)                                   \
   TL_INTERNAL_SWITCH_END(ctx, op_name)
 
-#define TL_SWITCH_FLOAT_TYPES(dtype, ctx, op_name, T, ...)        \
-  TL_INTERNAL_SWITCH_BEGIN(dtype)                                 \
-  TL_INTERNAL_CASES_FLOAT_DOUBLE(ctx, op_name, T, __VA_ARGS__)    \
-  TL_INTERNAL_CASES_HALF_BF16(ctx, op_name, T, __VA_ARGS__)       \
+#define TL_SWITCH_FLOAT_TYPES(dtype, ctx, op_name, T, ...)                               \
+  TL_SWITCH_FLOAT_TYPES_IN(TL_SELECTED_DTYPE_MASK(op_name), dtype, ctx, op_name, T, __VA_ARGS__)
+#define TL_SWITCH_FLOAT_TYPES_IN(mask, dtype, ctx, op_name, T, ...)                      \
+  TL_INTERNAL_SWITCH_BEGIN(mask, dtype)                                                  \
+  TL_INTERNAL_CASES_FLOAT_DOUBLE(ctx, op_name, T, __VA_ARGS__)                           \
+  TL_INTERNAL_CASES_HALF_BF16(ctx, op_name, T, __VA_ARGS__)                              \
   TL_INTERNAL_SWITCH_END(ctx, op_name)
 
-#define TL_SWITCH_REAL_TYPES(dtype, ctx, op_name, T, ...)         \
-  TL_INTERNAL_SWITCH_BEGIN(dtype)                                 \
-  TL_INTERNAL_CASES_INT(ctx, op_name, T, __VA_ARGS__)             \
-  TL_INTERNAL_CASES_FLOAT_DOUBLE(ctx, op_name, T, __VA_ARGS__)    \
+#define TL_SWITCH_REAL_TYPES(dtype, ctx, op_name, T, ...)                                \
+  TL_SWITCH_REAL_TYPES_IN(TL_SELECTED_DTYPE_MASK(op_name), dtype, ctx, op_name, T, __VA_ARGS__)
+#define TL_SWITCH_REAL_TYPES_IN(mask, dtype, ctx, op_name, T, ...)                       \
+  TL_INTERNAL_SWITCH_BEGIN(mask, dtype)                                                  \
+  TL_INTERNAL_CASES_INT(ctx, op_name, T, __VA_ARGS__)                                    \
+  TL_INTERNAL_CASES_FLOAT_DOUBLE(ctx, op_name, T, __VA_ARGS__)                           \
   TL_INTERNAL_SWITCH_END(ctx, op_name)
 
-#define TL_SWITCH_REALB_TYPES(dtype, ctx, op_name, T, ...)        \
-  TL_INTERNAL_SWITCH_BEGIN(dtype)                                 \
-  TL_INTERNAL_CASES_INT(ctx, op_name, T, __VA_ARGS__)             \
-  TL_INTERNAL_CASES_FLOAT_DOUBLE(ctx, op_name, T, __VA_ARGS__)    \
-  TL_INTERNAL_CASES_BOOL(ctx, op_name, T, __VA_ARGS__)            \
+#define TL_SWITCH_REALB_TYPES(dtype, ctx, op_name, T, ...)                               \
+  TL_SWITCH_REALB_TYPES_IN(TL_SELECTED_DTYPE_MASK(op_name), dtype, ctx, op_name, T, __VA_ARGS__)
+#define TL_SWITCH_REALB_TYPES_IN(mask, dtype, ctx, op_name, T, ...)                      \
+  TL_INTERNAL_SWITCH_BEGIN(mask, dtype)                                                  \
+  TL_INTERNAL_CASES_INT(ctx, op_name, T, __VA_ARGS__)                                    \
+  TL_INTERNAL_CASES_FLOAT_DOUBLE(ctx, op_name, T, __VA_ARGS__)                           \
+  TL_INTERNAL_CASES_BOOL(ctx, op_name, T, __VA_ARGS__)                                   \
   TL_INTERNAL_SWITCH_END(ctx, op_name)
 
-#define TL_SWITCH_REALHBF16_TYPES(dtype, ctx, op_name, T, ...)    \
-  TL_INTERNAL_SWITCH_BEGIN(dtype)                                 \
-  TL_INTERNAL_CASES_INT(ctx, op_name, T, __VA_ARGS__)             \
-  TL_INTERNAL_CASES_FLOAT_DOUBLE(ctx, op_name, T, __VA_ARGS__)    \
-  TL_INTERNAL_CASES_HALF_BF16(ctx, op_name, T, __VA_ARGS__)       \
+#define TL_SWITCH_REALHBF16_TYPES(dtype, ctx, op_name, T, ...)                           \
+  TL_SWITCH_REALHBF16_TYPES_IN(TL_SELECTED_DTYPE_MASK(op_name), dtype, ctx, op_name, T, __VA_ARGS__)
+#define TL_SWITCH_REALHBF16_TYPES_IN(mask, dtype, ctx, op_name, T, ...)                  \
+  TL_INTERNAL_SWITCH_BEGIN(mask, dtype)                                                  \
+  TL_INTERNAL_CASES_INT(ctx, op_name, T, __VA_ARGS__)                                    \
+  TL_INTERNAL_CASES_FLOAT_DOUBLE(ctx, op_name, T, __VA_ARGS__)                           \
+  TL_INTERNAL_CASES_HALF_BF16(ctx, op_name, T, __VA_ARGS__)                              \
   TL_INTERNAL_SWITCH_END(ctx, op_name)
 
-#define TL_SWITCH_ALL_TYPES(dtype, ctx, op_name, T, ...)          \
-  TL_INTERNAL_SWITCH_BEGIN(dtype)                                 \
-  TL_INTERNAL_CASES_INT(ctx, op_name, T, __VA_ARGS__)             \
-  TL_INTERNAL_CASES_FLOAT_DOUBLE(ctx, op_name, T, __VA_ARGS__)    \
-  TL_INTERNAL_CASES_BOOL(ctx, op_name, T, __VA_ARGS__)            \
-  TL_INTERNAL_CASES_HALF_BF16(ctx, op_name, T, __VA_ARGS__)       \
+#define TL_SWITCH_ALL_TYPES(dtype, ctx, op_name, T, ...)                                 \
+  TL_SWITCH_ALL_TYPES_IN(TL_SELECTED_DTYPE_MASK(op_name), dtype, ctx, op_name, T, __VA_ARGS__)
+#define TL_SWITCH_ALL_TYPES_IN(mask, dtype, ctx, op_name, T, ...)                        \
+  TL_INTERNAL_SWITCH_BEGIN(mask, dtype)                                                  \
+  TL_INTERNAL_CASES_INT(ctx, op_name, T, __VA_ARGS__)                                    \
+  TL_INTERNAL_CASES_FLOAT_DOUBLE(ctx, op_name, T, __VA_ARGS__)                           \
+  TL_INTERNAL_CASES_BOOL(ctx, op_name, T, __VA_ARGS__)                                   \
+  TL_INTERNAL_CASES_HALF_BF16(ctx, op_name, T, __VA_ARGS__)                              \
   TL_INTERNAL_SWITCH_END(ctx, op_name)

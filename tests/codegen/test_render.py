@@ -168,23 +168,48 @@ def test_every_golden_compiles(case):
                      'static_assert(sizeof(tailor::DtypeSelection) > 0, "");\n')
 
 
+def _shard_defines(library: str, source: str = "<stdin>", ops: str = "relu.out") -> str:
+    return (f'#define TL_KERNEL_LIBRARY "{library}"\n#define TL_KERNEL_SOURCE "{source}"\n'
+            f'#define TL_KERNEL_OPS "{ops}"\n')
+
+
+def _compile_error(golden: str, source: str) -> str:
+    proc = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", f"-I{REPO}", f"-I{golden}",
+                           "-x", "c++", "-"], capture_output=True, text=True, input=source)
+    assert proc.returncode != 0, f"{source!r} compiled"
+    return proc.stderr
+
+
 @pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not found")
 def test_each_library_reads_its_own_mask():
     # What a kernel shard does around each source: the same op name, another library's row.
     golden = os.path.join(GOLDEN_DIR, "two_libraries")
-    _compile(golden, '#include "runtime/kernel/dtype_selection.h"\n'
-                     '#define TL_KERNEL_LIBRARY "portable"\n'
-                     'static_assert(TL_SELECTED_DTYPE_MASK("relu.out") == 0x10u, "Long");\n'
-                     '#undef TL_KERNEL_LIBRARY\n'
-                     '#define TL_KERNEL_LIBRARY "fast"\n'
-                     'static_assert(TL_SELECTED_DTYPE_MASK("relu.out") == 0x40u, "Float");\n'
-                     '#undef TL_KERNEL_LIBRARY\n')
+    undefine = "#undef TL_KERNEL_LIBRARY\n#undef TL_KERNEL_SOURCE\n#undef TL_KERNEL_OPS\n"
+    _compile(golden, '#include "runtime/kernel/dtype_selection.h"\n' + _shard_defines("portable")
+             + 'static_assert(TL_SELECTED_DTYPE_MASK("relu.out") == 0x10u, "Long");\n'
+             + undefine + _shard_defines("fast")
+             + 'static_assert(TL_SELECTED_DTYPE_MASK("relu.out") == 0x40u, "Float");\n')
     # Outside a shard, a selective build names no library: a compile error, not a union.
-    proc = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", f"-I{REPO}", f"-I{golden}",
-                           "-x", "c++", "-"], capture_output=True, text=True,
-                          input='#include "runtime/kernel/dtype_selection.h"\n'
-                                'constexpr unsigned m = TL_SELECTED_DTYPE_MASK("relu.out");\n')
-    assert proc.returncode != 0 and "TL_KERNEL_LIBRARY" in proc.stderr, proc.stderr
+    assert "TL_KERNEL_LIBRARY" in _compile_error(
+        golden, '#include "runtime/kernel/dtype_selection.h"\n'
+                'constexpr unsigned m = TL_SELECTED_DTYPE_MASK("relu.out");\n')
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not found")
+def test_masks_are_read_only_by_their_kernel_source_for_its_own_ops(tmp_path):
+    golden = os.path.join(GOLDEN_DIR, "two_libraries")
+    # A header shared by two libraries' kernels would keep its first includer's mask
+    # (#pragma once): reading one there stops the compile, naming the rule.
+    header = tmp_path / "shared_util.h"
+    header.write_text('#pragma once\nconstexpr unsigned kShared = TL_SELECTED_DTYPE_MASK("relu.out");\n')
+    error = _compile_error(golden, '#include "runtime/kernel/dtype_selection.h"\n'
+                           + _shard_defines("portable") + f'#include "{header}"\n')
+    assert "dtype_mask_read_outside_its_kernel_source" in error, error
+    # An op name the manifest does not give this source (a typo) would select nothing.
+    error = _compile_error(golden, '#include "runtime/kernel/dtype_selection.h"\n'
+                           + _shard_defines("portable", ops="relu.out|add.out")
+                           + 'constexpr unsigned m = TL_SELECTED_DTYPE_MASK("relu_out");\n')
+    assert "op_name_not_declared_for_this_kernel_source" in error, error
 
 
 def test_scratch_slice_is_the_largest_kernels_declaration(aten):

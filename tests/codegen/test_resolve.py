@@ -1,10 +1,13 @@
 """Kernel resolution: precedence, exact vs null, dtypes: all, missing kernels, the plan."""
 
+import dataclasses
+
 import pytest
 
 from codegen.errors import ManifestError
 from codegen.oplist import OpList, OpUse
-from codegen.resolve import choice_report, parse_plan, plan_to_yaml, resolve_kernels
+from codegen.resolve import (check_plan_covers, choice_report, parse_plan, plan_to_yaml,
+                             resolve_kernels)
 
 F2 = "Float;0,1|Float;0,1|Float;0,1"   # add.out on 2-D Float tensors
 D2 = "Double;0,1|Double;0,1|Double;0,1"
@@ -257,3 +260,18 @@ def test_choice_report_shows_which_library_takes_which_dtypes(library):
     assert choice_report(selection, [portable]) == []
     assert choice_report(selection, [portable], own=frozenset({"portable"})) == [
         "aten::add.out: Double, Float -> portable (kernels/portable/op_add.cpp)"]
+
+
+def test_plan_covers_every_call_and_lists_each_sources_ops(library):
+    optimized, portable = library(EXACT_FLOAT, "optimized"), library(NULL, "portable")
+    selection = uses(F2, D2)
+    plan = resolve_kernels(selection, [optimized, portable])
+    check_plan_covers(plan, selection)
+    assert plan.source_ops == (("kernels/optimized/op_add.cpp", ("add.out",)),
+                               ("kernels/portable/op_add.cpp", ("add.out",)))
+    # A row that lost a dtype the op list calls with: the build stops before compiling.
+    broken = dataclasses.replace(plan, selected_dtypes=tuple(
+        dataclasses.replace(s, dtypes=()) if s.library == "portable" else s
+        for s in plan.selected_dtypes))
+    with pytest.raises(ManifestError, match="cannot serve aten::add.out with key 'Double"):
+        check_plan_covers(broken, selection)

@@ -651,9 +651,9 @@ def runner_path(ptes: list[str], library: str, select: str = "used",
     return os.path.join(REPO, build_dir, plan.target_dir, plan.variant, "bin", "runner")
 
 
-def scons(*args: str) -> None:
+def scons(*args: str, jobs: int = 2) -> None:
     """Runs scons; a failure shows the end of its output (not the long command line)."""
-    proc = subprocess.run([SCONS, "-j2", *args], cwd=REPO, capture_output=True, text=True)
+    proc = subprocess.run([SCONS, f"-j{jobs}", *args], cwd=REPO, capture_output=True, text=True)
     if proc.returncode != 0:
         raise AssertionError(f"scons failed (exit {proc.returncode}):\n"
                              f"{proc.stdout[-4000:]}{proc.stderr[-4000:]}")
@@ -672,9 +672,9 @@ def build_library(library: str, selection: Selection) -> LibraryBuild:
     return LibraryBuild(library, runner, selection, level)
 
 
-def build_programs(library: str, ptes: list[str], build_dir: str = BUILD) -> str:
+def build_programs(library: str, ptes: list[str], build_dir: str = BUILD, jobs: int = 2) -> str:
     """One runtime of `library` (with its fallbacks) for every program in `ptes`, built
-    through the real flow; returns its runner."""
+    through the real flow (`jobs` kernel shards); returns its runner."""
     base, level = split_library(library)
     how = ([f"target={XNNPACK_TARGET}"] if base == XNNPACK
            else ["libraries=" + ",".join((base, *fallbacks(base)))])
@@ -684,7 +684,8 @@ def build_programs(library: str, ptes: list[str], build_dir: str = BUILD) -> str
     os.makedirs(os.path.join(REPO, build_dir), exist_ok=True)
     with open(os.path.join(REPO, listing), "w") as f:
         f.write("".join(p + "\n" for p in ptes))
-    scons("programs=@" + listing, *how, "build_dir=" + build_dir, "sanitize=" + SANITIZE)
+    scons("programs=@" + listing, *how, "build_dir=" + build_dir, "sanitize=" + SANITIZE,
+          jobs=jobs)
     runner = runner_path(ptes, library, build_dir=build_dir)
     assert os.path.exists(runner), f"the build made no {runner}"
     return runner

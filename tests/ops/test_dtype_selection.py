@@ -1,6 +1,7 @@
 """Exact dtype selection: a runtime built for a Float-only add program carries Float add
 and nothing else, so an Int add program fails on it with an error naming the op and the
-dtype (never wrong results), and it is smaller than the select=all runtime."""
+dtype (never wrong results), and it is smaller than the select=all runtime; a runtime in
+which two libraries serve one op in different dtypes runs each of them."""
 
 import os
 import subprocess
@@ -9,6 +10,8 @@ import numpy as np
 import pytest
 import torch
 
+from codegen.errors import ManifestError
+from codegen.oplist import parse_oplist
 from tests.conftest import REPO
 from tests.ops import harness
 
@@ -92,3 +95,53 @@ def test_float_only_runtime_is_smaller_than_select_all(programs, float_runner):
         return int(lines[1].split()[3])
 
     assert total_size(float_runner) < total_size(all_runner)
+
+
+def _shared_op_programs(exported: list) -> dict:
+    """{op: {library: a program in which that library's kernel runs the op}} for every op
+    that two of the host target's libraries serve and the cases call in dtypes of both
+    (the resolver's choice, as the build makes it)."""
+    from codegen.resolve import resolve_kernels
+
+    libs = harness.load_libraries("optimized")  # the host target's order from optimized on
+    served: dict[str, dict] = {}
+    for e in exported:
+        with open(e.oplist_path) as f:
+            oplist = parse_oplist(f.read(), e.oplist_path)
+        try:
+            plan = resolve_kernels(oplist, libs)
+        except ManifestError:
+            continue  # a case no host library runs (XNNPACK-only dtypes)
+        for k in plan.kernels:
+            served.setdefault(k.op, {}).setdefault(k.library, e)
+    declared = {}
+    for lib in libs:
+        for op in lib.ops():
+            declared.setdefault(op, set()).add(lib.name)
+    return {op: served[op] for op, names in declared.items()
+            if len(names) > 1 and len(served.get(op, {})) > 1}
+
+
+def test_ops_two_libraries_serve_run_in_each_dtype_in_one_runtime(tmp_path):
+    # One runtime holds, for every op the host's libraries share (optimized Float beside
+    # portable's other dtypes), a program calling it in a dtype of each library: a dtype
+    # the build accepted must never be refused at run time, also when both kernels share
+    # code (kernels/portable/util/where.h) and sit in one unity shard.
+    fingerprint = harness._exporter_fingerprint()
+    harness.export_missing(harness.case_params(), fingerprint)
+    exported = []
+    for case, dtype in harness.case_params():
+        try:
+            exported.append(harness.export_case(case, dtype, fingerprint))
+        except Exception:  # tests/ops/test_ops.py reports a case that does not export
+            continue
+    by_op = _shared_op_programs(exported)
+    assert "aten::where.self_out" in by_op and len(by_op) >= 15, sorted(by_op)
+    programs = {e.pte: e for per_library in by_op.values() for e in per_library.values()}
+    # -j1: one kernel shard, so both libraries' kernels of an op are one translation unit.
+    runner = harness.build_programs("optimized", sorted(programs), "build/test-ops-shared", jobs=1)
+    build = harness.LibraryBuild("optimized", runner, selection=None)
+    for i, e in enumerate(sorted(programs.values(), key=lambda e: e.pte)):
+        run_dir = tmp_path / str(i)
+        run_dir.mkdir()
+        harness.run_and_compare(build, e, str(run_dir))

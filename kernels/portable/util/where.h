@@ -28,12 +28,13 @@ inline bool check_where_out(KernelContext& ctx, const Tensor& condition, const T
 }
 
 /// out = condition ? self : other element by element, all three broadcast and loaded as
-/// the compute type (a nonzero condition is true); kMask: the selected dtypes.
+/// the compute type (a nonzero condition is true); kMask: the dtypes selected for the
+/// calling kernel (its TL_SELECTED_DTYPE_MASK: this header is shared by two libraries).
 template <uint32_t kMask>
 void where_elementwise(KernelContext& ctx, const Tensor& condition, const Tensor& self,
                        const Tensor& other, Tensor& out) {
   const Tensor* in[3] = {&condition, &self, &other};
-  TL_SWITCH_ALL_TYPES(out.dtype(), ctx, "where.self_out", T, [&] {
+  TL_SWITCH_ALL_TYPES_IN(kMask, out.dtype(), ctx, "where.self_out", T, [&] {
     using M = acc_t<T>;
     apply_elementwise<M, T, kMask>(ctx, "where.self_out", in, out,
                                    [](M c, M x, M y) { return c != M(0) ? x : y; });
