@@ -4,12 +4,13 @@
 //
 //   concurrent_methods PROGRAM THREADS ROUNDS KERNEL_THREADS OUT_DIR
 //
-// Each method takes one Float tensor and gives one. First every method runs once on one
-// thread with one kernel thread: the reference, written with its input to
-// OUT_DIR/<method>.input.f32 and .output.f32 (raw float32, C order) for the caller to
-// compare with torch. Then THREADS threads each load every method with KERNEL_THREADS
-// threads (loads, runs and destroys overlap on purpose) and run them ROUNDS times; every
-// output must equal the reference bit for bit. Exits 0 when all do, 1 otherwise.
+// Each method takes one Float tensor and gives one. THREADS threads each load every
+// method with KERNEL_THREADS threads and run them ROUNDS times; loads, runs and destroys
+// overlap on purpose, and nothing ran before them, so whatever the library sets up on
+// first use is set up by threads at once. Then each method runs alone on one thread with
+// one kernel thread: every output of every thread must equal that run's bit for bit. Its
+// input and output go to OUT_DIR/<method>.input.f32 and .output.f32 (raw float32, C
+// order) for the caller to compare with torch. Exits 0 when all is well, 1 otherwise.
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,32 +26,11 @@
 
 namespace {
 
-struct Case {
-  std::string method;
-  std::vector<int64_t> sizes;
-  std::vector<float> input;
-  std::vector<float> output;  // the single-threaded reference
-};
-
 std::atomic<int> g_failures{0};
 
 void failed(const std::string& what) {
   fprintf(stderr, "FAILED: %s (last error: %s)\n", what.c_str(), tl_last_error());
   ++g_failures;
-}
-
-// Runs `method` on `c`'s input; its output into `out`.
-bool run_once(tl_method* method, const Case& c, std::vector<float>* out) {
-  if (tl_method_set_input(method, 0, TL_DTYPE_FLOAT32, c.input.data(),
-                          c.input.size() * sizeof(float), c.sizes.data(),
-                          c.sizes.size()) != TL_OK ||
-      tl_method_execute(method) != TL_OK) {
-    return false;
-  }
-  tl_value_info info;
-  if (tl_method_output_info(method, 0, &info) != TL_OK) return false;
-  out->resize(info.nbytes / sizeof(float));
-  return tl_method_copy_output(method, 0, out->data(), out->size() * sizeof(float)) == TL_OK;
 }
 
 // Method `name` with `threads` kernel (and delegate) threads, or nullptr (a failure counted).
@@ -64,24 +44,29 @@ tl_method* load(tl_program* program, const std::string& name, uint32_t threads) 
   return method;
 }
 
-// The reference: each method alone, one thread; its input made from its index.
-bool reference(tl_program* program, Case* c, size_t index) {
-  tl_method* method = load(program, c->method, 1);
-  if (method == nullptr) return false;
+// Runs `method` (the `index`-th of the program) on an input made from its index; its
+// input into `in`, its output into `out`.
+bool run_once(tl_method* method, size_t index, std::vector<float>* in, std::vector<float>* out) {
   tl_value_info info;
-  bool ok = tl_method_input_info(method, 0, &info) == TL_OK &&
-            info.kind == TL_VALUE_TENSOR && info.dtype == TL_DTYPE_FLOAT32;
-  if (ok) {
-    c->sizes.assign(info.sizes, info.sizes + info.rank);
-    c->input.resize(info.nbytes / sizeof(float));
-    for (size_t i = 0; i < c->input.size(); ++i) {
-      c->input[i] = static_cast<float>(sin(0.37 * static_cast<double>(i) + index));
-    }
-    ok = run_once(method, *c, &c->output);
+  if (tl_method_input_info(method, 0, &info) != TL_OK || info.kind != TL_VALUE_TENSOR ||
+      info.dtype != TL_DTYPE_FLOAT32) {
+    return false;
   }
-  if (!ok) failed("reference run of " + c->method);
-  tl_method_destroy(method);
-  return ok;
+  in->resize(info.nbytes / sizeof(float));
+  for (size_t i = 0; i < in->size(); ++i) {
+    (*in)[i] = static_cast<float>(sin(0.37 * static_cast<double>(i) + index));
+  }
+  if (tl_method_set_input(method, 0, TL_DTYPE_FLOAT32, in->data(), info.nbytes, info.sizes,
+                          info.rank) != TL_OK ||
+      tl_method_execute(method) != TL_OK || tl_method_output_info(method, 0, &info) != TL_OK) {
+    return false;
+  }
+  out->resize(info.nbytes / sizeof(float));
+  return tl_method_copy_output(method, 0, out->data(), info.nbytes) == TL_OK;
+}
+
+bool same(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
 bool write_floats(const std::string& path, const std::vector<float>& data) {
@@ -92,24 +77,26 @@ bool write_floats(const std::string& path, const std::vector<float>& data) {
   return ok;
 }
 
-// One thread: its own methods, loaded here, each run `rounds` times against the reference.
-void worker(tl_program* program, const std::vector<Case>* cases, int rounds,
-            uint32_t kernel_threads, int id) {
+// One thread: the methods `names`, loaded here, each run `rounds` times (each thread in
+// its own order); `first` gets each one's first output, which every later one must equal.
+void worker(tl_program* program, const std::vector<std::string>* names, int rounds,
+            uint32_t kernel_threads, int id, std::vector<std::vector<float>>* first) {
+  const size_t count = names->size();
   std::vector<tl_method*> methods;
-  for (const Case& c : *cases) methods.push_back(load(program, c.method, kernel_threads));
+  for (const std::string& name : *names) methods.push_back(load(program, name, kernel_threads));
+  first->resize(count);
+  std::vector<float> in;
   std::vector<float> out;
   for (int round = 0; round < rounds; ++round) {
-    for (size_t m = 0; m < methods.size(); ++m) {
-      const Case& c = (*cases)[(m + static_cast<size_t>(id)) % cases->size()];
-      tl_method* method = methods[(m + static_cast<size_t>(id)) % methods.size()];
-      if (method == nullptr) continue;
+    for (size_t k = 0; k < count; ++k) {
+      const size_t m = (k + static_cast<size_t>(id)) % count;
+      if (methods[m] == nullptr) continue;
       const std::string where = "thread " + std::to_string(id) + " round " +
-                                std::to_string(round) + " method " + c.method;
-      if (!run_once(method, c, &out)) {
+                                std::to_string(round) + " method " + (*names)[m];
+      if (!run_once(methods[m], m, &in, round == 0 ? &(*first)[m] : &out)) {
         failed(where);
-      } else if (out.size() != c.output.size() ||
-                 memcmp(out.data(), c.output.data(), out.size() * sizeof(float)) != 0) {
-        failed(where + ": output differs from the single-threaded run");
+      } else if (round > 0 && !same(out, (*first)[m])) {
+        failed(where + ": output differs from the thread's first");
       }
     }
   }
@@ -134,22 +121,37 @@ int main(int argc, char** argv) {
   }
   size_t count = 0;
   tl_program_method_count(program, &count);
-  std::vector<Case> cases(count);
-  for (size_t i = 0; i < count; ++i) {
+  std::vector<std::string> names(count);
+  for (size_t m = 0; m < count; ++m) {
     const char* name = nullptr;
-    tl_program_method_name(program, i, &name);
-    cases[i].method = name != nullptr ? name : "";
-    if (reference(program, &cases[i], i) &&
-        !(write_floats(out_dir + "/" + cases[i].method + ".input.f32", cases[i].input) &&
-          write_floats(out_dir + "/" + cases[i].method + ".output.f32", cases[i].output))) {
-      failed("write the reference of " + cases[i].method);
-    }
+    tl_program_method_name(program, m, &name);
+    names[m] = name != nullptr ? name : "";
   }
+  std::vector<std::vector<std::vector<float>>> outputs(static_cast<size_t>(threads));
   std::vector<std::thread> pool;
-  for (int t = 0; t < threads && g_failures == 0; ++t) {
-    pool.emplace_back(worker, program, &cases, rounds, kernel_threads, t);
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back(worker, program, &names, rounds, kernel_threads, t,
+                      &outputs[static_cast<size_t>(t)]);
   }
   for (std::thread& t : pool) t.join();
+  for (size_t m = 0; m < count; ++m) {  // the reference: alone, on one thread
+    std::vector<float> in;
+    std::vector<float> want;
+    tl_method* method = load(program, names[m], 1);
+    if (method == nullptr || !run_once(method, m, &in, &want)) {
+      failed("single-threaded run of " + names[m]);
+    } else if (!write_floats(out_dir + "/" + names[m] + ".input.f32", in) ||
+               !write_floats(out_dir + "/" + names[m] + ".output.f32", want)) {
+      failed("write the single-threaded run of " + names[m]);
+    }
+    tl_method_destroy(method);
+    for (int t = 0; t < threads; ++t) {
+      if (!same(outputs[static_cast<size_t>(t)][m], want)) {
+        failed("thread " + std::to_string(t) + " method " + names[m] +
+               ": output differs from the single-threaded run");
+      }
+    }
+  }
   tl_program_destroy(program);
   if (g_failures != 0) return 1;
   printf("%zu methods, %d threads x %d rounds, %u kernel threads each: concurrent check "
