@@ -54,7 +54,7 @@ const char kUsage[] =
     "  --list-methods   print each method's name, inputs and outputs, and run nothing\n"
     "  --reset-state    restore the method's state (its mutable buffers, a KV cache) to\n"
     "                   their initial values before each of the --repeat runs\n"
-    "  --input FILE     one .npy per method input, in order\n"
+    "  --input FILE     one .npy per method input, in order (none: zeros, before each run)\n"
     "  --output FILE    write output i to the i-th FILE\n"
     "  --check          compare outputs with <dir>/<stem>_io/expected_<i>.npy (inputs\n"
     "                   from <dir>/<stem>_io/input_<i>.npy unless --input is given)\n"
@@ -296,6 +296,22 @@ bool set_input(const Options& o, Method& method, size_t i, const std::string& pa
   return true;
 }
 
+// Sets every input before a run, from its file, or to zeros without files. Every run:
+// planned memory is shared, so a run leaves other values' bytes in an input's (token ids
+// then fall out of an embedding's range). State (a KV cache) is no input: it is kept.
+bool feed_inputs(const Options& o, Method& method, const std::vector<std::string>& inputs) {
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!set_input(o, method, i, inputs[i])) return false;
+  }
+  for (size_t i = 0; inputs.empty() && i < method.inputs_size(); ++i) {
+    const EValue& in = method.input(i);  // a scalar keeps the program's value
+    if (in.is_tensor() && in.to_tensor().nbytes() > 0) {
+      memset(in.to_tensor().data(), 0, in.to_tensor().nbytes());
+    }
+  }
+  return true;
+}
+
 std::string method_list(const tailor::Program& program) {
   std::string names;
   for (size_t i = 0; i < program.num_methods(); ++i) {
@@ -399,7 +415,7 @@ int run(const Options& o) {
             tailor::cpu_level_name(tailor::cpu_level_detected()));
   }
 
-  // Inputs: given files, the check directory, or the planned (zeroed) memory as is.
+  // Inputs: given files, the check directory, or zeros.
   std::vector<std::string> inputs = o.inputs;
   if (inputs.empty() && o.check) {
     for (size_t i = 0; i < method.inputs_size(); ++i) {
@@ -420,9 +436,7 @@ int run(const Options& o) {
   // Warm-up runs first, untimed and untraced: a new process's first runs pay for page
   // faults and cold caches (a burst of 20 timed the demo GPT 10% slow).
   for (uint32_t run = 0; run < o.warmup; ++run) {
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      if (!set_input(o, method, i, inputs[i])) return kExitFailure;
-    }
+    if (!feed_inputs(o, method, inputs)) return kExitFailure;
     if (o.reset_state && method.reset_state() != Error::Ok) return kExitFailure;
     if ((err = method.execute()) != Error::Ok) {
       fprintf(stderr, "%s: method '%s' failed: %s\n", o.program.c_str(), o.method.c_str(),
@@ -432,10 +446,7 @@ int run(const Options& o) {
   }
   std::vector<uint64_t> times;
   for (uint32_t run = 0; run < o.repeat; ++run) {
-    // Inputs every time: planned memory reuses an input's bytes once it is read.
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      if (!set_input(o, method, i, inputs[i])) return kExitFailure;
-    }
+    if (!feed_inputs(o, method, inputs)) return kExitFailure;
     if (o.reset_state && method.reset_state() != Error::Ok) return kExitFailure;
     const uint64_t start = tl_pal_current_ticks();
     err = method.execute();

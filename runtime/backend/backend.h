@@ -29,6 +29,11 @@ struct BackendInitContext {
   ArrayRef<EValue*> args;
   const BackendOptions& options;
   const char* method_name;
+  /// The handle this backend's init() returned for the method's previous delegate, or
+  /// nullptr for its first: a backend may share state (a thread pool) among one method's
+  /// delegates. Those are created by one load, destroyed by one destructor and never run
+  /// at once, so what they share needs no lock; other methods' delegates share nothing.
+  DelegateHandle* previous;
 };
 
 /// One backend: a name the program's Delegate entries use ("xnnpack") and four

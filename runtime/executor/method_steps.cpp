@@ -300,9 +300,20 @@ Error parse_kernel_call(LoadContext& ctx, size_t pc, const fb::KernelCall& call,
   return Error::Ok;
 }
 
-// Finds the call's backend among the runtime's and lets it prepare its payload.
+// The handle `backend` made for the last delegate call in steps[0, pc), or nullptr.
+DelegateHandle* previous_handle(const Step* steps, size_t pc, const Backend* backend) {
+  while (pc-- > 0) {
+    if (steps[pc].kind == StepKind::DelegateCall && steps[pc].backend == backend) {
+      return steps[pc].handle;
+    }
+  }
+  return nullptr;
+}
+
+// Finds the call's backend among the runtime's and lets it prepare its payload; `steps`
+// holds the method's steps before `pc`, already loaded.
 Error parse_delegate_call(LoadContext& ctx, size_t pc, const fb::DelegateCall& call,
-                          Step& step) {
+                          Step* steps) {
   const auto* delegates = ctx.method.delegates();
   const uint32_t index = call.delegate_index();
   TL_STEP_CHECK(index < vector_size(delegates), InvalidProgram,
@@ -346,20 +357,22 @@ Error parse_delegate_call(LoadContext& ctx, size_t pc, const fb::DelegateCall& c
 
   const auto* data = delegate->data();
   const BackendInitContext init{ArrayRef<EValue*>(arg_ptrs, nargs), ctx.backend_options,
-                                ctx.method_name};
+                                ctx.method_name, previous_handle(steps, pc, backend)};
   Result<DelegateHandle*> handle =
       backend->init(init, data != nullptr ? data->data() : nullptr, vector_size(data));
   TL_CHECK_OK_OR_RETURN_ERROR(handle.error(),
                               "method '%s': instruction %zu: backend '%s' rejected delegate "
                               "%" PRIu32 ": %s",
                               ctx.method_name, pc, name, index, error_name(handle.error()));
-  step = Step{StepKind::DelegateCall, static_cast<uint32_t>(nargs), index, nullptr, arg_ptrs,
-              nullptr, backend, *handle};
+  steps[pc] = Step{StepKind::DelegateCall, static_cast<uint32_t>(nargs), index, nullptr,
+                   arg_ptrs, nullptr, backend, *handle};
   return Error::Ok;
 }
 
+// Loads steps[pc] from `instr`; steps[0, pc) are loaded.
 Error parse_step(LoadContext& ctx, size_t pc, size_t num_steps, const fb::Instruction& instr,
-                 Step& step) {
+                 Step* steps) {
+  Step& step = steps[pc];
   const fb::InstructionKind kind = instr.instr_type();
   TL_STEP_CHECK(kind != fb::InstructionKind_NONE && instr.instr() != nullptr, InvalidProgram,
                 "instruction is empty");
@@ -367,7 +380,7 @@ Error parse_step(LoadContext& ctx, size_t pc, size_t num_steps, const fb::Instru
     case fb::InstructionKind_KernelCall:
       return parse_kernel_call(ctx, pc, *instr.instr_as_KernelCall(), step);
     case fb::InstructionKind_DelegateCall:
-      return parse_delegate_call(ctx, pc, *instr.instr_as_DelegateCall(), step);
+      return parse_delegate_call(ctx, pc, *instr.instr_as_DelegateCall(), steps);
     case fb::InstructionKind_Move: {
       const fb::Move* move = instr.instr_as_Move();
       TL_STEP_CHECK(valid_id(ctx, move->from()) && valid_id(ctx, move->to()), InvalidProgram,
@@ -502,8 +515,7 @@ Error parse_steps(LoadContext& ctx, Step** steps, size_t* count) {
   for (size_t pc = 0; pc < n; ++pc) {
     out[pc] = Step{};
     const Error err =
-        parse_step(ctx, pc, n, *ctx.method.instructions()->Get(static_cast<uint32_t>(pc)),
-                   out[pc]);
+        parse_step(ctx, pc, n, *ctx.method.instructions()->Get(static_cast<uint32_t>(pc)), out);
     if (err != Error::Ok) {
       destroy_delegates(out, pc);
       return err;

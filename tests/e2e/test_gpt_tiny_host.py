@@ -5,6 +5,7 @@ several sequence lengths on token ids the test makes, against torch eager; a seq
 longer than block_size is rejected."""
 
 import os
+import subprocess
 
 import numpy as np
 import pytest
@@ -76,3 +77,21 @@ def test_sequence_beyond_block_size_is_rejected(programs, model):
     with pytest.raises(tailor.TailorError,
                        match=r"input 0: shape \[1, 33\] does not fit the upper bounds \[1, 32\]"):
         programs[model].run(_tokens(BLOCK + 1).numpy())
+
+
+def test_runner_without_inputs_zeroes_them_on_every_run(built, tmp_path):
+    """No --input: each of the --repeat runs reads zeroed token ids, not what the run
+    before left in the input's planned bytes (shared with the activations)."""
+    runner = os.path.join(built, "bin", "runner")
+    program = os.path.join(built, "gpt_tiny.pte")
+    outputs = {}
+    for name, runs in {"once": [], "again": ["--warmup", "1", "--repeat", "3"]}.items():
+        out = tmp_path / f"{name}.npy"
+        proc = subprocess.run([runner, program, *runs, "--output", str(out)],
+                              capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        outputs[name] = np.load(out)
+    np.testing.assert_array_equal(outputs["again"], outputs["once"])
+    with torch.no_grad():  # zeros at the planned (upper-bound) length
+        want = _torch_model("none")(torch.zeros(1, BLOCK, dtype=torch.long)).numpy()
+    np.testing.assert_allclose(outputs["once"], want, atol=1e-4, rtol=1e-4)

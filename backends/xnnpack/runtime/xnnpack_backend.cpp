@@ -73,10 +73,16 @@ void from_channels_last(const float* src, float* dst, const ChannelsLastShape& x
   }
 }
 
-// One thread pool for every delegate of the process: created by the first delegate that
-// asks for more than one thread, with its count; freed with the last such delegate.
-pthreadpool_t g_pool = nullptr;
-size_t g_pool_users = 0;
+// Threads: one pool per method, shared by its delegates (BackendInitContext::previous),
+// created by its first delegate and freed with its last. Not one per process: methods
+// run at once on their threads (the C API promises it), and a shared pool would run
+// their delegates one at a time (pthreadpool takes one job at a time) and be a global
+// to lock. Not one per delegate: a method of many delegates (XNNPACK beside portable
+// kernels takes every group it can) keeps threads - 1 workers, not that many each.
+struct MethodPool {
+  pthreadpool_t pool = nullptr;
+  size_t users = 0;  // the method's delegates: made by one load, freed by one destructor
+};
 
 }  // namespace
 }  // namespace tailor::xnnpack
@@ -87,7 +93,7 @@ struct tailor::DelegateHandle {
   std::vector<xnnpack::Dims> dims;               // scratch: this call's sizes
   std::vector<xnn_external_value> externals;     // scratch: this call's pointers
   std::vector<std::vector<float>> staging;       // per external id: its NHWC copy, if any
-  pthreadpool_t pool = nullptr;
+  xnnpack::MethodPool* pool = nullptr;       // nullptr: the caller's thread only
   uint64_t calls = 0;
   char where[96];
 };
@@ -97,11 +103,23 @@ namespace {
 
 bool is_available() { return xnn_initialize(nullptr) == xnn_status_success; }
 
+// A pool of `options.num_threads` threads, or nullptr (then delegates run on the
+// caller's thread) when the system gives none.
+MethodPool* new_pool(const BackendOptions& options) {
+  MethodPool* p = new (std::nothrow) MethodPool();
+  if (p != nullptr) p->pool = pthreadpool_create(options.num_threads);
+  if (p != nullptr && p->pool == nullptr) {
+    delete p;
+    p = nullptr;
+  }
+  return p;
+}
+
 void destroy(DelegateHandle* h) {
   for (CachedRuntime& r : h->runtimes) xnn_delete_runtime(r.runtime);
-  if (h->pool != nullptr && --g_pool_users == 0) {
-    pthreadpool_destroy(g_pool);
-    g_pool = nullptr;
+  if (h->pool != nullptr && --h->pool->users == 0) {
+    pthreadpool_destroy(h->pool->pool);
+    delete h->pool;
   }
   delete h;
 }
@@ -120,7 +138,8 @@ Error runtime_for(DelegateHandle* h, ArrayRef<EValue*> args, xnn_runtime_t* out)
   Error err = h->graph.define(args, h->dims, &subgraph);
   xnn_runtime_t runtime = nullptr;
   if (err == Error::Ok) {
-    const xnn_status s = xnn_create_runtime_v2(subgraph, h->pool, 0, &runtime);
+    pthreadpool_t pool = h->pool != nullptr ? h->pool->pool : nullptr;
+    const xnn_status s = xnn_create_runtime_v2(subgraph, pool, 0, &runtime);
     if (s != xnn_status_success) {
       TL_LOG(Error, "%s: XNNPACK could not create a runtime (status %d)", h->where,
              static_cast<int>(s));
@@ -147,11 +166,9 @@ Result<DelegateHandle*> init(const BackendInitContext& ctx, const void* payload,
   TL_CHECK_OR_RETURN_ERROR(h != nullptr, DelegateMemoryAllocationFailed,
                            "method '%s': no memory for an xnnpack delegate", ctx.method_name);
   snprintf(h->where, sizeof(h->where), "method '%s'", ctx.method_name);
-  if (ctx.options.num_threads > 1) {
-    if (g_pool == nullptr) g_pool = pthreadpool_create(ctx.options.num_threads);
-    h->pool = g_pool;
-    g_pool_users += h->pool != nullptr;
-  }
+  h->pool = ctx.previous != nullptr ? ctx.previous->pool : nullptr;
+  if (h->pool == nullptr && ctx.options.num_threads > 1) h->pool = new_pool(ctx.options);
+  if (h->pool != nullptr) ++h->pool->users;
   // Check the payload, then build the runtime for the planned sizes now, so a payload
   // XNNPACK cannot run fails at load, not at the first call.
   Error err = h->graph.load(payload, size, ctx.args, h->where);
