@@ -9,10 +9,17 @@ import fcntl
 import os
 import sys
 
+# The open lock files, held until the process exits: SCons drops the SConstruct's
+# variables once it has read it, and closing the file would release the lock before the
+# first action runs. (Opened close-on-exec, so no compiler or leftover child keeps it.)
+_held = {}
+
 
 def lock_build_dir(build_dir: str):
-    """Takes the lock (waiting for it when another build holds it); keep the returned
-    file open for as long as the build runs."""
+    """Takes the lock (waiting for it when another build holds it) and holds it until
+    this process exits."""
+    if build_dir in _held:
+        return _held[build_dir]
     os.makedirs(build_dir, exist_ok=True)
     lock = open(os.path.join(build_dir, ".lock"), "a+")
     try:
@@ -27,6 +34,7 @@ def lock_build_dir(build_dir: str):
     lock.truncate()
     lock.write("%d\n" % os.getpid())
     lock.flush()
+    _held[build_dir] = lock
     return lock
 
 

@@ -1,0 +1,88 @@
+"""Builds that meet other builds, signals and full disks: the build directory's lock
+holds through the last action, and a build killed at any point leaves a directory the
+next build repairs."""
+
+import fcntl
+import os
+import signal
+import subprocess
+
+import pytest
+
+from tests.conftest import REPO, SCONS
+
+
+def _start(build_dir, *args: str) -> subprocess.Popen:
+    """scons in its own process group (so a test can stop or kill all of it)."""
+    return subprocess.Popen([SCONS, "-j2", "model=mlp", "build_dir=" + str(build_dir), *args],
+                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, start_new_session=True)
+
+
+def _read_until(proc: subprocess.Popen, word: str) -> str:
+    """The build's output up to and including the first line containing `word`."""
+    seen = ""
+    for line in proc.stdout:
+        seen += line
+        if word in line:
+            return seen
+    proc.wait()
+    pytest.fail("the build ended (exit %s) before printing %r:\n%s" % (proc.returncode, word,
+                                                                       seen))
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
+
+
+def _lock_is_free(build_dir) -> bool:
+    with open(os.path.join(build_dir, ".lock"), "a+") as probe:
+        try:
+            fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        fcntl.flock(probe, fcntl.LOCK_UN)
+        return True
+
+
+def _runner_check(build_dir) -> subprocess.CompletedProcess:
+    out = os.path.join(build_dir, "host", "mlp")
+    return subprocess.run([os.path.join(out, "bin", "runner"), os.path.join(out, "mlp.pte"),
+                           "--check"], capture_output=True, text=True)
+
+
+def test_a_build_started_while_another_compiles_waits_for_all_of_it(tmp_path):
+    """The lock is held through the last action: a second build started while the first
+    compiles says so, waits, and then finds everything done."""
+    build_dir = tmp_path / "b"
+    first = _start(build_dir)
+    second = None
+    try:
+        head = _read_until(first, "compiling")
+        # Frozen mid-compile, the first build cannot finish before the second starts.
+        os.killpg(first.pid, signal.SIGSTOP)
+        assert not _lock_is_free(build_dir), "the lock is gone while the build compiles"
+        second = _start(build_dir, "run=1")
+        waiting = _read_until(second, "waiting")
+        assert ("another build is using %s (pid %d); waiting for it to finish"
+                % (build_dir, first.pid)) in waiting, waiting
+        os.killpg(first.pid, signal.SIGCONT)
+        rest, _ = first.communicate(timeout=600)
+        assert first.returncode == 0, head + rest
+        assert "linking" in rest
+        later, _ = second.communicate(timeout=600)
+        assert second.returncode == 0, waiting + later
+        # It waited for the whole build: nothing was left for it to make.
+        for word in ("exporting", "compiling", "linking"):
+            assert word not in later, later
+        assert "check passed" in later, later
+    finally:
+        for proc in (first, second):
+            if proc is not None and proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGCONT)
+                _kill_group(proc)
+    assert _runner_check(build_dir).returncode == 0
