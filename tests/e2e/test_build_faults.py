@@ -86,3 +86,55 @@ def test_a_build_started_while_another_compiles_waits_for_all_of_it(tmp_path):
                 os.killpg(proc.pid, signal.SIGCONT)
                 _kill_group(proc)
     assert _runner_check(build_dir).returncode == 0
+
+
+def _wait_for(found, what: str, proc: subprocess.Popen, timeout: float = 300) -> None:
+    """Polls until found() holds (the build is still running when it does)."""
+    import time
+    deadline = time.monotonic() + timeout
+    while not found():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            pytest.fail("the build ended or took too long before %s" % what)
+        time.sleep(0.005)
+
+
+def _objects(build_dir) -> list:
+    return [os.path.join(root, name) for root, _, names in os.walk(build_dir)
+            for name in names if name.endswith(".o")]
+
+
+def _build_again(build_dir) -> str:
+    """After a build was killed, the next must finish the job and pass its check against
+    torch eager."""
+    assert not os.path.exists(os.path.join(build_dir, "host", "mlp", "bin", "runner"))
+    again = subprocess.run([SCONS, "-j2", "model=mlp", "run=1", "build_dir=" + str(build_dir)],
+                           cwd=REPO, capture_output=True, text=True)
+    assert again.returncode == 0, again.stdout[-6000:] + again.stderr[-6000:]
+    assert "check passed" in again.stdout, again.stdout
+    assert _runner_check(build_dir).returncode == 0
+    return again.stdout
+
+
+def test_a_build_killed_while_compiling_is_finished_by_the_next(tmp_path):
+    build_dir = tmp_path / "b"
+    first = _start(build_dir)
+    try:
+        _read_until(first, "compiling")
+        # Killed with some objects done and others being written.
+        _wait_for(lambda: _objects(build_dir), "its first object", first)
+    finally:
+        _kill_group(first)
+    _build_again(build_dir)
+
+
+def test_an_export_killed_midway_is_redone(tmp_path):
+    build_dir = tmp_path / "b"
+    out = os.path.join(build_dir, "host", "mlp")
+    first = _start(build_dir)
+    try:
+        # Killed once the program is written, around its check files and import list.
+        _wait_for(lambda: os.path.exists(os.path.join(out, "mlp.pte")), "the program", first)
+    finally:
+        _kill_group(first)
+    again = _build_again(build_dir)
+    assert "exporting mlp" in again, again
