@@ -30,10 +30,13 @@ def lock_build_dir(build_dir: str):
         print("scons: another build is using %s (pid %s); waiting for it to finish"
               % (build_dir, holder), flush=True)
         fcntl.flock(lock, fcntl.LOCK_EX)
-    lock.seek(0)
-    lock.truncate()
-    lock.write("%d\n" % os.getpid())
-    lock.flush()
+    try:  # who holds it, for the message above; the lock does not need it
+        lock.seek(0)
+        lock.truncate()
+        lock.write("%d\n" % os.getpid())
+        lock.flush()
+    except OSError:  # a full disk: the build goes on to say so about its outputs
+        pass
     _held[build_dir] = lock
     return lock
 

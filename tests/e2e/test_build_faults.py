@@ -2,6 +2,7 @@
 holds through the last action, and a build killed at any point leaves a directory the
 next build repairs."""
 
+import errno
 import fcntl
 import os
 import signal
@@ -9,7 +10,7 @@ import subprocess
 
 import pytest
 
-from tests.conftest import REPO, SCONS
+from tests.conftest import REPO, SCONS, run_scons
 
 
 def _start(build_dir, *args: str) -> subprocess.Popen:
@@ -138,3 +139,82 @@ def test_an_export_killed_midway_is_redone(tmp_path):
         _kill_group(first)
     again = _build_again(build_dir)
     assert "exporting mlp" in again, again
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 32 MB tmpfs of its own (skipped where mounting one is not allowed)."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", str(disk)],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        pytest.skip("cannot mount a tmpfs here: %s" % (proc.stderr.strip() or proc.returncode))
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=True)
+
+
+def _fill(disk) -> str:
+    """Writes a file until the disk has no byte left; returns its path."""
+    path = os.path.join(disk, "filler")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    try:
+        for size in (1 << 20, 4096, 1):
+            try:
+                while True:
+                    os.write(fd, b"\0" * size)
+            except OSError as e:
+                assert e.errno == errno.ENOSPC, e
+    finally:
+        os.close(fd)
+    return path
+
+
+def test_a_full_disk_gives_one_error_and_the_next_build_repairs(small_disk):
+    """Out of space while linking, compiling or exporting: one line says the disk is full
+    and names the output; nothing half-written stands under its name; with space again,
+    the next build finishes, and its runtime matches torch eager."""
+    build_dir = os.path.join(small_disk, "b")
+    args = ("model=mlp", "build_dir=" + build_dir)
+    run_scons(*args)
+    host = os.path.join(build_dir, "host")
+    for output in ("mlp/bin/runner", "obj/runner/runner.o", "mlp/mlp.pte"):
+        path = os.path.join(host, output)
+        with open(path, "rb") as f:
+            whole = f.read()
+        os.unlink(path)  # made again by the next build, on a full disk
+        filler = _fill(small_disk)
+        full = run_scons(*args, check=False)
+        text = full.stdout + full.stderr
+        assert full.returncode != 0, text
+        # The tool may say what it could not write; the build says it once, at the end.
+        errors = [line for line in text.splitlines() if line.startswith("error: the disk")]
+        assert len(errors) == 1, text
+        assert errors[0].startswith("error: the disk is full (No space left on device): "
+                                    "could not write %s" % path), text
+        assert "Traceback" not in text, text
+        # Absent, or whole (the export writes the program before its check files).
+        if os.path.exists(path):
+            with open(path, "rb") as f:
+                assert f.read() == whole, output
+        os.unlink(filler)
+        run_scons(*args)
+    again = run_scons(*args, "run=1")
+    assert "check passed" in again.stdout, again.stdout
+    assert _runner_check(build_dir).returncode == 0
+
+
+def test_the_exporter_on_a_full_disk_names_the_file(small_disk):
+    import sys
+    filler = _fill(small_disk)
+    out = os.path.join(small_disk, "mlp.pte")
+    proc = subprocess.run([sys.executable, "-m", "exporter", "--manifest",
+                           "manifests/models/mlp.yaml", "--out", out], cwd=REPO,
+                          capture_output=True, text=True)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.stderr.strip() == ("error: %s: No space left on device (the disk is full)"
+                                   % os.path.join(small_disk, "mlp.debug.json")), proc.stderr
+    os.unlink(filler)
+    assert sorted(os.listdir(small_disk)) == []  # no temporary file left behind
