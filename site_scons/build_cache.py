@@ -28,6 +28,8 @@ import SCons.CacheDir
 import SCons.Errors
 import SCons.Util
 
+from program.atomic import write_bytes_atomic
+
 _MAGIC = b"tailor-cache-entry sha256="
 _HEADER = len(_MAGIC) + 64 + 1  # the magic, the digest in hex, "\n"
 
@@ -131,10 +133,8 @@ def relocatable_cache_class(build_root: str):
                     raise SCons.Errors.BuildError(
                         errstr="cache entry %s is damaged (its content does not match its "
                                "checksum); remove it and build again" % src)
-            with open(dst + ".tmp", "wb") as f:
-                f.write(data)
-            shutil.copystat(src, dst + ".tmp")
-            os.replace(dst + ".tmp", dst)
+            write_bytes_atomic(dst, data)  # on a full disk, no part of it is left
+            shutil.copystat(src, dst)
             return dst
 
         @classmethod

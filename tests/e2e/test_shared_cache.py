@@ -66,9 +66,10 @@ def _entries(cache: str) -> list:
 def test_a_damaged_cache_entry_is_dropped_and_rebuilt(tmp_path):
     """One byte flipped in every entry (a network disk's fault): each is named, removed
     and built again, never used; the runtime still matches torch eager."""
-    _build(BUILDS[0])
-    cache = str(tmp_path / "cache")
-    shutil.copytree(CACHE, cache)
+    cache = str(tmp_path / "cache")  # holding this build's entries only
+    build_dir = BUILDS[1]
+    shutil.rmtree(build_dir, ignore_errors=True)
+    run_scons("model=mlp", "run=1", "cache=" + cache, "build_dir=" + build_dir)
     entries = _entries(cache)
     assert len(entries) > 20, entries
     for path in entries:
@@ -78,8 +79,7 @@ def test_a_damaged_cache_entry_is_dropped_and_rebuilt(tmp_path):
             byte = f.read(1)
             f.seek(size // 2)
             f.write(bytes([byte[0] ^ 0x01]))
-    build_dir = BUILDS[1]
-    shutil.rmtree(build_dir, ignore_errors=True)
+    shutil.rmtree(build_dir)
     proc = run_scons("model=mlp", "run=1", "cache=" + cache, "build_dir=" + build_dir)
     out = proc.stdout
     assert "Retrieved" not in out, out
