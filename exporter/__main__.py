@@ -7,11 +7,12 @@
 Writes OUT (the program) and OUT-stem_io/input_<i>.npy, expected_<i>.npy (eager torch
 outputs on the example inputs), and with --deps-out the Python files the export imported
 (exporter/deps.py), all atomically. A user error (a ManifestError, such as an ExportError) is
-printed without a traceback and exits 1.
+printed without a traceback and exits 1, and so is a full disk.
 """
 
 import argparse
 import copy
+import errno
 import os
 import sys
 from collections import Counter
@@ -137,6 +138,11 @@ def main(argv: list[str] | None = None) -> int:
         return run(args)
     except ManifestError as e:  # an ExportError too
         print(f"error: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        if e.errno != errno.ENOSPC:
+            raise
+        print(f"error: {e.filename}: {e.strerror} (the disk is full)", file=sys.stderr)
         return 1
 
 

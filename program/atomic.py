@@ -19,6 +19,11 @@ def write_bytes_atomic(path: str, data: bytes) -> None:
             os.fchmod(f.fileno(), 0o666 & ~_umask())  # mkstemp gives 0600; match open()
             f.write(data)
         os.replace(tmp, path)
+    except OSError as e:
+        os.unlink(tmp)
+        if e.filename is None:  # a failed write names no file: say which (a full disk)
+            raise OSError(e.errno, e.strerror, path) from None
+        raise
     except BaseException:
         os.unlink(tmp)
         raise

@@ -9,10 +9,17 @@ import fcntl
 import os
 import sys
 
+# The open lock files, held until the process exits: SCons drops the SConstruct's
+# variables once it has read it, and closing the file would release the lock before the
+# first action runs. (Opened close-on-exec, so no compiler or leftover child keeps it.)
+_held = {}
+
 
 def lock_build_dir(build_dir: str):
-    """Takes the lock (waiting for it when another build holds it); keep the returned
-    file open for as long as the build runs."""
+    """Takes the lock (waiting for it when another build holds it) and holds it until
+    this process exits."""
+    if build_dir in _held:
+        return _held[build_dir]
     os.makedirs(build_dir, exist_ok=True)
     lock = open(os.path.join(build_dir, ".lock"), "a+")
     try:
@@ -23,10 +30,14 @@ def lock_build_dir(build_dir: str):
         print("scons: another build is using %s (pid %s); waiting for it to finish"
               % (build_dir, holder), flush=True)
         fcntl.flock(lock, fcntl.LOCK_EX)
-    lock.seek(0)
-    lock.truncate()
-    lock.write("%d\n" % os.getpid())
-    lock.flush()
+    try:  # who holds it, for the message above; the lock does not need it
+        lock.seek(0)
+        lock.truncate()
+        lock.write("%d\n" % os.getpid())
+        lock.flush()
+    except OSError:  # a full disk: the build goes on to say so about its outputs
+        pass
+    _held[build_dir] = lock
     return lock
 
 

@@ -126,16 +126,26 @@ def _tmp_path(node) -> str:
     return str(node) + ".tmp"
 
 
+def _written(target) -> list:
+    """What the tool writes under a temporary name: the output, and a link's map (a
+    program declares it as its output; a shared library's is written all the same)."""
+    return [str(target[0]), str(target[0]) + ".map"]
+
+
 def _drop_tmp(target, source, env):
     """Before a tool runs: a leftover from an interrupted run must not feed `ar`."""
-    if os.path.exists(_tmp_path(target[0])):
-        os.unlink(_tmp_path(target[0]))
+    for path in _written(target):
+        if os.path.exists(_tmp_path(path)):
+            os.unlink(_tmp_path(path))
     return 0
 
 
 def _commit_tmp(target, source, env):
-    """After the tool succeeded: the whole output appears at once under its name."""
-    os.replace(_tmp_path(target[0]), str(target[0]))
+    """After the tool succeeded: each whole output appears at once under its name."""
+    output, link_map = _written(target)
+    os.replace(_tmp_path(output), output)
+    if os.path.exists(_tmp_path(link_map)):
+        os.replace(_tmp_path(link_map), link_map)
     return 0
 
 
@@ -227,7 +237,8 @@ def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
     if pic:  # every object may go into the shared library (lib=shared)
         tenv.Append(CXXFLAGS=["-fPIC"])
         tenv["STATIC_AND_SHARED_OBJECTS_ARE_THE_SAME"] = 1
-    tenv.Append(LINKFLAGS=["-Wl,-Map,${TARGET}.map"], PROGEMITTER=[_emit_link_map])
+    # The map too is written under a temporary name (see _atomic_builder).
+    tenv.Append(LINKFLAGS=["-Wl,-Map,${TARGET}.map.tmp"], PROGEMITTER=[_emit_link_map])
     if sanitize in SANITIZER_FLAGS:
         flags = SANITIZER_FLAGS[sanitize] + ["-fno-omit-frame-pointer", "-g"]
         tenv.Append(CXXFLAGS=flags, LINKFLAGS=flags)
