@@ -9,10 +9,13 @@ Mistral (Metaspace) and Gemma. The `tokenize` driver must give the same ids and 
 decoded text on every test string."""
 
 import base64
+import filecmp
 import json
 import os
+import random
 import shutil
 import subprocess
+import sys
 
 import pytest
 import tiktoken
@@ -56,6 +59,7 @@ STRINGS = [
     "שלום עולם", "مرحبا بالعالم", "नमस्ते दुनिया", "สวัสดีชาวโลก",
     "🙂", "🙂🚀", "👍🏽", "👨‍👩‍👧‍👦 family", "🇫🇷🇩🇪", "❤️‍🔥",
     "e\u0301", "Cafe\u0301 vs Café", "a\u0308\u0304 o\u0323\u0302", "\u1100\u1161\u11a8 Hangul jamo",
+    "\u034a\u089a (a mark of Unicode 14 after an older one: tokenizers' NFC knows 9.0)",
     "ｆｕｌｌｗｉｄｔｈ ＡＢＣ １２３", "x²+y²=z²", "<html><body>&amp;</body></html>",
     "$$$ ### @@@ !!! ??? ... --- ___ *** +++",
     "def f(x):\n    return x ** 2  # square\n",
@@ -232,6 +236,41 @@ def test_encode_equals_tokenizers(tokenize, trained, corpus, kind):
     assert len(ids) < len(VARIED.encode())
     if kind in ("llama2", "mistral", "gemma"):
         assert any(ref.id_to_token(i).startswith("<0x") for i in ids)
+
+
+def random_text(seed: int, length: int) -> str:
+    """Code points from every plane (no surrogates), mostly assigned ones, with spaces,
+    digits and apostrophes between them so every branch of the split regexes is taken."""
+    rng = random.Random(seed)
+    pools = [(0x20, 0x7F), (0xA0, 0x2FF), (0x300, 0x36F), (0x370, 0x1FFF), (0x2000, 0x2BFF),
+             (0x3000, 0x9FFF), (0xAC00, 0xD7A3), (0xE000, 0xFFFD), (0x10000, 0x1FBFF),
+             (0x20000, 0x2FA1F), (0xE0000, 0xE01EF)]
+    out = []
+    for _ in range(length):
+        r = rng.random()
+        if r < 0.15:
+            out.append(rng.choice([" ", "  ", "\n", "\t", " \n", "'", "'s", "1", "42"]))
+        else:
+            lo, hi = rng.choice(pools)
+            out.append(chr(rng.randint(lo, hi)))
+    return "".join(out)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_encode_equals_tokenizers_on_random_code_points(tokenize, trained, kind):
+    path, ref = trained[kind]
+    for seed in range(4):
+        text = random_text(seed, 4000)
+        assert cpp_encode(tokenize, path, text) == ref.encode(text, add_special_tokens=False).ids
+
+
+def test_unicode_tables_are_generated(tmp_path):
+    """unicode_tables.cpp is what gen_unicode_tables.py writes (with this Python)."""
+    out = tmp_path / "unicode_tables.cpp"
+    subprocess.run([sys.executable, os.path.join(SOURCES, "gen_unicode_tables.py"), str(out)],
+                   check=True, capture_output=True)
+    assert filecmp.cmp(out, os.path.join(SOURCES, "unicode_tables.cpp"), shallow=False), \
+        "run: python apps/llm/tokenizer/gen_unicode_tables.py"
 
 
 @pytest.mark.parametrize("kind", KINDS)
