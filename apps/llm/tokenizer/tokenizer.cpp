@@ -1,0 +1,120 @@
+#include "apps/llm/tokenizer/tokenizer.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "apps/llm/tokenizer/file_reader.h"
+#include "apps/llm/tokenizer/tiktoken_reader.h"
+#include "apps/llm/tokenizer/tokenizer_json_reader.h"
+#include "apps/llm/tokenizer/unicode.h"
+
+namespace llm {
+
+const char kLlama3SplitPattern[] =
+    "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}|"
+    " ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
+
+Status Tokenizer::load(const std::string& path, const TiktokenOptions& tiktoken) {
+  *this = Tokenizer();
+  std::string bytes;
+  Status s = read_whole_file(path, &bytes);
+  if (!s.is_ok()) return s;
+  size_t first = 0;
+  while (first < bytes.size() && strchr(" \t\r\n", bytes[first]) != nullptr) ++first;
+  if (first < bytes.size() && bytes[first] == '{') {
+    return TokenizerJsonReader::read(path, bytes, this);
+  }
+  if (TiktokenReader::looks_like(bytes)) return TiktokenReader::read(path, bytes, tiktoken, this);
+  if (!bytes.empty() && bytes[0] == 0x0A) {  // protobuf field 1 (pieces): a SentencePiece model
+    return Status::error(path + ": SentencePiece .model files are not supported; use the "
+                         "checkpoint's tokenizer.json");
+  }
+  return Status::error(path + ": not a tokenizer file (expected tokenizer.json or a tiktoken "
+                       "file of 'base64 rank' lines)");
+}
+
+std::vector<int32_t> Tokenizer::encode(const std::string& text, bool add_special_tokens) const {
+  std::vector<Piece> pieces(1);
+  pieces[0].text = text;
+  pieces[0].at_start = true;
+  added_.split(&pieces, false);
+  if (has_normalizer_) {
+    for (Piece& p : pieces) {
+      if (p.id < 0) p.text = normalizer_.normalize(p.text);
+    }
+  }
+  added_.split(&pieces, true);
+  if (has_pre_tokenizer_) pre_tokenizer_.apply(&pieces);
+  std::vector<int32_t> ids;
+  for (const Piece& p : pieces) {
+    if (p.id >= 0) {
+      ids.push_back(p.id);
+    } else {
+      bpe_.encode_word(p.text, &ids);
+    }
+  }
+  if (!add_special_tokens || template_.empty()) return ids;
+  std::vector<int32_t> out;
+  for (const TemplatePart& part : template_) {
+    if (part.sequence) {
+      out.insert(out.end(), ids.begin(), ids.end());
+    } else {
+      out.insert(out.end(), part.ids.begin(), part.ids.end());
+    }
+  }
+  return out;
+}
+
+std::string Tokenizer::token_text(int32_t id) const {
+  if (const AddedToken* t = added_.find(id)) return t->content;
+  const std::string* token = bpe_.token(id);
+  return token == nullptr ? std::string() : *token;
+}
+
+std::string Tokenizer::decode(const std::vector<int32_t>& ids, bool skip_special_tokens) const {
+  std::vector<std::string> tokens;
+  for (int32_t id : ids) {
+    const AddedToken* added = added_.find(id);
+    const std::string* model = added == nullptr ? bpe_.token(id) : nullptr;
+    if (added == nullptr && model == nullptr) continue;
+    const std::string& text = added != nullptr ? added->content : *model;
+    if (skip_special_tokens && added_.is_special_content(text)) continue;
+    tokens.push_back(text);
+  }
+  switch (decode_mode_) {
+    case DecodeMode::kDecoder: {
+      decoder_.decode_chain(&tokens);
+      std::string out;
+      for (const std::string& t : tokens) out += t;
+      return out;
+    }
+    case DecodeMode::kJoinWithSpaces: {
+      std::string out;
+      for (size_t i = 0; i < tokens.size(); ++i) out += (i ? " " : "") + tokens[i];
+      return out;
+    }
+    case DecodeMode::kRawBytes: {
+      std::string out;
+      for (const std::string& t : tokens) out += t;
+      return utf8_lossy(out);
+    }
+  }
+  return std::string();
+}
+
+size_t Tokenizer::vocab_size() const {
+  size_t limit = bpe_.id_limit();
+  for (const AddedToken& t : added_.tokens()) {
+    if (static_cast<size_t>(t.id) + 1 > limit) limit = t.id + 1;
+  }
+  return limit;
+}
+
+int32_t Tokenizer::token_id(const std::string& token) const {
+  for (const AddedToken& t : added_.tokens()) {
+    if (t.content == token) return t.id;
+  }
+  return bpe_.id_of(token);
+}
+
+}  // namespace llm

@@ -1,0 +1,392 @@
+"""The C++ tokenizers of apps/llm/tokenizer/ against the libraries they reimplement.
+
+The tests train their own tokenizers with the `tokenizers` package on KJV text (apt
+package bible-kjv) plus a few KB of text in several scripts, one of each kind the llm
+app reads: byte-level BPE with GPT-2's split, Llama 3's (a tiktoken file is derived from
+it and checked against tiktoken), Qwen2's (with NFC) and SmolLM's (single digits), and
+SentencePiece-style BPE with byte fallback in the layouts of Llama 2 (normalizer),
+Mistral (Metaspace) and Gemma. The `tokenize` driver must give the same ids and the same
+decoded text on every test string."""
+
+import base64
+import filecmp
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+
+import pytest
+import tiktoken
+import yaml
+from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers
+from tokenizers import processors, trainers
+
+from tests.conftest import REPO
+
+SOURCES = os.path.join(REPO, "apps", "llm", "tokenizer")
+BINARY = os.path.join(REPO, "build", "test-tokenizers", "tokenize")
+
+GPT2_SPLIT = (r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+")
+LLAMA3_SPLIT = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}|"
+                r" ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+")
+QWEN2_SPLIT = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}|"
+               r" ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+")
+
+VARIED = """Grüße aus Köln — naïve café, façade, Ångström; ÆØÅ æøå ß ẞ.
+日本語のテキストと漢字、カタカナ。中文文本：你好，世界！한국어 텍스트입니다.
+Ελληνικά: Καλημέρα κόσμε. Русский текст: Привет, мир! Українська: їжак, ґанок.
+עברית: שלום עולם. العربية: مرحبا بالعالم ١٢٣٤٥. हिन्दी: नमस्ते दुनिया। ไทย: สวัสดีชาวโลก
+Emoji: 🙂🚀👍🏽 👨‍👩‍👧‍👦 🇫🇷 ❤️ and symbols ©®™ ∑∫√ ≤≥ ½ ¾ ⅓ ² ³ € £ ¥ ₹.
+Combining: e\u0301 a\u0308 n\u0303 o\u0302\u0323 (decomposed), é ä ñ ộ (composed).
+Numbers: 0 12 345 6789 1234567890 3.14159 1,000,000 -42 +7 2024-06-01 10:30pm ٣٤٥ ５６７.
+Contractions: I'm you're he's she'll we've they'd don't CAN'T It'S WE'LL O'Neill 'quoted'.
+Whitespace:  two  spaces,   three,\ttab,\t\ttabs, trailing   \nnew\n\nlines\r\nCRLF \u00a0nbsp\u3000ideographic.
+Code: def f(x): return x**2 + 1  # comment\n    if a == b and c != d: pass
+"""
+
+STRINGS = [
+    "", " ", "  ", "\n", "\t", "a", "Hello", " Hello", "Hello world", "Hello  world",
+    "Hello world!", "hello   \n\n  world", "trailing space ", "  leading spaces",
+    "And God said, Let there be light: and there was light.",
+    "I'm sure you're right, they'll say; we've seen it, he'd know. DON'T SHOUT, I'M here.",
+    "'s 't 're 've 'm 'll 'd 'S 'T 'RE", "'ſ 'K (long s and Kelvin sign)",
+    "1 12 123 1234 12345 123456 1234567", "v1.2.3, 3.14, 1e-9, 0x1F, ١٢٣ ๑๒๓ ⅷ ½",
+    "tab\tseparated\tvalues\t", "line1\nline2\r\nline3\rline4", "\n\n\n", " \n \n ",
+    "   \t  \n  x", "mixed\u00a0nbsp and\u2009thin\u2003em\u3000spaces",
+    "日本語のテキスト", "中文文本，你好！", "한국어 텍스트", "Ελληνικά κείμενα", "Привет, мир!",
+    "שלום עולם", "مرحبا بالعالم", "नमस्ते दुनिया", "สวัสดีชาวโลก",
+    "🙂", "🙂🚀", "👍🏽", "👨‍👩‍👧‍👦 family", "🇫🇷🇩🇪", "❤️‍🔥",
+    "e\u0301", "Cafe\u0301 vs Café", "a\u0308\u0304 o\u0323\u0302", "\u1100\u1161\u11a8 Hangul jamo",
+    "\u034a\u089a (a mark of Unicode 14 after an older one: tokenizers' NFC knows 9.0)",
+    "ｆｕｌｌｗｉｄｔｈ ＡＢＣ １２３", "x²+y²=z²", "<html><body>&amp;</body></html>",
+    "$$$ ### @@@ !!! ??? ... --- ___ *** +++",
+    "def f(x):\n    return x ** 2  # square\n",
+    "https://example.com/path?query=1&b=2#frag",
+    "\u200b\u200c\u200d zero-width", "\ufeffBOM", "\x00\x01\x1f control", "\u0085NEL\u2028LS\u2029PS",
+    VARIED,
+]
+SPECIAL_STRINGS = [
+    "<|endoftext|>", "Hello<|endoftext|>world", "a <|endoftext|> b", "<|endoftext|><|endoftext|>",
+    "<s>Hello</s>", " <s> x </s> ", "<|begin_of_text|>Hi<|end_of_text|>", "<|endoftext",
+]
+
+
+def kjv_text() -> str:
+    if shutil.which("bible") is None:
+        pytest.skip("needs the KJV text: apt-get install bible-kjv (setup.sh does)")
+    out = subprocess.run(["bible", "-l100000", "gen1:1-gen20:18"], capture_output=True,
+                         text=True, check=True).stdout
+    return out
+
+
+@pytest.fixture(scope="module")
+def corpus() -> list[str]:
+    return kjv_text().splitlines() + VARIED.splitlines() * 20
+
+
+def host_flags() -> list[str]:
+    with open(os.path.join(REPO, "manifests", "targets", "host.yaml"), encoding="utf-8") as f:
+        return yaml.safe_load(f)["cxxflags"]
+
+
+@pytest.fixture(scope="module")
+def tokenize() -> str:
+    """The driver, compiled with the host target's flags (again only when a source is newer)."""
+    sources = sorted(os.path.join(SOURCES, n) for n in os.listdir(SOURCES)
+                     if n.endswith((".cpp", ".h")))
+    newest = max(os.path.getmtime(s) for s in sources)
+    if not os.path.exists(BINARY) or os.path.getmtime(BINARY) < newest:
+        os.makedirs(os.path.dirname(BINARY), exist_ok=True)
+        proc = subprocess.run(["g++", *host_flags(), "-Werror", "-I", REPO, "-o", BINARY,
+                               *[s for s in sources if s.endswith(".cpp")]],
+                              capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+    return BINARY
+
+
+def run(binary: str, path: str, *args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run([binary, path, *args], input=stdin.encode(), capture_output=True,
+                          timeout=60)
+
+
+def cpp_encode(binary: str, path: str, text: str, *extra: str) -> list[int]:
+    proc = run(binary, path, "--encode", "-", *extra, stdin=text)
+    assert proc.returncode == 0, proc.stderr.decode()
+    return [int(t) for t in proc.stdout.decode().split()]
+
+
+def cpp_decode(binary: str, path: str, ids: list[int], *extra: str) -> str:
+    proc = run(binary, path, "--decode", " ".join(map(str, ids)), *extra)
+    assert proc.returncode == 0, proc.stderr.decode()
+    return proc.stdout.decode()
+
+
+# --- the tokenizers the tests train -------------------------------------------------------
+
+def byte_level(corpus, split: str | None, *, specials, normalizer=None, digits=False,
+               ignore_merges=False, bos=None) -> Tokenizer:
+    tok = Tokenizer(models.BPE(ignore_merges=ignore_merges))
+    if normalizer is not None:
+        tok.normalizer = normalizer
+    if split is None:  # ByteLevel's own regex (GPT-2's)
+        steps = [pre_tokenizers.ByteLevel(add_prefix_space=False)]
+    else:
+        steps = [pre_tokenizers.Split(Regex(split), behavior="isolated"),
+                 pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)]
+    if digits:
+        steps.insert(0, pre_tokenizers.Digits(individual_digits=True))
+    tok.pre_tokenizer = steps[0] if len(steps) == 1 else pre_tokenizers.Sequence(steps)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(vocab_size=1200, special_tokens=specials, show_progress=False,
+                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    tok.train_from_iterator(corpus, trainer)
+    if bos is not None:
+        tok.post_processor = processors.TemplateProcessing(
+            single=f"{bos} $A", special_tokens=[(bos, tok.token_to_id(bos))])
+    return tok
+
+
+def sentencepiece_style(corpus, layout: str) -> Tokenizer:
+    """BPE over ▁-words with byte fallback, saved in the tokenizer.json layout of Llama 2
+    (Prepend + Replace normalizer), Mistral (Metaspace pre-tokenizer) or Gemma (Replace
+    only, no leading ▁ and no Strip)."""
+    tok = Tokenizer(models.BPE(unk_token="<unk>", fuse_unk=True, byte_fallback=True))
+    tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="always")
+    # limit_alphabet leaves rare characters (CJK, emoji) to byte fallback.
+    trainer = trainers.BpeTrainer(vocab_size=900, special_tokens=["<unk>", "<s>", "</s>"],
+                                  limit_alphabet=120, show_progress=False)
+    tok.train_from_iterator(corpus, trainer)
+    data = json.loads(tok.to_str())
+    vocab = data["model"]["vocab"]
+    for b in range(256):  # the <0xNN> tokens, ordinary vocabulary entries as in Llama's
+        vocab.setdefault(f"<0x{b:02X}>", len(vocab))
+    replace_space = {"type": "Replace", "pattern": {"String": " "}, "content": "▁"}
+    to_space = {"type": "Replace", "pattern": {"String": "▁"}, "content": " "}
+    fallback = [{"type": "ByteFallback"}, {"type": "Fuse"}]
+    if layout == "llama2":
+        data["normalizer"] = {"type": "Sequence", "normalizers": [
+            {"type": "Prepend", "prepend": "▁"}, replace_space]}
+        data["pre_tokenizer"] = None
+        data["decoder"] = {"type": "Sequence", "decoders": [
+            to_space, *fallback, {"type": "Strip", "content": " ", "start": 1, "stop": 0}]}
+    elif layout == "mistral":
+        data["normalizer"] = None
+        data["pre_tokenizer"] = {"type": "Metaspace", "replacement": "▁",
+                                 "prepend_scheme": "first", "split": False}
+        data["decoder"] = {"type": "Sequence", "decoders": [
+            to_space, *fallback, {"type": "Strip", "content": " ", "start": 1, "stop": 0}]}
+    else:  # gemma
+        data["normalizer"] = replace_space
+        data["pre_tokenizer"] = None
+        data["decoder"] = {"type": "Sequence", "decoders": [to_space, *fallback]}
+    s = tok.token_to_id("<s>")
+    data["post_processor"] = {
+        "type": "TemplateProcessing",
+        "single": [{"SpecialToken": {"id": "<s>", "type_id": 0}},
+                   {"Sequence": {"id": "A", "type_id": 0}}],
+        "pair": [{"Sequence": {"id": "A", "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}}],
+        "special_tokens": {"<s>": {"id": "<s>", "ids": [s], "tokens": ["<s>"]}}}
+    return Tokenizer.from_str(json.dumps(data))
+
+
+KINDS = ["gpt2", "llama3", "qwen2", "smollm", "llama2", "mistral", "gemma"]
+
+
+@pytest.fixture(scope="module")
+def trained(corpus, tmp_path_factory) -> dict[str, tuple[str, Tokenizer]]:
+    folder = tmp_path_factory.mktemp("tokenizers")
+    made = {
+        "gpt2": byte_level(corpus, None, specials=["<|endoftext|>"]),
+        "llama3": byte_level(corpus, LLAMA3_SPLIT, ignore_merges=True,
+                             specials=["<|begin_of_text|>", "<|end_of_text|>"],
+                             bos="<|begin_of_text|>"),
+        "qwen2": byte_level(corpus, QWEN2_SPLIT, normalizer=normalizers.NFC(),
+                            specials=["<|endoftext|>", "<|im_start|>", "<|im_end|>"]),
+        "smollm": byte_level(corpus, None, digits=True, specials=["<|endoftext|>"]),
+    }
+    for layout in ("llama2", "mistral", "gemma"):
+        made[layout] = sentencepiece_style(corpus, layout)
+    out = {}
+    for name, tok in made.items():
+        path = folder / name / "tokenizer.json"
+        path.parent.mkdir()
+        tok.save(str(path))
+        out[name] = (str(path), Tokenizer.from_file(str(path)))
+    return out
+
+
+# --- tokenizer.json -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_encode_equals_tokenizers(tokenize, trained, corpus, kind):
+    path, ref = trained[kind]
+    texts = STRINGS + SPECIAL_STRINGS + ["\n".join(corpus[:400])]
+    mismatches = []
+    for text in texts:
+        want = ref.encode(text, add_special_tokens=False).ids
+        got = cpp_encode(tokenize, path, text)
+        if got != want:
+            mismatches.append((text[:60], want[:20], got[:20]))
+    assert not mismatches, mismatches
+    # And the multi-script text really exercises the model: merges and (for the
+    # SentencePiece kinds) byte fallback both appear.
+    ids = ref.encode(VARIED, add_special_tokens=False).ids
+    assert len(ids) < len(VARIED.encode())
+    if kind in ("llama2", "mistral", "gemma"):
+        assert any(ref.id_to_token(i).startswith("<0x") for i in ids)
+
+
+def random_text(seed: int, length: int) -> str:
+    """Code points from every plane (no surrogates), mostly assigned ones, with spaces,
+    digits and apostrophes between them so every branch of the split regexes is taken."""
+    rng = random.Random(seed)
+    pools = [(0x20, 0x7F), (0xA0, 0x2FF), (0x300, 0x36F), (0x370, 0x1FFF), (0x2000, 0x2BFF),
+             (0x3000, 0x9FFF), (0xAC00, 0xD7A3), (0xE000, 0xFFFD), (0x10000, 0x1FBFF),
+             (0x20000, 0x2FA1F), (0xE0000, 0xE01EF)]
+    out = []
+    for _ in range(length):
+        r = rng.random()
+        if r < 0.15:
+            out.append(rng.choice([" ", "  ", "\n", "\t", " \n", "'", "'s", "1", "42"]))
+        else:
+            lo, hi = rng.choice(pools)
+            out.append(chr(rng.randint(lo, hi)))
+    return "".join(out)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_encode_equals_tokenizers_on_random_code_points(tokenize, trained, kind):
+    path, ref = trained[kind]
+    for seed in range(4):
+        text = random_text(seed, 4000)
+        assert cpp_encode(tokenize, path, text) == ref.encode(text, add_special_tokens=False).ids
+
+
+def test_unicode_tables_are_generated(tmp_path):
+    """unicode_tables.cpp is what gen_unicode_tables.py writes (with this Python)."""
+    out = tmp_path / "unicode_tables.cpp"
+    subprocess.run([sys.executable, os.path.join(SOURCES, "gen_unicode_tables.py"), str(out)],
+                   check=True, capture_output=True)
+    assert filecmp.cmp(out, os.path.join(SOURCES, "unicode_tables.cpp"), shallow=False), \
+        "run: python apps/llm/tokenizer/gen_unicode_tables.py"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_decode_equals_tokenizers_and_round_trips(tokenize, trained, kind):
+    path, ref = trained[kind]
+    for text in STRINGS + SPECIAL_STRINGS:
+        ids = ref.encode(text, add_special_tokens=False).ids
+        got = cpp_decode(tokenize, path, ids)
+        assert got == ref.decode(ids), (text, ids)
+        if kind in ("gpt2", "llama3", "smollm") and "<" not in text:
+            assert got == text  # byte-level BPE is lossless
+        kept = cpp_decode(tokenize, path, ids, "--keep-special")
+        assert kept == ref.decode(ids, skip_special_tokens=False), (text, ids)
+    # Single tokens of a character cut in the middle decode as tokenizers does (U+FFFD).
+    for i in ref.encode("🙂🚀 日本", add_special_tokens=False).ids:
+        assert cpp_decode(tokenize, path, [i]) == ref.decode([i])
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_special_tokens_bos_eos_and_vocab_size(tokenize, trained, kind):
+    path, ref = trained[kind]
+    for text in ("Hello world", "", "In the beginning"):
+        assert cpp_encode(tokenize, path, text, "--add-special") == \
+            ref.encode(text, add_special_tokens=True).ids
+    info = run(tokenize, path, "--info").stdout.decode()
+    assert f"vocab_size: {ref.get_vocab_size(with_added_tokens=True)}" in info
+    bos = {"llama3": "<|begin_of_text|>", "llama2": "<s>", "mistral": "<s>", "gemma": "<s>"}
+    want = ref.token_to_id(bos[kind]) if kind in bos else -1
+    assert f"bos_id: {want}" in info
+
+
+def test_tokenizer_config_names_bos_and_eos(tokenize, trained, tmp_path):
+    path, ref = trained["qwen2"]
+    shutil.copy(path, tmp_path / "tokenizer.json")
+    (tmp_path / "tokenizer_config.json").write_text(json.dumps(
+        {"bos_token": None, "eos_token": {"content": "<|im_end|>"}}))
+    info = run(tokenize, str(tmp_path / "tokenizer.json"), "--info").stdout.decode()
+    assert f"eos_id: {ref.token_to_id('<|im_end|>')}" in info and "bos_id: -1" in info
+
+
+# --- tiktoken -----------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def tiktoken_file(trained, tmp_path_factory):
+    """A tiktoken file from the Llama-3-style vocabulary (ranks in id order), its special
+    tokens after the ranks as in Llama 3, and the tiktoken Encoding for it."""
+    _, ref = trained["llama3"]
+    alphabet = {c: b for b, c in zip(range(256), bytes_to_unicode())}
+    model = sorted((i, t) for t, i in ref.get_vocab(with_added_tokens=False).items()
+                   if not t.startswith("<|"))
+    ranks = {bytes(alphabet[c] for c in token): rank for rank, (_, token) in enumerate(model)}
+    specials = {"<|begin_of_text|>": len(ranks), "<|end_of_text|>": len(ranks) + 1}
+    path = tmp_path_factory.mktemp("tiktoken") / "tokenizer.model"
+    path.write_text("".join(f"{base64.b64encode(b).decode()} {r}\n" for b, r in ranks.items()))
+    enc = tiktoken.Encoding("test", pat_str=LLAMA3_SPLIT, mergeable_ranks=ranks,
+                            special_tokens=specials)
+    args = [a for name, i in specials.items() for a in ("--special", f"{name}={i}")]
+    return str(path), enc, args
+
+
+def bytes_to_unicode() -> list[str]:
+    """GPT-2's byte alphabet, in byte order."""
+    printable = [*range(ord("!"), ord("~") + 1), *range(0xA1, 0xAD), *range(0xAE, 0x100)]
+    extra = iter(range(256, 512))
+    return [chr(b) if b in printable else chr(next(extra)) for b in range(256)]
+
+
+def test_tiktoken_encode_and_decode_equal_tiktoken(tokenize, tiktoken_file, corpus):
+    path, enc, args = tiktoken_file
+    mismatches = []
+    for text in STRINGS + SPECIAL_STRINGS + ["\n".join(corpus[:400])]:
+        want = enc.encode(text, allowed_special="all")
+        got = cpp_encode(tokenize, path, text, *args)
+        if got != want:
+            mismatches.append((text[:60], want[:20], got[:20]))
+        # tiktoken keeps special tokens in its text.
+        assert cpp_decode(tokenize, path, want, "--keep-special", *args) == enc.decode(want)
+    assert not mismatches, mismatches
+    info = run(tokenize, path, "--info", *args).stdout.decode()
+    assert "format: tiktoken" in info and f"bos_id: {enc.n_vocab - 2}" in info
+    # Llama 3's regex is the default; another can be given.
+    assert cpp_encode(tokenize, path, "12345", *args) == enc.encode("12345")
+    assert len(cpp_encode(tokenize, path, "12345", "--pattern", r"\p{N}")) == 5
+
+
+# --- bad files ----------------------------------------------------------------------------
+
+def test_bad_files_give_one_clear_error(tokenize, trained, tmp_path):
+    path, _ = trained["gpt2"]
+    data = json.loads(open(path, encoding="utf-8").read())
+
+    def error_of(name: str, text: str, *args: str) -> str:
+        f = tmp_path / name
+        f.write_text(text)
+        proc = run(tokenize, str(f), "--encode", "x", *args)
+        assert proc.returncode == 1 and proc.stdout == b""
+        return proc.stderr.decode()
+
+    missing = run(tokenize, str(tmp_path / "none.json"), "--encode", "x")
+    assert missing.returncode == 1 and "none.json: No such file" in missing.stderr.decode()
+    assert "broken.json: byte 1" in error_of("broken.json", "{]")
+    bad = json.loads(json.dumps(data))
+    bad["model"]["merges"].append(["Ġzzz", "qqq"])
+    err = error_of("merge.json", json.dumps(bad))
+    assert "merge.json: model.merges[" in err and "\"Ġzzz\" is not in the vocabulary" in err
+    bad = json.loads(json.dumps(data))
+    bad["model"]["type"] = "Unigram"
+    assert "type \"Unigram\" is not supported" in error_of("unigram.json", json.dumps(bad))
+    bad = json.loads(json.dumps(data))
+    bad["pre_tokenizer"] = {"type": "Split", "pattern": {"Regex": r"(?<=a)b"},
+                            "behavior": "Isolated", "invert": False}
+    err = error_of("lookbehind.json", json.dumps(bad))
+    assert "lookbehind.json: pre_tokenizer (Split): regex" in err and "(?<" in err
+    bad = json.loads(json.dumps(data))
+    bad["normalizer"] = {"type": "NFKD"}
+    assert "normalizer type \"NFKD\" is not supported" in error_of("nfkd.json", json.dumps(bad))
+    assert "bad.model:2: expected 'base64-token rank'" in error_of(
+        "bad.model", "IQ== 0\nnot-a-line\n")
+    assert "a tiktoken file ranks all 256 bytes" in error_of("short.model", "IQ== 0\n")
