@@ -75,7 +75,7 @@ class BuildPlan:
                 + ("" if self.log else "-nolog")
                 + ("-trace" if self.trace else "")
                 + ("-shared" if self.lib == "shared" else "")
-                + ("-asan" if self.sanitize == "address" else ""))
+                + {"address": "-asan", "fuzzer": "-fuzz"}.get(self.sanitize, ""))
 
     @property
     def variant(self) -> str:
