@@ -5,8 +5,8 @@
     python -m fuzz.build --runs 10000000 --jobs 2 --corpus DIR
                                                ... until 10 M inputs ran, in 2 processes
                                                (under nice -n 19), growing the corpus DIR
-    python -m fuzz.build --merge DIR           keep the inputs of DIR that add coverage
-                                               in fuzz/corpus/ (libFuzzer -merge=1)
+    python -m fuzz.build --merge DIR           replace fuzz/corpus/ by the fewest inputs of
+                                               it and DIR that keep their coverage
 
 The target is a build variant: `scons target=host-xnnpack select=all sanitize=fuzzer
 programs=@<the seeds>` (clang++ -fsanitize=fuzzer,address,undefined,float-cast-overflow)
@@ -39,6 +39,9 @@ import tempfile
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+
+from program.atomic import write_text_atomic  # noqa: E402
 BUILD = os.path.join(REPO, "build", "fuzz")
 SCONS_BUILD = "build/fuzz/scons"  # the fuzzer's build_dir=, beside the seeds
 REGRESSIONS = os.path.join(REPO, "fuzz", "regressions")
@@ -77,7 +80,7 @@ class Unavailable(Exception):
 
 def clang() -> str:
     """clang++ if it links a libFuzzer target, else raises Unavailable with the reason."""
-    cxx = shutil.which("clang++") or shutil.which("clang++-14")
+    cxx = shutil.which("clang++")  # what `scons sanitize=fuzzer` compiles with
     if cxx is None:
         raise Unavailable("clang++ is not installed")
     with tempfile.TemporaryDirectory() as tmp:
@@ -109,7 +112,9 @@ def _digest(tops, extra: str) -> str:
 
 
 def _py(*args, cwd=REPO):
-    subprocess.run([sys.executable, *args], cwd=cwd, check=True, capture_output=True)
+    proc = subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError("python %s failed:\n%s" % (" ".join(args), proc.stderr[-4000:]))
 
 
 def _publish(work: str, final: str):
@@ -143,7 +148,6 @@ def build_fuzzer(seeds: str, jobs: int = 2) -> str:
     programs = sorted(os.path.join(seeds, name) for name in os.listdir(seeds)
                       if target == XNNPACK_TARGET or not name.endswith("_xnnpack.pte"))
     listing = os.path.join(BUILD, "seed_programs.txt")
-    from program.atomic import write_text_atomic
     write_text_atomic(listing, "".join(p + "\n" for p in programs))
     scons = os.path.join(os.path.dirname(sys.executable), "scons")
     proc = subprocess.run([scons, "-j%d" % jobs, "target=" + target, "select=all",
@@ -218,6 +222,26 @@ def fuzz(binary: str, corpora, *flags: str, timeout: float, corpus: str = "", jo
         shutil.rmtree(work, ignore_errors=True)
 
 
+def merge(binary: str, grown: str) -> int:
+    """Replaces fuzz/corpus/ by the fewest inputs of it and `grown` that keep their
+    coverage on this fuzzer (libFuzzer -merge=1 into an empty directory), so the corpus
+    stays minimal as the fuzzer changes, not a pile of every earlier run's inputs."""
+    os.makedirs(CORPUS, exist_ok=True)
+    fresh = tempfile.mkdtemp(prefix=".corpus-", dir=os.path.dirname(CORPUS))
+    proc = subprocess.run(["nice", "-n", "19", binary, "-merge=1", "-max_len=%d" % MAX_LEN,
+                           fresh, CORPUS, grown], capture_output=True, text=True,
+                          errors="replace", env=dict(os.environ, **SANITIZER_ENV))
+    sys.stderr.write(proc.stderr[-2000:])
+    if proc.returncode != 0 or not os.listdir(fresh):
+        shutil.rmtree(fresh, ignore_errors=True)
+        return proc.returncode or 1
+    shutil.rmtree(CORPUS)
+    os.rename(fresh, CORPUS)
+    print("fuzz/corpus/: %d inputs, %d KB" % (len(os.listdir(CORPUS)), sum(
+        os.path.getsize(os.path.join(CORPUS, n)) for n in os.listdir(CORPUS)) // 1024))
+    return 0
+
+
 def executed_units(stderr: str) -> int:
     """Inputs run, summed over the processes of one fuzz() call (from -print_final_stats)."""
     return sum(int(part.split()[0])
@@ -231,10 +255,9 @@ def main() -> int:
                    "--run too: until either)")
     p.add_argument("--jobs", type=int, default=1, help="fuzzing processes (under nice -n 19)")
     p.add_argument("--corpus", default="", help="keep the grown corpus in this directory")
-    p.add_argument("--merge", metavar="DIR", help="add DIR's inputs that add coverage to "
-                   "fuzz/corpus/")
+    p.add_argument("--merge", metavar="DIR", help="minimize fuzz/corpus/ together with DIR's "
+                   "inputs into fuzz/corpus/")
     args = p.parse_args()
-    sys.path.insert(0, REPO)
     seeds = build_seeds()
     try:
         binary = build_fuzzer(seeds)
@@ -243,12 +266,7 @@ def main() -> int:
         return 1
     print("fuzzer: %s\nseeds: %s\nregressions: %s" % (binary, seeds, REGRESSIONS))
     if args.merge:
-        os.makedirs(CORPUS, exist_ok=True)
-        proc = subprocess.run(["nice", "-n", "19", binary, "-merge=1", "-max_len=%d" % MAX_LEN,
-                               CORPUS, args.merge], capture_output=True, text=True,
-                              errors="replace", env=dict(os.environ, **SANITIZER_ENV))
-        sys.stderr.write(proc.stderr[-2000:])
-        return proc.returncode
+        return merge(binary, args.merge)
     if not args.run and not args.runs:
         return 0
     # Whichever comes first; both count per process.

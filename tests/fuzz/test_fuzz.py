@@ -118,3 +118,13 @@ def test_hand_built_seeds_load_and_run():
             proc = subprocess.run([runner, path, "--method", method], capture_output=True,
                                   text=True)
             assert proc.returncode == 0, (path, method, proc.stdout + proc.stderr)
+
+
+def test_fuzzer_variant_refuses_a_foreign_target():
+    # libFuzzer runs where it is built: one clear error, before anything compiles.
+    proc = run_scons("target=linux-aarch64", "sanitize=fuzzer", "ops=aten::add.out",
+                     "build_dir=build/test-fuzz-foreign", check=False)
+    assert proc.returncode != 0
+    assert ("sanitize=fuzzer: target linux-aarch64 (manifests/targets/linux-aarch64.yaml) is "
+            "not this machine's" in proc.stdout), proc.stdout + proc.stderr
+    assert "compiling" not in proc.stdout
