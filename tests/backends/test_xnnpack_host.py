@@ -136,6 +136,9 @@ def _set(node: dict, **window) -> None:
      "a reshape that would move elements between layouts"),
     (lambda g: _conv_node(g, "Add")["inputs"].__setitem__(1, g["outputs"][0]),
      "reads value"),
+    # Found by the fuzzer: XNNPACK gives a value nobody reads no memory, then asserts.
+    (lambda g: _conv_node(g, "Add")["inputs"].__setitem__(1, _conv_node(g, "Add")["inputs"][0]),
+     "which no node reads and is no output"),
 ])
 def test_a_malformed_conv_payload_is_an_error_at_load(build, tmp_path, mutate, message):
     """The delegate checks what the payload says against itself and the program: an
