@@ -5,54 +5,68 @@
     python -m fuzz.build --runs 10000000 --jobs 2 --corpus DIR
                                                ... until 10 M inputs ran, in 2 processes
                                                (under nice -n 19), growing the corpus DIR
-    python -m fuzz.build --merge DIR           keep the inputs of DIR that add coverage
-                                               in fuzz/corpus/ (libFuzzer -merge=1)
+    python -m fuzz.build --merge DIR           replace fuzz/corpus/ by the fewest inputs of
+                                               it and DIR that keep their coverage
 
-The target (fuzz/fuzz_program.cpp) links the runtime, the kernel table of a select=all
-build of the portable and prim libraries (every kernel, every dtype) and, where XNNPACK
-is installed, the XNNPACK delegate, made with clang++ -fsanitize=fuzzer,address,undefined.
+The target is a build variant: `scons target=host-xnnpack select=all sanitize=fuzzer
+programs=@<the seeds>` (clang++ -fsanitize=fuzzer,address,undefined,float-cast-overflow)
+links bin/fuzz_program (fuzz/fuzz_program.cpp) with the runtime, every kernel of the
+target's libraries (optimized, quantized, portable, prim) in every dtype, and the
+XNNPACK delegate over the system's libXNNPACK; host where XNNPACK is not installed.
+The seeds go in as programs= so that each (op, dtypes) they call gets the kernel a
+build for them would pick (the optimized Float kernels, which select=all alone passes
+over for the portable ones that take every dtype); everything else runs on the kernel
+that takes any dtype. SCons rebuilds what changed.
+
 Seeds are small on purpose, since libFuzzer mutates up to the largest input and each
-input costs about its size: the MLP (portable and delegated to XNNPACK), a 1-layer GPT
-8 wide (fuzz/seed_models/), and the hand-built programs of fuzz/seed_programs.py (control
-flow, several methods, every value kind). Both are cached by a digest of their inputs.
+input costs about its size: the MLP (on the kernels, and wholly delegated to XNNPACK),
+a 1-layer GPT 8 wide and the same quantized 8da8w, a 32-wide MLP quantized 8da4w, a
+convolution net (on the kernels, and delegated as a host-xnnpack build delegates it)
+(fuzz/seed_models/, fuzz/seed_factories.py), and the hand-built programs of
+fuzz/seed_programs.py (control flow, several methods, every value kind). They are
+cached by a digest of their inputs.
 """
 
 import argparse
 import concurrent.futures
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+
+from program.atomic import write_text_atomic  # noqa: E402
 BUILD = os.path.join(REPO, "build", "fuzz")
+SCONS_BUILD = "build/fuzz/scons"  # the fuzzer's build_dir=, beside the seeds
 REGRESSIONS = os.path.join(REPO, "fuzz", "regressions")
 # A long run's corpus, minimized: every run starts from it besides the seeds.
 CORPUS = os.path.join(REPO, "fuzz", "corpus")
-# (seed name, model manifest, backend): each exports to a program of a few KB.
-SEED_MODELS = (("mlp", "manifests/models/mlp.yaml", ""),
-               ("mlp_xnnpack", "manifests/models/mlp.yaml", "xnnpack"),
-               ("gpt_micro", "fuzz/seed_models/gpt_micro.yaml", ""))
+# The XNNPACK delegate is fuzzed too where this target's libraries are installed.
+XNNPACK_TARGET = "host-xnnpack"
+# Exported as a host-xnnpack build exports: XNNPACK takes only convolution and pooling
+# groups beside the optimized kernels.
+BESIDE_OPTIMIZED = "optimized,quantized,portable,prim"
+# (seed name, model manifest, backend, --kernel-libraries): each a program of a few KB.
+SEED_MODELS = (
+    ("mlp", "manifests/models/mlp.yaml", "", ""),
+    ("mlp_xnnpack", "manifests/models/mlp.yaml", "xnnpack", ""),  # the linears delegated
+    ("gpt_micro", "fuzz/seed_models/gpt_micro.yaml", "", ""),
+    ("gpt_micro_8da8w", "fuzz/seed_models/gpt_micro_8da8w.yaml", "", ""),
+    ("mlp_8da4w", "fuzz/seed_models/mlp_8da4w.yaml", "", ""),
+    ("conv_micro", "fuzz/seed_models/conv_micro.yaml", "", ""),
+    ("conv_micro_xnnpack", "fuzz/seed_models/conv_micro.yaml", "xnnpack", BESIDE_OPTIMIZED),
+)
 # libFuzzer's bound on an input: above the largest seed (gpt_micro, 21 KB), well below
 # the programs of real models, which would make every mutation cost their size.
 MAX_LEN = 32768
-# The XNNPACK delegate is fuzzed too where this target's libraries are installed.
-XNNPACK_TARGET = "manifests/targets/host-xnnpack.yaml"
-LIBRARIES = "portable,prim"
-
-# float-cast-overflow: clang's `undefined` has it, named for clarity (as in tests/runtime).
-# `undefined` includes `bool`: kernels read Bool elements as bytes (runtime/core/
-# bool_element.h), so a Bool tensor planned over another dtype's output is defined.
-CXXFLAGS = [
-    "-std=c++17", "-fno-exceptions", "-fno-rtti", "-g", "-O1", "-fno-omit-frame-pointer",
-    "-fsanitize=fuzzer,address,undefined,float-cast-overflow", "-fno-sanitize-recover=all",
-]
-# Objects are instrumented for coverage but carry no main(); the link adds libFuzzer's.
-OBJ_FLAGS = [f.replace("fuzzer,", "fuzzer-no-link,") for f in CXXFLAGS]
+# libFuzzer links with clang++ (the build's sanitize=fuzzer, site_scons/targets.py).
+PROBE_FLAGS = ["-fsanitize=fuzzer,address,undefined,float-cast-overflow"]
 
 SANITIZER_ENV = {
     "ASAN_OPTIONS": "detect_leaks=1:allocator_may_return_null=1",
@@ -66,7 +80,7 @@ class Unavailable(Exception):
 
 def clang() -> str:
     """clang++ if it links a libFuzzer target, else raises Unavailable with the reason."""
-    cxx = shutil.which("clang++") or shutil.which("clang++-14")
+    cxx = shutil.which("clang++")  # what `scons sanitize=fuzzer` compiles with
     if cxx is None:
         raise Unavailable("clang++ is not installed")
     with tempfile.TemporaryDirectory() as tmp:
@@ -74,7 +88,7 @@ def clang() -> str:
         with open(src, "w") as f:
             f.write('#include <stddef.h>\n#include <stdint.h>\nextern "C" int '
                     "LLVMFuzzerTestOneInput(const uint8_t*, size_t) { return 0; }\n")
-        proc = subprocess.run([cxx, *CXXFLAGS, src, "-o", os.path.join(tmp, "t")],
+        proc = subprocess.run([cxx, *PROBE_FLAGS, src, "-o", os.path.join(tmp, "t")],
                               capture_output=True, text=True)
     if proc.returncode != 0:
         raise Unavailable("%s cannot link a libFuzzer target (libclang-rt-dev missing?): %s"
@@ -98,7 +112,9 @@ def _digest(tops, extra: str) -> str:
 
 
 def _py(*args, cwd=REPO):
-    subprocess.run([sys.executable, *args], cwd=cwd, check=True, capture_output=True)
+    proc = subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError("python %s failed:\n%s" % (" ".join(args), proc.stderr[-4000:]))
 
 
 def _publish(work: str, final: str):
@@ -115,86 +131,34 @@ def _publish(work: str, final: str):
 
 
 def _fuzz_target() -> str:
-    """The target manifest whose backends the fuzzer links: host-xnnpack where its
-    libraries are installed, else host."""
+    """The target whose backends the fuzzer links: host-xnnpack where its libraries are
+    installed, else host."""
     from codegen.target import load_target
-    xnnpack = os.path.join(REPO, XNNPACK_TARGET)
-    installed = all(os.path.exists(r) for r in load_target(xnnpack).requires
+    manifest = os.path.join(REPO, "manifests", "targets", XNNPACK_TARGET + ".yaml")
+    installed = all(os.path.exists(r) for r in load_target(manifest).requires
                     if os.path.isabs(r))
-    return xnnpack if installed else os.path.join(REPO, "manifests", "targets", "host.yaml")
+    return XNNPACK_TARGET if installed else "host"
 
 
-def _glue(work: str, gen: str, target: str):
-    """The generated sources of a select=all build (the codegen stages SCons runs); the
-    backend plan with them."""
-    from codegen.backends import parse_plan
-    kernels = [os.path.join(REPO, "manifests", "kernels", lib + ".yaml")
-               for lib in LIBRARIES.split(",")]
-    _py("-m", "codegen.oplist", "--all", "--libraries", *kernels, "--target", target,
-        "--out", os.path.join(work, "ops.yaml"))
-    _py("-m", "codegen.resolve", "--oplist", os.path.join(work, "ops.yaml"), "--target", target,
-        "--out", os.path.join(work, "plan.yaml"), "--select", "all", "--libraries", LIBRARIES,
-        "--sources-out", os.path.join(work, "kernel_sources.txt"))
-    _py("-m", "codegen.backends", "--target", target, "--out", os.path.join(work, "backends.yaml"))
-    _py("-m", "codegen.render", "--plan", os.path.join(work, "plan.yaml"), "--backend-plan",
-        os.path.join(work, "backends.yaml"), "--out-dir", gen)
-    with open(os.path.join(work, "backends.yaml")) as f:
-        backends = parse_plan(f.read(), "backends.yaml").backends
-    from program.flatc import flatc
-    for schema in ["schema/program.fbs"] + [s for b in backends for s in b.schemas]:
-        subprocess.run([flatc(), "--cpp", "-o", gen, os.path.join(REPO, schema)],
-                       check=True, capture_output=True)
-    return backends
-
-
-def build_fuzzer(jobs: int = 2) -> str:
-    """Path of the fuzz target binary, compiled when its sources changed."""
-    from codegen.target import load_target
-    cxx = clang()
+def build_fuzzer(seeds: str, jobs: int = 2) -> str:
+    """Path of the fuzz target binary, built by SCons (up to date: a few seconds)."""
+    clang()
     target = _fuzz_target()
-    final = os.path.join(BUILD, "bin", _digest(
-        ("runtime", "kernels", "schema", "codegen", "templates", "manifests/kernels",
-         "backends/xnnpack", os.path.relpath(target, REPO), "fuzz/fuzz_program.cpp"),
-        " ".join([cxx, LIBRARIES] + CXXFLAGS)))
-    binary = os.path.join(final, "fuzz_program")
-    if os.path.exists(binary):
-        return binary
-    os.makedirs(os.path.join(BUILD, "bin"), exist_ok=True)
-    work = tempfile.mkdtemp(prefix=".build-", dir=os.path.join(BUILD, "bin"))
-    gen = os.path.join(work, "gen")
-    backends = _glue(work, gen, target)
-
-    with open(os.path.join(work, "kernel_sources.txt")) as f:
-        kernel_sources = [os.path.join(REPO, line.strip()) for line in f if line.strip()]
-    sources = []
-    for root, _, files in os.walk(os.path.join(REPO, "runtime")):
-        sources += [os.path.join(root, n) for n in files if n.endswith(".cpp")]
-    sources = sorted(sources) + kernel_sources + [
-        os.path.join(REPO, s) for b in backends for s in b.sources] + [
-        os.path.join(gen, "register_kernels.cpp"), os.path.join(gen, "register_backends.cpp"),
-        os.path.join(REPO, "fuzz", "fuzz_program.cpp")]
-    includes = ["-I" + REPO, "-I" + gen,
-                "-I" + os.path.join(sysconfig.get_paths()["data"], "include")]
-    libs = ["-l" + lib for lib in load_target(target).libs]
-
-    def compile_one(index_src):
-        index, src = index_src
-        obj = os.path.join(work, "obj", "%03d_%s.o" % (index, os.path.basename(src)))
-        proc = subprocess.run([cxx, *OBJ_FLAGS, *includes, "-c", src, "-o", obj],
-                              capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise RuntimeError("compiling %s failed:\n%s" % (os.path.relpath(src, REPO),
-                                                            proc.stderr))
-        return obj
-
-    os.makedirs(os.path.join(work, "obj"))
-    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        objects = list(pool.map(compile_one, enumerate(sources)))
-    subprocess.run([cxx, *CXXFLAGS, *objects, *libs, "-o", os.path.join(work, "fuzz_program")],
-                   check=True, capture_output=True)
-    shutil.rmtree(os.path.join(work, "obj"))
-    _publish(work, final)
-    return binary
+    # Delegated seeds select kernels only where the runtime has their backend.
+    programs = sorted(os.path.join(seeds, name) for name in os.listdir(seeds)
+                      if target == XNNPACK_TARGET or not name.endswith("_xnnpack.pte"))
+    listing = os.path.join(BUILD, "seed_programs.txt")
+    write_text_atomic(listing, "".join(p + "\n" for p in programs))
+    scons = os.path.join(os.path.dirname(sys.executable), "scons")
+    proc = subprocess.run([scons, "-j%d" % jobs, "target=" + target, "select=all",
+                           "sanitize=fuzzer", "programs=@" + listing,
+                           "build_dir=" + SCONS_BUILD], cwd=REPO, capture_output=True,
+                          text=True)
+    found = re.findall(r"^fuzzer: (.+)$", proc.stdout, re.M)
+    if proc.returncode != 0 or len(found) != 1:
+        raise RuntimeError("building the fuzzer failed (exit %d):\n%s%s"
+                           % (proc.returncode, proc.stdout[-4000:], proc.stderr[-4000:]))
+    return os.path.join(REPO, found[0])
 
 
 def build_seeds() -> str:
@@ -202,17 +166,23 @@ def build_seeds() -> str:
     the hand-built programs of fuzz/seed_programs.py."""
     final = os.path.join(BUILD, "seeds", _digest(
         ("exporter", "program", "examples", "schema", "backends/xnnpack", "fuzz/seed_models",
-         "fuzz/seed_programs.py", "manifests/models/mlp.yaml"), repr(SEED_MODELS)))
+         "fuzz/seed_factories.py", "fuzz/seed_programs.py", "manifests/models/mlp.yaml"),
+        repr(SEED_MODELS)))
     if os.path.isdir(final):
         return final
     os.makedirs(os.path.join(BUILD, "seeds"), exist_ok=True)
     work = tempfile.mkdtemp(prefix=".build-", dir=os.path.join(BUILD, "seeds"))
     export = os.path.join(work, "export")
-    for name, manifest, backend in SEED_MODELS:
+
+    def export_one(seed):
+        name, manifest, backend, libraries = seed
         out = os.path.join(export, name + ".pte")
         _py("-m", "exporter", "--manifest", os.path.join(REPO, manifest), "--out", out,
-            "--backend", backend)
+            "--backend", backend, "--kernel-libraries", libraries)
         shutil.copy2(out, os.path.join(work, name + ".pte"))
+
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:  # each export is one process
+        list(pool.map(export_one, SEED_MODELS))
     shutil.rmtree(export)  # the corpus holds programs only, not their check files
     _py("-m", "fuzz.seed_programs", work)
     _publish(work, final)
@@ -252,6 +222,26 @@ def fuzz(binary: str, corpora, *flags: str, timeout: float, corpus: str = "", jo
         shutil.rmtree(work, ignore_errors=True)
 
 
+def merge(binary: str, grown: str) -> int:
+    """Replaces fuzz/corpus/ by the fewest inputs of it and `grown` that keep their
+    coverage on this fuzzer (libFuzzer -merge=1 into an empty directory), so the corpus
+    stays minimal as the fuzzer changes, not a pile of every earlier run's inputs."""
+    os.makedirs(CORPUS, exist_ok=True)
+    fresh = tempfile.mkdtemp(prefix=".corpus-", dir=os.path.dirname(CORPUS))
+    proc = subprocess.run(["nice", "-n", "19", binary, "-merge=1", "-max_len=%d" % MAX_LEN,
+                           fresh, CORPUS, grown], capture_output=True, text=True,
+                          errors="replace", env=dict(os.environ, **SANITIZER_ENV))
+    sys.stderr.write(proc.stderr[-2000:])
+    if proc.returncode != 0 or not os.listdir(fresh):
+        shutil.rmtree(fresh, ignore_errors=True)
+        return proc.returncode or 1
+    shutil.rmtree(CORPUS)
+    os.rename(fresh, CORPUS)
+    print("fuzz/corpus/: %d inputs, %d KB" % (len(os.listdir(CORPUS)), sum(
+        os.path.getsize(os.path.join(CORPUS, n)) for n in os.listdir(CORPUS)) // 1024))
+    return 0
+
+
 def executed_units(stderr: str) -> int:
     """Inputs run, summed over the processes of one fuzz() call (from -print_final_stats)."""
     return sum(int(part.split()[0])
@@ -265,24 +255,18 @@ def main() -> int:
                    "--run too: until either)")
     p.add_argument("--jobs", type=int, default=1, help="fuzzing processes (under nice -n 19)")
     p.add_argument("--corpus", default="", help="keep the grown corpus in this directory")
-    p.add_argument("--merge", metavar="DIR", help="add DIR's inputs that add coverage to "
-                   "fuzz/corpus/")
+    p.add_argument("--merge", metavar="DIR", help="minimize fuzz/corpus/ together with DIR's "
+                   "inputs into fuzz/corpus/")
     args = p.parse_args()
-    sys.path.insert(0, REPO)
+    seeds = build_seeds()
     try:
-        binary = build_fuzzer()
+        binary = build_fuzzer(seeds)
     except Unavailable as e:
         print("fuzz: %s" % e, file=sys.stderr)
         return 1
-    seeds = build_seeds()
     print("fuzzer: %s\nseeds: %s\nregressions: %s" % (binary, seeds, REGRESSIONS))
     if args.merge:
-        os.makedirs(CORPUS, exist_ok=True)
-        proc = subprocess.run(["nice", "-n", "19", binary, "-merge=1", "-max_len=%d" % MAX_LEN,
-                               CORPUS, args.merge], capture_output=True, text=True,
-                              errors="replace", env=dict(os.environ, **SANITIZER_ENV))
-        sys.stderr.write(proc.stderr[-2000:])
-        return proc.returncode
+        return merge(binary, args.merge)
     if not args.run and not args.runs:
         return 0
     # Whichever comes first; both count per process.

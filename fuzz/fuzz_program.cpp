@@ -12,6 +12,7 @@
 #include "runtime/executor/memory_manager.h"
 #include "runtime/executor/method.h"
 #include "runtime/executor/program.h"
+#include "runtime/kernel/kernel_scratch.h"
 #include "runtime/loader/buffer_data_loader.h"
 #include "runtime/platform/platform.h"
 
@@ -27,10 +28,11 @@ Buffer zeroed(size_t size) { return Buffer(static_cast<uint8_t*>(calloc(size == 
 
 // Far below the runner's defaults: an input must run in well under a millisecond for
 // thousands of executions a second, and a planned size beyond these is refused before
-// anything is allocated. The seeds need a few KB and a few thousand elements.
+// anything is allocated. The seeds need a few KB and a few thousand elements, besides
+// the one scratch slice (one thread) the runtime's kernels declare (4 MB with Winograd).
 tailor::LoadLimits fuzz_limits() {
   tailor::LoadLimits limits;
-  limits.max_memory_bytes = uint64_t{1} << 20;
+  limits.max_memory_bytes = (uint64_t{1} << 20) + tailor::gen::kKernelScratchBytes;
   limits.max_elements_per_execute = uint64_t{1} << 16;
   return limits;
 }

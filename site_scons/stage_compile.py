@@ -23,10 +23,17 @@ class Compiled:
     objects: list        # every object the build's programs link (compile_commands.json)
 
 
-def print_shared_library(target, source, env):
-    """Says where the shared library is, on every build: it is what the user came for."""
-    print("shared library: %s" % os.path.relpath(str(source[0]), env.Dir("#").abspath))
-    return 0
+def _announce(ctx, what: str, node) -> list:
+    """An alias that says where `node` is ("<what>: <path>") on every build, up to date
+    or not: it is what the user came for (and what scripts read, fuzz/build.py)."""
+    def say(target, source, env):
+        print("%s: %s" % (what, os.path.relpath(str(source[0]), env.Dir("#").abspath)))
+        return 0
+    # One alias per build directory: a matrix build would merge same-named ones.
+    alias = ctx.tenv.Alias("%s-path-%s" % (what.replace(" ", "-"), ctx.out), node,
+                           Action(say, None))
+    ctx.tenv.AlwaysBuild(alias)
+    return alias
 
 
 def _runtime_sources(ctx) -> list:
@@ -82,11 +89,7 @@ def _shared_library(ctx, objs: list, c_api_objs: list) -> list:
                              SHLINKFLAGS=["$LINKFLAGS", "-shared",
                                           "-Wl,--version-script=%s" % exports])
     tenv.Depends(lib, exports)
-    # One alias per build directory: a matrix build would merge same-named ones.
-    alias = tenv.Alias("shared-library-path-%s" % ctx.out, lib,
-                       Action(print_shared_library, None))
-    tenv.AlwaysBuild(alias)
-    return [lib, alias]
+    return [lib, _announce(ctx, "shared library", lib)]
 
 
 def wire_compile(ctx, selection) -> Compiled:
@@ -124,6 +127,14 @@ def wire_compile(ctx, selection) -> Compiled:
     if stamp is not None:
         tenv.Depends(runner, stamp)
     defaults = [runner]
+    if plan.sanitize == "fuzzer":  # libFuzzer's main instead of the runner's
+        fuzz_objs = _checkout_objects(ctx, ["fuzz/fuzz_program.cpp"], schema_headers,
+                                      selection.plan_yaml)
+        fuzzer = genv.Program("%s/bin/fuzz_program" % ctx.out,
+                              fuzz_objs + gen_objs + link_objs + [runtime_lib],
+                              LINKFLAGS=genv["FUZZER_LINKFLAGS"])
+        defaults += [fuzzer, _announce(ctx, "fuzzer", fuzzer[0])]
+        objects += fuzz_objs
     if plan.lib == "shared":
         c_api_objs = _checkout_objects(ctx, ctx.sources("c_api/*.cpp"), schema_headers,
                                        selection.plan_yaml)

@@ -75,7 +75,7 @@ class BuildPlan:
                 + ("" if self.log else "-nolog")
                 + ("-trace" if self.trace else "")
                 + ("-shared" if self.lib == "shared" else "")
-                + {"address": "-asan", "thread": "-tsan"}.get(self.sanitize, ""))
+                + {"address": "-asan", "thread": "-tsan", "fuzzer": "-fuzz"}.get(self.sanitize, ""))
 
     @property
     def variant(self) -> str:

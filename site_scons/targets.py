@@ -190,11 +190,29 @@ def compiler_launcher(target, option: str) -> str:
 
 # The compile and link flags of each `sanitize=` value but none. Address: float-cast-overflow
 # too (a double out of an integer's range is undefined behaviour, and GCC's `undefined`
-# leaves it out). Thread: a data race is reported and the program then exits 66.
-SANITIZER_FLAGS = {
-    "address": ["-fsanitize=address,undefined,float-cast-overflow", "-fno-sanitize-recover=all"],
-    "thread": ["-fsanitize=thread"],
-}
+# leaves it out). Thread: a data race is reported and the program then exits 66. Fuzzer:
+# address's, plus libFuzzer's coverage (_configure_fuzzer).
+_ADDRESS = ["-fsanitize=address,undefined,float-cast-overflow", "-fno-sanitize-recover=all"]
+SANITIZER_FLAGS = {"address": _ADDRESS, "thread": ["-fsanitize=thread"], "fuzzer": _ADDRESS}
+
+FUZZER_CXX = "clang++"  # libFuzzer is clang's
+
+
+def _configure_fuzzer(tenv, target) -> None:
+    """sanitize=fuzzer: clang++ for a native target, every object instrumented for
+    libFuzzer's coverage (-O1: what libFuzzer suggests, and half the compile time).
+    Programs link as with sanitize=address; bin/fuzz_program adds libFuzzer's main
+    (FUZZER_LINKFLAGS)."""
+    if target.emulator or target.sysroot_debs or target.arch:
+        raise ManifestError("sanitize=fuzzer: target %s (%s) is not this machine's; libFuzzer "
+                            "runs where it is built: use target=host or target=host-xnnpack"
+                            % (target.name, target.path))
+    if not _exists(FUZZER_CXX):
+        raise ManifestError("sanitize=fuzzer needs %s (libFuzzer is clang's): apt-get install "
+                            "-y clang" % FUZZER_CXX)
+    tenv.Replace(CXX=FUZZER_CXX, LINK=FUZZER_CXX)
+    tenv.Append(CXXFLAGS=["-fsanitize=fuzzer-no-link", "-O1"])
+    tenv["FUZZER_LINKFLAGS"] = ["$LINKFLAGS", "-fsanitize=fuzzer"]
 
 
 def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
@@ -242,6 +260,8 @@ def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
     if sanitize in SANITIZER_FLAGS:
         flags = SANITIZER_FLAGS[sanitize] + ["-fno-omit-frame-pointer", "-g"]
         tenv.Append(CXXFLAGS=flags, LINKFLAGS=flags)
+    if sanitize == "fuzzer":
+        _configure_fuzzer(tenv, target)
     tenv.Append(CPPPATH=["#", flatbuffers_include()])
     # flatbuffers' internal asserts (an index past a vector's end, ...) go through
     # TL_DCHECK like the runtime's own invariants: still checked in every build without

@@ -157,6 +157,7 @@ Error XnnpackGraph::load(const void* data, size_t size, ArrayRef<EValue*> args,
 
   // Values: external ones must be fp32 contiguous tensors of allowed rank.
   std::vector<bool> defined(n, false);
+  std::vector<bool> read(n, false);
   std::vector<bool> is_output(n, false);
   external_id_.assign(n, XNN_INVALID_VALUE_ID);
   scalar_slot_.assign(n, 0);
@@ -219,6 +220,7 @@ Error XnnpackGraph::load(const void* data, size_t size, ArrayRef<EValue*> args,
     for (uint32_t j = 0; j < count; ++j) {
       const uint32_t v = node->inputs()->Get(j);
       TL_XNN_CHECK(v < n && defined[v], "node %u reads value %u before it is written", k, v);
+      read[v] = true;
     }
     const uint32_t out = node->output();
     TL_XNN_CHECK(out < n && !defined[out] && !values.Get(out)->constant() &&
@@ -230,6 +232,13 @@ Error XnnpackGraph::load(const void* data, size_t size, ArrayRef<EValue*> args,
     defined[out] = true;
     Error err = check_node(k, args);
     if (err != Error::Ok) return err;
+  }
+  // XNNPACK gives an internal value no reader reads no memory, then asserts on the null
+  // pointer when it sets up the node writing it.
+  for (uint32_t k = 0; k < graph_->nodes()->size(); ++k) {
+    const uint32_t out = graph_->nodes()->Get(k)->output();
+    TL_XNN_CHECK(is_output[out] || read[out], "node %u writes value %u, which no node reads "
+                 "and is no output", k, out);
   }
   is_output_ = is_output;
   for (uint32_t i = 0; i < graph_->outputs()->size(); ++i) {
