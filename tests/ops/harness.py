@@ -227,11 +227,29 @@ def _key(case: OpCase, dtype: str, fingerprint: str, backend: str = "") -> str:
     return f"{stem}_{digest}"
 
 
+# The "edges" domain of floating inputs, cycled: what does not fit an integer dtype
+# (infinities, NaN, +-1e20, 2^63, values past 2^31 and 2^32), what wraps into a narrow one
+# (-501, 300, 70000.7), and fractions at the edges (255.9, -0.5, -2147483648.9).
+EDGE_FLOATS = (float("inf"), float("-inf"), float("nan"), -1e20, 1e20, -501.0, 501.0, 300.0,
+               -129.7, 255.9, 256.0, -1.0, -0.5, 2.0**31, -(2.0**31) - 1, 3e9, -3e9, 65535.5,
+               70000.7, 4294967551.0, -2147483648.9, 2.0**63, 9.2e18, -9.3e18)
+
+
 def _make_value(spec: In, dtype: str, domain: str, gen):
     import torch
     shape = tuple(spec.shape)
     if dtype == "Bool":
         return torch.randint(0, 2, shape, generator=gen).bool()
+    if domain == "edges" and dtype not in ("Byte", "Char", "Short", "Int", "Long"):
+        count = int(np.prod(shape)) if shape else 1
+        edges = torch.tensor(EDGE_FLOATS, dtype=torch.float64)
+        return edges[torch.arange(count) % len(EDGE_FLOATS)].reshape(shape).to(
+            _torch_dtype(dtype))
+    if domain == "huge" and dtype in ("Byte", "Char", "Short", "Int", "Long"):
+        # Anywhere in the dtype's range: sums and products overflow and wrap.
+        info = torch.iinfo(_torch_dtype(dtype))
+        return torch.randint(info.min, info.max, shape, generator=gen,
+                             dtype=torch.int64).to(_torch_dtype(dtype))
     if dtype in ("Byte", "Char", "Short", "Int", "Long"):
         low, high = (0, 10) if dtype == "Byte" else (-6, 7)
         if domain == "positive":
