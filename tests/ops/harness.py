@@ -6,8 +6,8 @@ the eager outputs and the program's op list (codegen.oplist), cached by a hash o
 case, torch's version, the program format's version and the exporter's sources. Per kernel library, the resolver
 (codegen.resolve) decides which programs the library can run; those are built into ONE
 runtime through the real flow (`scons programs=... libraries=<lib>,prim`), and each is
-run with `bin/runner` and compared with torch: exact for integer and Bool outputs,
-within a per-dtype tolerance for floating ones. TAILOR_SANITIZE=address builds and runs
+run with `bin/runner` on a 64 KB thread stack (--stack) and compared with torch: exact
+for integer and Bool outputs, within a per-dtype tolerance for floating ones. TAILOR_SANITIZE=address builds and runs
 those runtimes under ASan + UBSan (`scons sanitize=address`); a sanitizer report fails
 the case.
 
@@ -77,6 +77,13 @@ CROSS_TARGET = "linux-aarch64"
 # `scons sanitize=` of every runtime the harness builds; the environment its runs get.
 SANITIZE = os.environ.get("TAILOR_SANITIZE", "none")
 SANITIZER_EXIT = 99  # never the runner's own exit codes
+# Every case runs on a thread with this much stack (runner --stack): no kernel may keep
+# more than 16 KB on it (large buffers come from the kernel scratch), and embedded targets
+# give threads little more. aarch64's glibc starts no thread below 128 KB (its
+# PTHREAD_STACK_MIN, for 64 KB pages). Not under the sanitizers, whose redzones inflate
+# every frame.
+STACK = "64K" if SANITIZE == "none" else None
+CROSS_STACK = "128K"
 SANITIZER_ENV = {
     "ASAN_OPTIONS": f"exitcode={SANITIZER_EXIT}:detect_leaks=1",
     "UBSAN_OPTIONS": f"exitcode={SANITIZER_EXIT}:print_stacktrace=1:halt_on_error=1",
@@ -712,6 +719,8 @@ def run_and_compare(build: LibraryBuild, exported: Exported, tmp_dir: str) -> No
     """Runs the program on its inputs; asserts each output matches torch's."""
     outputs = [os.path.join(tmp_dir, f"output_{i}.npy") for i in range(len(exported.expected))]
     command = [*build.emulator, build.runner, os.path.join(REPO, exported.pte)]
+    if STACK:
+        command += ["--stack", CROSS_STACK if build.emulator else STACK]
     for path in exported.inputs:
         command += ["--input", path]
     for path in outputs:
