@@ -1,9 +1,14 @@
 // What the stand-alone kernel benches (bench/gemm.cpp, bench/qlinear.cpp) share: a
-// seeded generator, so every run checks the same numbers, and a monotonic clock.
+// seeded generator, so every run checks the same numbers, a monotonic clock, and the
+// kernels' scratch slices.
 #pragma once
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <time.h>
+
+#include "runtime/kernel/kernel_scratch.h"
+#include "runtime/kernel/thread_pool.h"
 
 namespace bench {
 
@@ -27,6 +32,21 @@ inline double now() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+// The kernels' scratch as a Method reserves it: one slice of kBytes per thread
+// (ThreadPool::kMaxThreads of them, slice 0 the calling thread's).
+template <size_t kBytes>
+tailor::KernelScratch* scratch_slices() {
+  using tailor::KernelScratch;
+  using tailor::ThreadPool;
+  static uint8_t* memory = static_cast<uint8_t*>(
+      aligned_alloc(KernelScratch::kAlignment, ThreadPool::kMaxThreads * kBytes));
+  static KernelScratch slices[ThreadPool::kMaxThreads];
+  for (int i = 0; i < ThreadPool::kMaxThreads; ++i) {
+    slices[i] = KernelScratch(memory + i * kBytes, kBytes);
+  }
+  return slices;
 }
 
 }  // namespace bench

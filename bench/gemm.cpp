@@ -59,23 +59,11 @@ const BiasKind kBiases[] = {
 int g_checked = 0;
 int g_failed = 0;
 
-// The kernels' scratch as a Method reserves it: one slice of kGemmScratchBytes per
-// thread (ThreadPool::kMaxThreads of them, slice 0 the calling thread's).
-KernelScratch* scratch_slices() {
-  static uint8_t* memory = static_cast<uint8_t*>(
-      aligned_alloc(KernelScratch::kAlignment, ThreadPool::kMaxThreads * kGemmScratchBytes));
-  static KernelScratch slices[ThreadPool::kMaxThreads];
-  for (int i = 0; i < ThreadPool::kMaxThreads; ++i) {
-    slices[i] = KernelScratch(memory + i * kGemmScratchBytes, kGemmScratchBytes);
-  }
-  return slices;
-}
-
 // A context on `pool`'s threads with their scratch slices.
 KernelContext context_on(const ThreadPool& pool) {
   KernelContext ctx;
   ctx.set_parallel(pool.parallel());
-  ctx.set_scratch(scratch_slices());
+  ctx.set_scratch(bench::scratch_slices<kGemmScratchBytes>());
   return ctx;
 }
 
@@ -110,7 +98,7 @@ void check_one(const GemmMicroKernels& uk, int64_t m, int64_t n, int64_t k, int6
     g.bias_col_stride = bias_cols == n && n > 1 ? 1 : 0;
   }
   const bool done = ctx != nullptr ? gemm_batch(*ctx, uk, g, batch, m * lda, k * ldb, m * ldc)
-                                    : gemm(uk, g, scratch_slices()[0]);
+                                    : gemm(uk, g, bench::scratch_slices<kGemmScratchBytes>()[0]);
   if (!done) fprintf(stderr, "gemm: the scratch slice is too small\n");
 
   bool ok = done;
@@ -313,9 +301,9 @@ double time_gemm(const GemmMicroKernels* uk, const Shape& s, int reps,
       if (ctx != nullptr) {
         gemm_batch(*ctx, *uk, g, 1, 0, 0, 0);
       } else if (uk != nullptr) {
-        gemm(*uk, g, scratch_slices()[0]);
+        gemm(*uk, g, bench::scratch_slices<kGemmScratchBytes>()[0]);
       } else {
-        native::matmul(scratch_slices()[0], a, b, c, s.m, s.k, s.n);
+        native::matmul(bench::scratch_slices<kGemmScratchBytes>()[0], a, b, c, s.m, s.k, s.n);
       }
     }
     best = fmin(best, (now() - start) / inner);

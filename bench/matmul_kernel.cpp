@@ -23,8 +23,8 @@ namespace {
 alignas(64) unsigned char g_panel[kMatmulPackBytes];
 
 template <typename T>
-acc_t<T>* panel() {
-  return reinterpret_cast<acc_t<T>*>(g_panel);
+wrap_acc_t<T>* panel() {
+  return reinterpret_cast<wrap_acc_t<T>*>(g_panel);
 }
 
 uint64_t g_seed = 88172645463325252ull;

@@ -99,11 +99,19 @@ struct Problem {
 int g_checked = 0;
 int g_failed = 0;
 
+// A context on `parallel`'s threads (nullptr: one) with their scratch slices.
+KernelContext context_on(const Parallel* parallel) {
+  KernelContext ctx;
+  ctx.set_parallel(parallel);
+  ctx.set_scratch(bench::scratch_slices<kQLinearScratchBytes>());
+  return ctx;
+}
+
 // Runs `p` with `kernels` into a fresh output; the caller frees it.
 float* run(KernelContext& ctx, const QLinearKernels& kernels, Problem& p) {
   float* out = static_cast<float*>(malloc(sizeof(float) * p.a.m * p.a.n + 1));
   p.a.out = out;
-  qlinear(ctx, kernels, p.a);
+  if (!qlinear(ctx, kernels, p.a)) fprintf(stderr, "qlinear: the scratch slice is too small\n");
   return out;
 }
 
@@ -131,7 +139,7 @@ void compare(const char* what, const Problem& p, const float* got, const float* 
 int check() {
   const QLinearKernels* sets[4];
   const int count = kernel_sets(sets);
-  KernelContext one;
+  KernelContext one = context_on(nullptr);
   const int64_t ms[] = {1, 2, 3, 4, 5, 9};
   const int64_t ns[] = {1, 7, 8, 9, 24, 41};
   for (int s = 1; s < count; ++s) {
@@ -165,8 +173,7 @@ int check() {
   // Threads: large enough to split, ragged in n; the same values as one thread.
   for (int threads = 2; threads <= 3; ++threads) {
     ThreadPool pool(threads);
-    KernelContext ctx;
-    ctx.set_parallel(pool.parallel());
+    KernelContext ctx = context_on(pool.parallel());
     for (int s = 0; s < count; ++s) {
       for (int scheme = 0; scheme < 3; ++scheme) {
         Problem p(static_cast<Scheme>(scheme), 7, 300, 512, scheme == 2 ? 4 : 1);
@@ -198,7 +205,7 @@ double time_call(KernelContext& ctx, const QLinearKernels& kernels, Problem& p, 
   double best = 1e30;
   for (int rep = 0; rep < reps; ++rep) {
     const double start = now();
-    for (int i = 0; i < inner; ++i) qlinear(ctx, kernels, p.a);
+    for (int i = 0; i < inner; ++i) (void)qlinear(ctx, kernels, p.a);
     best = fmin(best, (now() - start) / inner);
   }
   free(out);
@@ -210,10 +217,9 @@ int time_all(int reps) {
   const int count = kernel_sets(sets);
   const Shape shapes[] = {{"qkv 384x128", 384, 128}, {"fc 512x128", 512, 128},
                           {"proj 128x512", 128, 512}, {"head 512x128", 512, 128}};
-  KernelContext one;
+  KernelContext one = context_on(nullptr);
   ThreadPool pool(2);
-  KernelContext two;
-  two.set_parallel(pool.parallel());
+  KernelContext two = context_on(pool.parallel());
   printf("| scheme | T | shape (n x k) |");
   for (int s = 0; s < count; ++s) printf(" %s |", sets[s]->name);
   printf(" %s, 2 threads |\n|---|---:|---|", sets[count - 1]->name);

@@ -51,7 +51,8 @@ const char kUsage[] =
     "              [--verbose]\n"
     "              [--max-memory BYTES] [--max-elements N] [--stack BYTES]\n"
     "  --method NAME    method to run (default: forward)\n"
-    "  --list-methods   print each method's name, inputs and outputs, and run nothing\n"
+    "  --list-methods   print each method's name, inputs, outputs and kernel scratch (a\n"
+    "                   thread's), and run nothing\n"
     "  --reset-state    restore the method's state (its mutable buffers, a KV cache) to\n"
     "                   their initial values before each of the --repeat runs\n"
     "  --input FILE     one .npy per method input, in order (none: zeros, before each run)\n"
@@ -378,7 +379,8 @@ int run(const Options& o) {
       if (!name.ok()) return kExitFailure;
       tailor::Result<tailor::MethodMeta> meta = module.program().method_meta(*name);
       if (!meta.ok()) return kExitFailure;
-      printf("%s: %zu inputs, %zu outputs\n", *name, meta->num_inputs(), meta->num_outputs());
+      printf("%s: %zu inputs, %zu outputs, kernel scratch %zu bytes a thread\n", *name,
+             meta->num_inputs(), meta->num_outputs(), meta->kernel_scratch_bytes());
     }
     return kExitOk;
   }

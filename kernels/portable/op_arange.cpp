@@ -1,4 +1,5 @@
 #include "kernels/portable/util/acc_type.h"
+#include "kernels/portable/util/fill.h"
 #include "runtime/kernel/kernel_includes.h"
 
 namespace tailor::native {
@@ -7,6 +8,14 @@ namespace tailor::native {
 // out[i] = start + i * step for i < ceil((end - start) / step); out is 1-d and resized.
 Tensor& arange_start_out(KernelContext& ctx, const Scalar& start, const Scalar& end,
                          const Scalar& step, Tensor& out) {
+  // Integer dtypes count in int64, as torch does: a bound or step it cannot hold is
+  // torch's overflow error, not a saturated range.
+  if (is_integral_type(out.dtype(), false) &&
+      !(check_scalar_fits(ctx, "arange.start_out", "start", start, ScalarType::Long) &&
+        check_scalar_fits(ctx, "arange.start_out", "end", end, ScalarType::Long) &&
+        check_scalar_fits(ctx, "arange.start_out", "step", step, ScalarType::Long))) {
+    return out;
+  }
   // Validate: the length is computed in double, as torch does; for a Long out from the
   // bounds truncated to integers first (arange(-0.9, 2.1, 2.0) is [0] as Long, but
   // [0, 2] as Int: torch counts other dtypes from the bounds as given). Truncated in
@@ -37,8 +46,11 @@ Tensor& arange_start_out(KernelContext& ctx, const Scalar& start, const Scalar& 
     T* dst = out.mutable_data<T>();
     if constexpr (is_integral_v<T>) {
       // Wraps like torch's int64 arithmetic: computed unsigned, where overflow is defined.
-      const uint64_t first = static_cast<uint64_t>(start.to<int64_t>());
-      const uint64_t by = static_cast<uint64_t>(step.to<int64_t>());
+      const auto as_int64 = [](const Scalar& v) {  // 2^63 is INT64_MIN, as in torch
+        return v.is_floating_point() ? cast_element<int64_t>(v.to<double>()) : v.to<int64_t>();
+      };
+      const uint64_t first = static_cast<uint64_t>(as_int64(start));
+      const uint64_t by = static_cast<uint64_t>(as_int64(step));
       for (int64_t i = 0; i < sizes[0]; ++i) {
         dst[i] = static_cast<T>(static_cast<int64_t>(first + static_cast<uint64_t>(i) * by));
       }

@@ -64,7 +64,7 @@ Tensor& cumsum_out(KernelContext& ctx, const Tensor& self, int64_t dim,
           Acc acc = 0;
           for (int64_t k = 0; k < length; ++k) {
             const int64_t at = base + k * inner + j;
-            acc += static_cast<Acc>(static_cast<OUT>(element_value(src[at])));
+            acc += static_cast<Acc>(cast_element<OUT>(element_value(src[at])));
             dst[at] = static_cast<OUT>(acc);
           }
         }

@@ -12,6 +12,9 @@ Tensor& full_like_out(KernelContext& ctx, const Tensor& self, const Scalar& fill
   TL_KERNEL_CHECK_MSG(ctx, resize_like(out, self) == Error::Ok && is_default_dim_order(out),
                       InvalidArgument, out,
                       "full_like.out: out cannot take self's shape or is not contiguous");
+  if (!check_scalar_fits(ctx, "full_like.out", "fill_value", fill_value, out.dtype())) {
+    return out;
+  }
 
   // Compute
   TL_SWITCH_ALL_TYPES(out.dtype(), ctx, "full_like.out", T, [&] {

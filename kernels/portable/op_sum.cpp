@@ -1,5 +1,6 @@
 #include "kernels/portable/util/acc_type.h"
 #include "kernels/portable/util/reduce.h"
+#include "kernels/portable/util/wrap.h"
 #include "runtime/kernel/kernel_includes.h"
 
 namespace tailor::native {
@@ -29,16 +30,16 @@ Tensor& sum_intlist_out(KernelContext& ctx, const Tensor& self, Optional<IntArra
   TL_KERNEL_CHECK(ctx, resize_tensor(out, plan.out_sizes()) == Error::Ok, InvalidArgument,
                   out);
 
-  // Compute: accumulate in the output's accumulation type.
+  // Compute: accumulate in the output's accumulation type (integers wrap, util/wrap.h).
   TL_SWITCH_ALL_TYPES(self.dtype(), ctx, "sum.IntList_out", IN, [&] {
     TL_SWITCH_REALHBF16_TYPES(out.dtype(), ctx, "sum.IntList_out", OUT, [&] {
-      using Acc = acc_t<OUT>;
+      using Acc = wrap_acc_t<OUT>;
       const IN* src = self.const_data<IN>();
       OUT* dst = out.mutable_data<OUT>();
       for (int64_t o = 0; o < plan.out_numel(); ++o) {
         Acc acc = 0;
         plan.visit(plan.base_offset(o), [&](int64_t offset, int64_t) {
-          acc += static_cast<Acc>(static_cast<OUT>(element_value(src[offset])));
+          acc += static_cast<Acc>(cast_element<OUT>(element_value(src[offset])));
         });
         dst[o] = static_cast<OUT>(acc);
       }

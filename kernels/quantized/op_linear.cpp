@@ -79,7 +79,8 @@ Tensor& linear_out(KernelContext& ctx, const Tensor& input, const Tensor& weight
   a.scales = weight_scales.const_data<float>();
   a.bias = bias != nullptr ? bias->const_data<float>() : nullptr;
   a.out = out.mutable_data<float>();
-  qlinear(ctx, a);
+  TL_KERNEL_CHECK_MSG(ctx, qlinear(ctx, a), MemoryAllocationFailed, out, TL_SCRATCH_TOO_SMALL,
+                      "linear.out");
   return out;
 }
 

@@ -3,6 +3,7 @@
 
 #include <stdint.h>
 
+#include "runtime/core/half.h"
 #include "runtime/core/traits.h"
 
 namespace tailor {
@@ -28,6 +29,48 @@ class Scalar final {
   bool is_integral() const { return tag_ == Tag::Int; }
   bool is_floating_point() const { return tag_ == Tag::Double; }
   bool is_boolean() const { return tag_ == Tag::Bool; }
+
+  /// Whether the value converts to T (an arithmetic type, Half or BFloat16) without
+  /// overflow, by torch's rule for a Scalar written into a tensor (c10::checked_convert;
+  /// full, fill and arange raise "value cannot be converted to type T without overflow"
+  /// otherwise): an integer fits an integer type between its lowest and highest values,
+  /// or an unsigned type down to minus its highest (-255 wraps into Byte as 1); a float
+  /// fits an integer type when it is not NaN and lies between the bounds as doubles (so
+  /// 255.5 does not fit Byte, 2^63 fits Long); a floating type takes every value but a
+  /// finite one beyond its largest (70000 does not fit Half; inf and NaN do). Bool and
+  /// double take every value.
+  template <typename T>
+  bool fits() const {
+    if constexpr (is_integral_v<T> && !is_same_v<T, bool>) {
+      constexpr bool kSigned = static_cast<T>(-1) < static_cast<T>(0);
+      constexpr int kBits = static_cast<int>(sizeof(T) * 8);
+      constexpr uint64_t kMax = kSigned ? ~(~uint64_t{0} << (kBits - 1))
+                                        : ~uint64_t{0} >> (64 - kBits);
+      constexpr int64_t kLowest = kSigned ? -static_cast<int64_t>(kMax) - 1 : 0;
+      if (tag_ == Tag::Int) {
+        const int64_t v = value_.i;
+        if (v >= 0) return static_cast<uint64_t>(v) <= kMax;
+        return kSigned ? v >= kLowest : uint64_t{0} - static_cast<uint64_t>(v) <= kMax;
+      }
+      if (tag_ == Tag::Double) {
+        const double v = value_.d;
+        return v == v && !(v < static_cast<double>(kLowest)) &&
+               !(v > static_cast<double>(kMax));
+      }
+      return true;
+    } else if constexpr (!is_same_v<T, double>) {  // float, Half, BFloat16
+      constexpr double kMax = is_same_v<T, float>  ? 3.4028234663852886e+38
+                              : is_same_v<T, Half> ? 65504.0
+                                                   : 3.3895313892515355e+38;  // BFloat16
+      const double v = tag_ == Tag::Double ? value_.d
+                       : tag_ == Tag::Int  ? static_cast<double>(value_.i)
+                                           : 0.0;
+      const bool finite = v - v == 0.0;  // false for inf and NaN
+      return !finite || (v >= -kMax && v <= kMax);
+    } else {
+      return true;
+    }
+  }
 
   /// The value converted to T (an arithmetic type, Half or BFloat16).
   template <typename T>

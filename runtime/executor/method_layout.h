@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "program_generated.h"
 #include "runtime/backend/backend.h"
@@ -33,9 +34,41 @@ size_t values_allocator_bytes(const fb::Method& method);
 size_t steps_allocator_bytes(const fb::Method& method);
 size_t io_allocator_bytes(const fb::Method& method);
 /// Method-allocator bytes of the kernels' scratch (runtime/kernel/kernel_scratch.h) for
-/// `threads` threads: 0 when the method calls no kernel or the runtime's kernels declare
-/// none.
+/// `threads` threads: 0 when no kernel the method calls declares any.
 size_t scratch_allocator_bytes(const fb::Method& method, uint32_t threads);
+
+/// Bytes of one thread's kernel scratch slice for `method`: the most any kernel its
+/// calls resolve to takes (KernelEntry::scratch_bytes); 0 for none (method_kernels.cpp).
+size_t method_scratch_bytes(const fb::Method& method);
+
+// Appends printf output to a bounded buffer; remembers whether anything was cut.
+struct KeyWriter {
+  char* out;
+  size_t size;
+  size_t used;
+  bool truncated;
+
+  void append(const char* text) {
+    const size_t len = strlen(text);
+    if (truncated || len >= size - used) {
+      truncated = true;
+      return;
+    }
+    memcpy(out + used, text, len + 1);
+    used += len;
+  }
+};
+
+// Long enough for any realistic key ("BFloat16;0,1,2,3|" per tensor argument).
+inline constexpr size_t kMaxKernelKey = 1024;
+inline constexpr size_t kMaxOperatorName = 256;
+
+/// The kernel table row a call of operator `op_name` with arguments `args` runs: the one
+/// for the exact kernel key of its tensors (written to `key`; *key_ok false when it does
+/// not fit), else the one for any dtype (""); nullptr when the table has neither.
+const KernelEntry* find_kernel(const fb::Method& method, const char* op_name,
+                               const flatbuffers::Vector<int32_t>* args, char* key,
+                               size_t key_size, bool* key_ok);
 
 /// MethodMeta::planned_bytes(threads) of `method`.
 uint64_t planned_bytes(const fb::Method& method, uint32_t threads);

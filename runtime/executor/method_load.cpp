@@ -58,7 +58,7 @@ Error Method::init(const Program& program, const fb::Method* method, MemoryManag
 Error Method::init_scratch(MemoryAllocator& allocator, uint32_t threads) {
   if (internal::scratch_allocator_bytes(*method_, threads) == 0) return Error::Ok;
   const uint32_t slices = threads > 0 ? threads : 1;
-  const size_t bytes = gen::kKernelScratchBytes;
+  const size_t bytes = internal::method_scratch_bytes(*method_);
   scratch_ = allocator.allocate_array<KernelScratch>(slices);
   // The slices in one block, at a cache line: KernelScratch aligns inside it.
   constexpr size_t kAlign = KernelScratch::kAlignment;
@@ -102,21 +102,6 @@ Error Method::reset_state() {
 }
 
 namespace internal {
-
-size_t scratch_allocator_bytes(const fb::Method& method, uint32_t threads) {
-  const size_t bytes = gen::kKernelScratchBytes;
-  if (bytes == 0) return 0;
-  const auto* instructions = method.instructions();
-  bool calls_kernels = false;
-  for (uint32_t i = 0; instructions != nullptr && i < instructions->size() && !calls_kernels;
-       ++i) {
-    calls_kernels = instructions->Get(i)->instr_as_KernelCall() != nullptr;
-  }
-  if (!calls_kernels) return 0;
-  const size_t slices = threads > 0 ? threads : 1;
-  return MemoryAllocator::round_up(slices * sizeof(KernelScratch)) +
-         MemoryAllocator::round_up(slices * bytes + KernelScratch::kAlignment);
-}
 
 Error check_limits(const fb::Method& method, const LoadLimits& limits, uint32_t threads) {
   const char* name = method.name() != nullptr ? method.name()->c_str() : "";

@@ -12,9 +12,6 @@ namespace {
   TL_CHECK_OR_RETURN_ERROR(cond, error, "method '%s': instruction %zu: " fmt, \
                            ctx.method_name, pc, ##__VA_ARGS__)
 
-// Long enough for any realistic key ("BFloat16;0,1,2,3|" per tensor argument).
-constexpr size_t kMaxKernelKey = 1024;
-constexpr size_t kMaxOperatorName = 256;
 
 template <typename V>
 size_t vector_size(const V* v) {
@@ -23,48 +20,6 @@ size_t vector_size(const V* v) {
 
 bool valid_id(const LoadContext& ctx, int32_t id) {
   return id >= 0 && static_cast<size_t>(id) < ctx.num_values;
-}
-
-// Appends printf output to a bounded buffer; remembers whether anything was cut.
-struct KeyWriter {
-  char* out;
-  size_t size;
-  size_t used;
-  bool truncated;
-
-  void append(const char* text) {
-    const size_t len = strlen(text);
-    if (truncated || len >= size - used) {
-      truncated = true;
-      return;
-    }
-    memcpy(out + used, text, len + 1);
-    used += len;
-  }
-};
-
-// The kernel key of a call (docs/internals.md): "<Dtype>;<dim order>" per tensor
-// argument, joined by '|'. False when it does not fit.
-bool format_kernel_key(const LoadContext& ctx, const flatbuffers::Vector<int32_t>* args,
-                       char* out, size_t size) {
-  KeyWriter w{out, size, 0, false};
-  out[0] = '\0';
-  bool first = true;
-  for (size_t i = 0; i < vector_size(args); ++i) {
-    const EValue& v = ctx.values[args->Get(static_cast<uint32_t>(i))];
-    if (!v.is_tensor()) continue;
-    const Tensor& t = v.to_tensor();
-    w.append(first ? "" : "|");
-    w.append(scalar_type_name(t.dtype()));
-    w.append(";");
-    for (size_t d = 0; d < t.dim_order().size(); ++d) {
-      char digits[8];
-      snprintf(digits, sizeof(digits), d == 0 ? "%u" : ",%u", unsigned{t.dim_order()[d]});
-      w.append(digits);
-    }
-    first = false;
-  }
-  return !w.truncated;
 }
 
 // Whether a value of kind `tag` fits signature token `c` (see KernelEntry::args).
@@ -274,9 +229,8 @@ Error parse_kernel_call(LoadContext& ctx, size_t pc, const fb::KernelCall& call,
 
   // Kernel: the exact key first, then the kernel registered for any dtype ("").
   char key[kMaxKernelKey];
-  const bool key_ok = format_kernel_key(ctx, args, key, sizeof(key));
-  const KernelEntry* entry = key_ok ? registry_find_entry(op_name, key) : nullptr;
-  if (entry == nullptr) entry = registry_find_entry(op_name, "");
+  bool key_ok = false;
+  const KernelEntry* entry = find_kernel(ctx.method, op_name, args, key, sizeof(key), &key_ok);
   if (entry == nullptr) {
     if (!key_ok) snprintf(key, sizeof(key), "(too long)");
     if (registry_has_operator(op_name)) {

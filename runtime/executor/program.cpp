@@ -290,6 +290,10 @@ uint64_t planned_bytes(const fb::Method& method, uint32_t threads) {
 
 }  // namespace internal
 
+size_t MethodMeta::kernel_scratch_bytes() const {
+  return internal::method_scratch_bytes(*method_);
+}
+
 size_t MethodMeta::method_allocator_bytes(uint32_t threads) const {
   return MemoryAllocator::kAlignment + internal::values_allocator_bytes(*method_) +
          internal::steps_allocator_bytes(*method_) + internal::io_allocator_bytes(*method_) +

@@ -46,6 +46,10 @@ class MethodMeta final {
   /// = `threads` (each thread gets a slice of the kernels' scratch): exact for a buffer
   /// aligned to MemoryAllocator::kAlignment, plus kAlignment so any buffer is enough.
   size_t method_allocator_bytes(uint32_t threads = 1) const;
+  /// Bytes of each thread's kernel scratch slice (runtime/kernel/kernel_scratch.h) that
+  /// method_allocator_bytes() holds: the most any kernel the method calls takes, in this
+  /// runtime's kernel table; 0 when none takes any.
+  size_t kernel_scratch_bytes() const;
   /// All the memory loading the method for `threads` threads takes: every arena plus
   /// method_allocator_bytes(threads), saturated at UINT64_MAX.
   /// LoadLimits::max_memory_bytes bounds it.

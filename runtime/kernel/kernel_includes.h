@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "runtime/core/array_ref.h"
+#include "runtime/core/element_cast.h"
 #include "runtime/core/error.h"
 #include "runtime/core/evalue.h"
 #include "runtime/core/half.h"

@@ -4,10 +4,12 @@
 // and embedded systems, so kernels take such buffers from a scratch slice instead. The
 // Method reserves the slices in its method allocator at load (MethodMeta::
 // method_allocator_bytes(threads)): one per thread the method may run on, each
-// gen::kKernelScratchBytes long, the largest `scratch_bytes` any kernel of the runtime's
-// table declares in its manifest. A kernel gets its thread's slice from
-// KernelContext::scratch() or from its parallel_for() task, allocates from it for the
-// length of its call, and finds it empty again on the next call.
+// MethodMeta::kernel_scratch_bytes() long, the largest `scratch_bytes` any kernel the
+// method calls declares in its manifest (KernelEntry::scratch_bytes): an MLP's method
+// reserves the GEMM's 70 KB, also in a runtime whose convolution takes 4 MB. A kernel
+// gets its thread's slice from KernelContext::scratch() or from its parallel_for() task,
+// allocates from it for the length of its call, and finds it empty again on the next
+// call.
 #pragma once
 
 #include <stddef.h>
@@ -19,12 +21,6 @@
   "%s: the kernel scratch slice is too small; raise the kernel's scratch_bytes in its manifest"
 
 namespace tailor {
-
-namespace gen {
-/// Bytes of one scratch slice; defined by the generated gen/register_kernels.cpp (0 in
-/// a runtime without it, runtime/kernel/no_scratch.cpp).
-extern const size_t kKernelScratchBytes;
-}  // namespace gen
 
 /// A bump allocator over one slice of scratch memory, used by one thread at a time.
 class KernelScratch final {

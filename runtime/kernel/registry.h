@@ -30,12 +30,17 @@ using OpFunction = void (*)(KernelContext& ctx, EValue** args);
 /// `dtypes` (bit 1u << ScalarType code) are the dtypes the build compiled the kernel for
 /// (its operator's row of gen/selected_dtypes.h): Method load rejects a call passing a
 /// tensor of any other dtype (NotSupported, naming the operator and the dtype).
+///
+/// `scratch_bytes` is what the kernel takes from its thread's scratch slice (its
+/// manifest's scratch_bytes, runtime/kernel/kernel_scratch.h): a method's slices are as
+/// large as the most any kernel it calls takes.
 struct KernelEntry {
   const char* op;
   const char* key;
   OpFunction fn;
   const char* args = nullptr;
   uint32_t dtypes = 0xffffffffu;
+  uint32_t scratch_bytes = 0;
 };
 
 namespace gen {

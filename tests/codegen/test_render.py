@@ -212,9 +212,9 @@ def test_masks_are_read_only_by_their_kernel_source_for_its_own_ops(tmp_path):
     assert "op_name_not_declared_for_this_kernel_source" in error, error
 
 
-def test_scratch_slice_is_the_largest_kernels_declaration(aten):
-    # kernel_scratch.h: one slice per thread, as large as the most any chosen kernel takes;
-    # a table of kernels that take none leaves it to the runtime's weak 0.
+def test_each_kernel_row_carries_its_scratch(aten):
+    # kernel_scratch.h: a method's slices are as large as the most any kernel it calls
+    # takes, read from the table's rows; a kernel taking none leaves the field out.
     big = PORTABLE.replace("kernel_name: tailor::addmm_out}",
                            "kernel_name: tailor::addmm_out, scratch_bytes: 4096}")
     small = big.replace("kernel_name: tailor::view_copy_out}",
@@ -224,8 +224,13 @@ def test_scratch_slice_is_the_largest_kernels_declaration(aten):
     plan = _plan(aten, {"portable": small}, uses)
     assert plan.scratch_bytes == 4096
     assert parse_plan(plan_to_yaml(plan), "plan.yaml") == plan
-    assert "const size_t kKernelScratchBytes = 4096;" in render_files(plan)[
-        "register_kernels.cpp"]
+    table = render_files(plan)["register_kernels.cpp"]
+    rows = {line.split('"')[1]: line for line in table.splitlines()
+            if line.startswith('    {"aten::')}
+    assert rows["aten::addmm.out"].split("}")[0].endswith(", 4096")
+    assert rows["aten::view_copy.out"].split("}")[0].endswith(", 64")
     without = _plan(aten, {"portable": small}, uses[1:])
     assert without.scratch_bytes == 64
-    assert "kKernelScratchBytes" not in render_files(CASES["mlp"](aten))["register_kernels.cpp"]
+    mlp = render_files(CASES["mlp"](aten))["register_kernels.cpp"]
+    assert all(line.split("}")[0].endswith("u") for line in mlp.splitlines()
+               if line.startswith('    {"aten::'))  # the dtype mask ends each row

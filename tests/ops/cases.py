@@ -78,7 +78,9 @@ class OpCase:
     args: tuple = ()                           # non-tensor arguments after the tensors
     kwargs: dict = field(default_factory=dict)
     name: str = ""                             # tells apart cases of one op: "alpha"
-    domain: str = "any"                        # input values: any, positive, nonzero, small
+    domain: str = "any"                        # input values: any, positive, nonzero,
+                                               # small, edges (floats that do not fit an
+                                               # integer), huge (integers anywhere in range)
     atol: float | None = None                  # None: the harness default per dtype
     rtol: float | None = None
     then: tuple = ()                           # (op, *args): an aten op on each result,
@@ -273,6 +275,12 @@ CASES = [
            kwargs={"dtype": DTYPE}, name="from_float"),
     OpCase("_to_copy.default", ("Half",), [((2, 3),)], kwargs={"dtype": Dtype("BFloat16")},
            name="half_bfloat16"),
+    # Floats that do not fit the integer dtype (inf, NaN, -1e20, -501 into Byte, ...):
+    # defined in the kernels (runtime/core/element_cast.h) and equal to torch on x86-64,
+    # one element at a time and in whole vectors.
+    *[OpCase("_to_copy.default", FLOAT, [((3, 24),), ((129,),)], kwargs={"dtype": Dtype(to)},
+             domain="edges", name=f"edges_to_{to.lower()}")
+      for to in ("Byte", "Char", "Short", "Int", "Long", "Bool")],
     OpCase("_softmax.default", FLOAT, [((2, 5),), ((),), ((0, 3),), (In((5, 2), perm=(1, 0)),)],
            args=(-1, False)),
     OpCase("_softmax.default", FLOAT, [((3, 4, 2),)], args=(1, False), name="dim1"),
@@ -395,6 +403,20 @@ CASES = [
     OpCase("sum.dim_IntList", ("Int",), [((3, 4),)], args=([0],),
            kwargs={"dtype": Dtype("Float")}, name="dtype", domain="small"),
     OpCase("amax.default", ALL, [((3, 4, 5),), ((4,),)], args=([-1],)),
+    # Integer overflow wraps around in two's complement, as in torch (util/wrap.h).
+    OpCase("sum.dim_IntList", INT, [((3, 40),)], args=([1],), kwargs={"dtype": DTYPE},
+           domain="huge", name="wraps"),
+    OpCase("sum.dim_IntList", ("Long",), [((3, 40),)], args=([1],), domain="huge",
+           name="wraps_long"),
+    OpCase("cumsum.default", INT, [((3, 40),)], args=(1,), kwargs={"dtype": DTYPE},
+           domain="huge", name="wraps"),
+    OpCase("mm.default", INT, [((5, 40), (40, 7)), ((9, 300), (300, 33))], domain="huge",
+           name="wraps"),
+    OpCase("bmm.default", INT, [((2, 5, 40), (2, 40, 7))], domain="huge", name="wraps"),
+    OpCase("addmm.default", INT, [((7,), (5, 40), (40, 7))], kwargs={"beta": 3, "alpha": 5},
+           domain="huge", name="wraps"),
+    *[OpCase(f"{op}.Tensor", INT, [((3, 40), (3, 40)), ((3, 40), (40,))], domain="huge",
+             name="wraps") for op in ("add", "sub", "mul")],
     OpCase("amax.default", ("Float", "Long"), [((3, 4, 5),), ((),)], args=([], True), name="all"),
     OpCase("argmax.default", REALH, [((3, 6),), ((5, 1),)], args=(1,), domain="small"),
     OpCase("argmax.default", ("Float", "Int"), [((3, 6),), ((),)], args=(None, True),

@@ -6,8 +6,8 @@ the eager outputs and the program's op list (codegen.oplist), cached by a hash o
 case, torch's version, the program format's version and the exporter's sources. Per kernel library, the resolver
 (codegen.resolve) decides which programs the library can run; those are built into ONE
 runtime through the real flow (`scons programs=... libraries=<lib>,prim`), and each is
-run with `bin/runner` and compared with torch: exact for integer and Bool outputs,
-within a per-dtype tolerance for floating ones. TAILOR_SANITIZE=address builds and runs
+run with `bin/runner` on a 64 KB thread stack (--stack) and compared with torch: exact
+for integer and Bool outputs, within a per-dtype tolerance for floating ones. TAILOR_SANITIZE=address builds and runs
 those runtimes under ASan + UBSan (`scons sanitize=address`); a sanitizer report fails
 the case.
 
@@ -77,6 +77,13 @@ CROSS_TARGET = "linux-aarch64"
 # `scons sanitize=` of every runtime the harness builds; the environment its runs get.
 SANITIZE = os.environ.get("TAILOR_SANITIZE", "none")
 SANITIZER_EXIT = 99  # never the runner's own exit codes
+# Every case runs on a thread with this much stack (runner --stack): no kernel may keep
+# more than 16 KB on it (large buffers come from the kernel scratch), and embedded targets
+# give threads little more. aarch64's glibc starts no thread below 128 KB (its
+# PTHREAD_STACK_MIN, for 64 KB pages). Not under the sanitizers, whose redzones inflate
+# every frame.
+STACK = "64K" if SANITIZE == "none" else None
+CROSS_STACK = "128K"
 SANITIZER_ENV = {
     "ASAN_OPTIONS": f"exitcode={SANITIZER_EXIT}:detect_leaks=1",
     "UBSAN_OPTIONS": f"exitcode={SANITIZER_EXIT}:print_stacktrace=1:halt_on_error=1",
@@ -227,11 +234,29 @@ def _key(case: OpCase, dtype: str, fingerprint: str, backend: str = "") -> str:
     return f"{stem}_{digest}"
 
 
+# The "edges" domain of floating inputs, cycled: what does not fit an integer dtype
+# (infinities, NaN, +-1e20, 2^63, values past 2^31 and 2^32), what wraps into a narrow one
+# (-501, 300, 70000.7), and fractions at the edges (255.9, -0.5, -2147483648.9).
+EDGE_FLOATS = (float("inf"), float("-inf"), float("nan"), -1e20, 1e20, -501.0, 501.0, 300.0,
+               -129.7, 255.9, 256.0, -1.0, -0.5, 2.0**31, -(2.0**31) - 1, 3e9, -3e9, 65535.5,
+               70000.7, 4294967551.0, -2147483648.9, 2.0**63, 9.2e18, -9.3e18)
+
+
 def _make_value(spec: In, dtype: str, domain: str, gen):
     import torch
     shape = tuple(spec.shape)
     if dtype == "Bool":
         return torch.randint(0, 2, shape, generator=gen).bool()
+    if domain == "edges" and dtype not in ("Byte", "Char", "Short", "Int", "Long"):
+        count = int(np.prod(shape)) if shape else 1
+        edges = torch.tensor(EDGE_FLOATS, dtype=torch.float64)
+        return edges[torch.arange(count) % len(EDGE_FLOATS)].reshape(shape).to(
+            _torch_dtype(dtype))
+    if domain == "huge" and dtype in ("Byte", "Char", "Short", "Int", "Long"):
+        # Anywhere in the dtype's range: sums and products overflow and wrap.
+        info = torch.iinfo(_torch_dtype(dtype))
+        return torch.randint(info.min, info.max, shape, generator=gen,
+                             dtype=torch.int64).to(_torch_dtype(dtype))
     if dtype in ("Byte", "Char", "Short", "Int", "Long"):
         low, high = (0, 10) if dtype == "Byte" else (-6, 7)
         if domain == "positive":
@@ -695,6 +720,8 @@ def run_and_compare(build: LibraryBuild, exported: Exported, tmp_dir: str) -> No
     """Runs the program on its inputs; asserts each output matches torch's."""
     outputs = [os.path.join(tmp_dir, f"output_{i}.npy") for i in range(len(exported.expected))]
     command = [*build.emulator, build.runner, os.path.join(REPO, exported.pte)]
+    if STACK:
+        command += ["--stack", CROSS_STACK if build.emulator else STACK]
     for path in exported.inputs:
         command += ["--input", path]
     for path in outputs:

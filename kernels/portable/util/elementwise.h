@@ -10,6 +10,7 @@
 
 #include "kernels/portable/util/acc_type.h"
 #include "kernels/portable/util/index.h"
+#include "kernels/portable/util/wrap.h"
 #include "runtime/kernel/kernel_includes.h"
 
 namespace tailor::native {
@@ -27,7 +28,7 @@ using LoadFn = M (*)(const void* data, size_t i);
 
 template <typename M, typename S>
 M load_as(const void* data, size_t i) {
-  return static_cast<M>(load_element(static_cast<const S*>(data) + i));
+  return cast_element<M>(load_element(static_cast<const S*>(data) + i));
 }
 #else
 // Speed builds convert n elements per call into out[0, n): the elements start at index
@@ -41,7 +42,7 @@ template <typename M, typename S>
 void load_as(const void* data, size_t start, ptrdiff_t stride, size_t n, M* out) {
   const S* src = static_cast<const S*>(data) + start;
   for (size_t j = 0; j < n; ++j) {
-    out[j] = static_cast<M>(load_element(src + static_cast<ptrdiff_t>(j) * stride));
+    out[j] = cast_element<M>(load_element(src + static_cast<ptrdiff_t>(j) * stride));
   }
 }
 #endif
@@ -69,50 +70,6 @@ LoadFn<M> load_fn(ScalarType dtype) {
   }
 #undef TL_INTERNAL_LOAD_CASE
   return nullptr;
-}
-
-// Integer sums, differences and products wrap around in two's complement, as torch's
-// do on the CPU: 32- and 64-bit ones are computed in the unsigned type of that width,
-// where overflow is defined (narrower ones are computed in int and cannot overflow).
-template <typename M>
-constexpr bool kWrapsThroughUnsigned =
-    is_integral_v<M> && !is_same_v<M, bool> && sizeof(M) >= sizeof(int);
-template <typename M>
-using wrap_unsigned_t = conditional_t<sizeof(M) == 8, uint64_t, uint32_t>;
-
-// x * y in M; on bool a logical and (C++ warns about `*` on bool operands).
-template <typename M>
-M mul_value(M x, M y) {
-  if constexpr (is_same_v<M, bool>) {
-    return x && y;
-  } else if constexpr (kWrapsThroughUnsigned<M>) {
-    using U = wrap_unsigned_t<M>;
-    return static_cast<M>(static_cast<U>(x) * static_cast<U>(y));
-  } else {
-    return static_cast<M>(x * y);
-  }
-}
-
-// x + y in M, wrapping for integers (see above).
-template <typename M>
-M add_value(M x, M y) {
-  if constexpr (kWrapsThroughUnsigned<M>) {
-    using U = wrap_unsigned_t<M>;
-    return static_cast<M>(static_cast<U>(x) + static_cast<U>(y));
-  } else {
-    return static_cast<M>(x + y);
-  }
-}
-
-// x - y in M, wrapping for integers (see above).
-template <typename M>
-M sub_value(M x, M y) {
-  if constexpr (kWrapsThroughUnsigned<M>) {
-    using U = wrap_unsigned_t<M>;
-    return static_cast<M>(static_cast<U>(x) - static_cast<U>(y));
-  } else {
-    return static_cast<M>(x - y);
-  }
 }
 
 // Writes the broadcast of the sizes of `n` tensors to `sizes` and its rank to `rank`;
@@ -249,14 +206,14 @@ __attribute__((always_inline)) inline void apply_chunk(Out* __restrict o,
   const F fn = f;
   const M* __restrict v0 = v[0];
   if constexpr (N == 1) {
-    for (size_t j = 0; j < n; ++j) o[j] = static_cast<Out>(fn(v0[j]));
+    for (size_t j = 0; j < n; ++j) o[j] = cast_element<Out>(fn(v0[j]));
   } else if constexpr (N == 2) {
     const M* __restrict v1 = v[1];
-    for (size_t j = 0; j < n; ++j) o[j] = static_cast<Out>(fn(v0[j], v1[j]));
+    for (size_t j = 0; j < n; ++j) o[j] = cast_element<Out>(fn(v0[j], v1[j]));
   } else {
     const M* __restrict v1 = v[1];
     const M* __restrict v2 = v[2];
-    for (size_t j = 0; j < n; ++j) o[j] = static_cast<Out>(fn(v0[j], v1[j], v2[j]));
+    for (size_t j = 0; j < n; ++j) o[j] = cast_element<Out>(fn(v0[j], v1[j], v2[j]));
   }
 }
 #endif
@@ -284,11 +241,11 @@ bool apply_elementwise(KernelContext& ctx, const char* op, const Tensor* const (
     M v[N];
     for (size_t k = 0; k < N; ++k) v[k] = load[k](data[k], idx[k]);
     if constexpr (N == 1) {
-      dst[i] = static_cast<Out>(f(v[0]));
+      dst[i] = cast_element<Out>(f(v[0]));
     } else if constexpr (N == 2) {
-      dst[i] = static_cast<Out>(f(v[0], v[1]));
+      dst[i] = cast_element<Out>(f(v[0], v[1]));
     } else {
-      dst[i] = static_cast<Out>(f(v[0], v[1], v[2]));
+      dst[i] = cast_element<Out>(f(v[0], v[1], v[2]));
     }
   });
 #else

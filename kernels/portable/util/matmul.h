@@ -11,6 +11,7 @@
 #pragma once
 
 #include "kernels/portable/util/acc_type.h"
+#include "kernels/portable/util/wrap.h"
 #include "runtime/kernel/kernel_includes.h"
 
 #ifndef TL_MATMUL_BLOCKED
@@ -57,7 +58,7 @@ inline int64_t matmul_min(int64_t x, int64_t y) { return x < y ? x : y; }
 template <typename T>
 void matmul_rowwise(const T* a, const T* b, T* out, int64_t n, int64_t m, int64_t p,
                     const MatmulEpilogue<T>& ep) {
-  using Acc = acc_t<T>;
+  using Acc = wrap_acc_t<T>;  // Int and Long wrap (util/wrap.h)
   constexpr int64_t kTile = 128;
   Acc acc[kTile];
   for (int64_t i = 0; i < n; ++i) {
@@ -174,12 +175,13 @@ void matmul_pack(const T* b, int64_t ldb, int64_t kc, int64_t nc, Acc alpha, Acc
 // row.
 template <typename T>
 void matmul_blocked(const T* a, const T* b, T* out, int64_t n, int64_t m, int64_t p,
-                    const MatmulEpilogue<T>& ep, acc_t<T>* panel) {
-  using Acc = acc_t<T>;
+                    const MatmulEpilogue<T>& ep, wrap_acc_t<T>* panel) {
+  using Acc = wrap_acc_t<T>;
   constexpr int64_t MR = kMatmulRows;
   constexpr int64_t NR = kMatmulCols<Acc>;
   constexpr int64_t kPackElems = kMatmulPackBytes / static_cast<int64_t>(sizeof(Acc));
-  constexpr bool kSplitDepth = is_same_v<Acc, T>;
+  // out holds Acc exactly: T itself, or Int and Long as their unsigned twins.
+  constexpr bool kSplitDepth = is_same_v<Acc, T> || is_same_v<Acc, wrap_unsigned_t<T>>;
   const int64_t kc_max = kSplitDepth ? matmul_min(m, kMatmulDepth) : m;
   const int64_t nc_max = kPackElems / (kc_max > 0 ? kc_max : 1) / NR * NR;
   if constexpr (!kSplitDepth) {
@@ -220,7 +222,7 @@ void matmul_blocked(const T* a, const T* b, T* out, int64_t n, int64_t m, int64_
           if constexpr (kSplitDepth) {
             if (mr == MR && nr == NR) {
               direct = true;
-              c = dst;
+              c = reinterpret_cast<Acc*>(dst);  // the same type, or its unsigned twin
               ldc = p;
               if (pc == 0 && ep.bias == nullptr) {
                 load = false;
@@ -271,8 +273,8 @@ void matmul_blocked(const T* a, const T* b, T* out, int64_t n, int64_t m, int64_
 }
 
 // out[n, p] = ep.beta * ep.bias + ep.alpha * (a[n, m] @ b[m, p]); a, b and out row-major
-// and contiguous, out overlapping neither. Products accumulate in acc_t<T> (float for Half
-// and BFloat16) over the whole depth m, in an order that depends on the implementation:
+// and contiguous, out overlapping neither. Products accumulate in wrap_acc_t<T> (float for
+// Half and BFloat16; Int and Long wrap around in two's complement, as in torch) over the whole depth m, in an order that depends on the implementation:
 // floating results may differ in the last bits from a plain dot product's. Blocked with
 // kMatmulPackBytes of `scratch`; row by row when it has less (or in size builds).
 template <typename T>
@@ -280,7 +282,8 @@ void matmul(KernelScratch& scratch, const T* a, const T* b, T* out, int64_t n, i
             int64_t p, const MatmulEpilogue<T>& ep = MatmulEpilogue<T>()) {
 #if TL_MATMUL_BLOCKED
   ScratchScope scope(scratch);
-  acc_t<T>* panel = scratch.allocate<acc_t<T>>(kMatmulPackBytes / sizeof(acc_t<T>));
+  wrap_acc_t<T>* panel =
+      scratch.allocate<wrap_acc_t<T>>(kMatmulPackBytes / sizeof(wrap_acc_t<T>));
   if (panel != nullptr) {
     matmul_blocked(a, b, out, n, m, p, ep, panel);
     return;

@@ -4,13 +4,15 @@
 //                            + bias[n]   (each input row quantized per token, quantize_row.h)
 //   weight-only: out[m, n] = w_scale[n] * sum_k x[m, k] * w[n, k] + bias[n]   (int8)
 //
-// Input rows go in chunks that the stack buffers hold (kQRowBuffer bytes of quantized
+// Input rows go in chunks that the scratch buffers hold (kQRowBuffer bytes of quantized
 // inputs, so K <= 64 Ki): each chunk is quantized once, then every block of 8 weight rows
 // (util/qlinear_layout.h) runs over the chunk's rows kQRows at a time, so a block's
 // weights stay in L1 while all the rows use them; with several threads, each takes a
 // range of blocks. The block kernels are the best the CPU allows: AVX-512 VNNI or AVX2
 // on x86-64 when the CPU has them, NEON (with sdot where the compiler targets it) on
-// aarch64, plain C++ otherwise. Nothing is allocated; a call takes about 82 KB of stack.
+// aarch64, plain C++ otherwise. The chunk's buffers (kQLinearScratchBytes) come from the
+// calling thread's kernel scratch slice (runtime/kernel/kernel_scratch.h), not the stack,
+// so the kernel runs on the small thread stacks of embedded targets.
 #pragma once
 
 #include <stdint.h>
@@ -30,6 +32,11 @@ namespace tailor::quantized {
 inline constexpr int64_t kQRowBuffer = 64 * 1024;  // quantized input bytes per chunk
 inline constexpr int64_t kQSumBuffer = 4096;       // int4 group sums per chunk
 inline constexpr int64_t kQMaxChunkRows = 256;
+// One call's scratch: the quantized rows, the int4 group sums and the row scales, each
+// 64-byte aligned (as they are: the sizes are multiples of 64). The manifest's
+// scratch_bytes of tailor_quant::linear.out.
+inline constexpr size_t kQLinearScratchBytes =
+    kQRowBuffer + kQSumBuffer * sizeof(int32_t) + kQMaxChunkRows * sizeof(float);
 
 struct QLinearArgs {
   int64_t m = 0;                   // input rows
@@ -135,14 +142,18 @@ inline void qlinear_task(void* context, int64_t i, ::tailor::KernelScratch& /*un
 
 /// The product with `kernels`, each chunk's weight blocks split over ctx's threads when
 /// the chunk has work enough (every task reads the chunk's quantized rows and writes its
-/// own columns of out, so the results do not depend on the split).
-inline void qlinear(KernelContext& ctx, const QLinearKernels& kernels, const QLinearArgs& a) {
+/// own columns of out, so the results do not depend on the split). False, with nothing
+/// computed, when ctx's scratch slice has less than kQLinearScratchBytes.
+inline bool qlinear(KernelContext& ctx, const QLinearKernels& kernels, const QLinearArgs& a) {
   const int64_t kp = qlinear_padded_k(a.k);
   const int64_t chunk = qlinear_chunk_rows(a.k, a.groups, a.weight_bits, a.dynamic_input);
   const int64_t blocks = (a.n + kQBlock - 1) / kQBlock;
-  int8_t buffer[kQRowBuffer];
-  int32_t sums[kQSumBuffer];
-  float row_scale[kQMaxChunkRows];
+  KernelScratch& scratch = ctx.scratch();
+  ScratchScope scope(scratch);
+  int8_t* buffer = scratch.allocate<int8_t>(kQRowBuffer);
+  int32_t* sums = scratch.allocate<int32_t>(kQSumBuffer);
+  float* row_scale = scratch.allocate<float>(kQMaxChunkRows);
+  if (buffer == nullptr || sums == nullptr || row_scale == nullptr) return false;
   QLinearChunk c{&kernels, &a, 0, 0, kp, qlinear_block_bytes(a.k, a.weight_bits),
                  buffer, sums, row_scale, blocks};
   for (c.m0 = 0; c.m0 < a.m; c.m0 += chunk) {
@@ -165,11 +176,12 @@ inline void qlinear(KernelContext& ctx, const QLinearKernels& kernels, const QLi
       qlinear_blocks(c, 0, blocks);
     }
   }
+  return true;
 }
 
 /// The product with the best kernels cpu_level() allows, over ctx's threads.
-inline void qlinear(KernelContext& ctx, const QLinearArgs& a) {
-  qlinear(ctx, qlinear_kernels(), a);
+inline bool qlinear(KernelContext& ctx, const QLinearArgs& a) {
+  return qlinear(ctx, qlinear_kernels(), a);
 }
 
 }  // namespace tailor::quantized
