@@ -12,7 +12,6 @@
 #include "runtime/executor/memory_manager.h"
 #include "runtime/executor/method.h"
 #include "runtime/executor/program.h"
-#include "runtime/kernel/kernel_scratch.h"
 #include "runtime/loader/buffer_data_loader.h"
 #include "runtime/platform/platform.h"
 
@@ -29,10 +28,10 @@ Buffer zeroed(size_t size) { return Buffer(static_cast<uint8_t*>(calloc(size == 
 // Far below the runner's defaults: an input must run in well under a millisecond for
 // thousands of executions a second, and a planned size beyond these is refused before
 // anything is allocated. The seeds need a few KB and a few thousand elements, besides
-// the one scratch slice (one thread) the runtime's kernels declare (4 MB with Winograd).
-tailor::LoadLimits fuzz_limits() {
+// the one scratch slice (one thread) the method's kernels declare (4 MB with Winograd).
+tailor::LoadLimits fuzz_limits(const tailor::MethodMeta& meta) {
   tailor::LoadLimits limits;
-  limits.max_memory_bytes = (uint64_t{1} << 20) + tailor::gen::kKernelScratchBytes;
+  limits.max_memory_bytes = (uint64_t{1} << 20) + meta.kernel_scratch_bytes();
   limits.max_elements_per_execute = uint64_t{1} << 16;
   return limits;
 }
@@ -40,7 +39,7 @@ tailor::LoadLimits fuzz_limits() {
 void run_method(const tailor::Program& program, const char* name) {
   tailor::Result<tailor::MethodMeta> meta = program.method_meta(name);
   if (!meta.ok()) return;
-  const tailor::LoadLimits limits = fuzz_limits();
+  const tailor::LoadLimits limits = fuzz_limits(*meta);
   if (meta->check_limits(limits) != tailor::Error::Ok) return;
 
   const size_t method_bytes = meta->method_allocator_bytes();
