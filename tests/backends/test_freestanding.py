@@ -33,6 +33,7 @@ HOSTED = {
     "runtime/executor/method_load.cpp": "flatbuffers",
     "runtime/executor/method_values.cpp": "flatbuffers",
     "runtime/executor/method_steps.cpp": "flatbuffers",
+    "runtime/executor/method_kernels.cpp": "flatbuffers",
     # Data loaders over POSIX files and mmap; a port brings its own DataLoader.
     "runtime/loader/file_data_loader.cpp": "POSIX files",
     "runtime/loader/mmap_data_loader.cpp": "POSIX mmap",
