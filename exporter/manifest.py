@@ -176,8 +176,8 @@ def parse_manifest(path: str, data, repo: str = REPO) -> ModelManifest:
                               "twice with different min/max; use one range or two names")
     if "app" in data:
         _check_keys(path, "app: ", data["app"], _APP_KEYS, _APP_REQUIRED)
-        for key, example in (("sources", "[examples/nanogpt/runner/*.cpp]"),
-                             ("args", "[--vocab, examples/nanogpt/weights/vocab.json]")):
+        for key, example in (("sources", "[apps/llm/*.cpp, apps/llm/tokenizer/*.cpp]"),
+                             ("args", "[--tokenizer, examples/nanogpt/weights/vocab.json]")):
             value = data["app"].get(key, [])
             if not (isinstance(value, list) and all(isinstance(s, str) for s in value)):
                 raise ManifestError(f"{path}: app: {key} must be a list of strings, e.g. "

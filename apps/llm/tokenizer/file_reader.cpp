@@ -1,22 +1,30 @@
 #include "apps/llm/tokenizer/file_reader.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
 namespace llm {
 
-Status read_whole_file(const std::string& path, std::string* out) {
-  FILE* f = fopen(path.c_str(), "rb");
-  if (f == nullptr) return Status::error(path + ": " + strerror(errno));
+Status read_stream(FILE* stream, const std::string& name, std::string* out) {
   out->clear();
   char buffer[1 << 16];
   size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof(buffer), f)) > 0) out->append(buffer, n);
-  const bool failed = ferror(f) != 0;
-  fclose(f);
-  if (failed) return Status::error(path + ": read error");
+  while ((n = fread(buffer, 1, sizeof(buffer), stream)) > 0) out->append(buffer, n);
+  if (ferror(stream) != 0) return Status::error(name + ": read error");
   return Status::ok();
+}
+
+Status read_whole_file(const std::string& path, std::string* out) {
+  FILE* f = fopen(path.c_str(), "rb");
+  if (f == nullptr) return Status::error(path + ": " + strerror(errno));
+  Status s = read_stream(f, path, out);
+  fclose(f);
+  return s;
+}
+
+std::string sibling_path(const std::string& path, const std::string& name) {
+  const size_t slash = path.rfind('/');
+  return (slash == std::string::npos ? std::string() : path.substr(0, slash + 1)) + name;
 }
 
 }  // namespace llm

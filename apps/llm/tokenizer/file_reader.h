@@ -1,5 +1,7 @@
-// Reading a whole file, with the error naming it.
+// Reading a whole file (or standard input), with the error naming it.
 #pragma once
+
+#include <stdio.h>
 
 #include <string>
 
@@ -8,5 +10,9 @@
 namespace llm {
 
 Status read_whole_file(const std::string& path, std::string* out);
+/// Everything left in `stream` (standard input); `name` goes into the error.
+Status read_stream(FILE* stream, const std::string& name, std::string* out);
+/// The path of `name` in the folder of `path` ("dir/vocab.json" -> "dir/merges.txt").
+std::string sibling_path(const std::string& path, const std::string& name);
 
 }  // namespace llm

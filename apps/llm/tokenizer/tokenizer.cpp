@@ -1,12 +1,15 @@
 #include "apps/llm/tokenizer/tokenizer.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "apps/llm/tokenizer/file_reader.h"
+#include "apps/llm/tokenizer/json.h"
 #include "apps/llm/tokenizer/tiktoken_reader.h"
 #include "apps/llm/tokenizer/tokenizer_json_reader.h"
 #include "apps/llm/tokenizer/unicode.h"
+#include "apps/llm/tokenizer/vocab_merges_reader.h"
 
 namespace llm {
 
@@ -22,7 +25,13 @@ Status Tokenizer::load(const std::string& path, const TiktokenOptions& tiktoken)
   size_t first = 0;
   while (first < bytes.size() && strchr(" \t\r\n", bytes[first]) != nullptr) ++first;
   if (first < bytes.size() && bytes[first] == '{') {
-    return TokenizerJsonReader::read(path, bytes, this);
+    Json doc;
+    std::string error;
+    if (!Json::parse(bytes, &doc, &error)) return Status::error(path + ": " + error);
+    if (doc.find("model") == nullptr && VocabMergesReader::looks_like(doc)) {
+      return VocabMergesReader::read(path, doc, sibling_path(path, "merges.txt"), this);
+    }
+    return TokenizerJsonReader::read(path, doc, this);
   }
   if (TiktokenReader::looks_like(bytes)) return TiktokenReader::read(path, bytes, tiktoken, this);
   if (!bytes.empty() && bytes[0] == 0x0A) {  // protobuf field 1 (pieces): a SentencePiece model
@@ -31,6 +40,17 @@ Status Tokenizer::load(const std::string& path, const TiktokenOptions& tiktoken)
   }
   return Status::error(path + ": not a tokenizer file (expected tokenizer.json or a tiktoken "
                        "file of 'base64 rank' lines)");
+}
+
+Status Tokenizer::load_vocab_merges(const std::string& vocab_path,
+                                    const std::string& merges_path) {
+  *this = Tokenizer();
+  std::string bytes, error;
+  Json doc;
+  Status s = read_whole_file(vocab_path, &bytes);
+  if (!s.is_ok()) return s;
+  if (!Json::parse(bytes, &doc, &error)) return Status::error(vocab_path + ": " + error);
+  return VocabMergesReader::read(vocab_path, doc, merges_path, this);
 }
 
 std::vector<int32_t> Tokenizer::encode(const std::string& text, bool add_special_tokens) const {
@@ -115,6 +135,12 @@ int32_t Tokenizer::token_id(const std::string& token) const {
     if (t.content == token) return t.id;
   }
   return bpe_.id_of(token);
+}
+
+bool Tokenizer::has_id(int64_t id) const {
+  if (id < 0 || id > INT32_MAX) return false;
+  return added_.find(static_cast<int32_t>(id)) != nullptr ||
+         bpe_.token(static_cast<int32_t>(id)) != nullptr;
 }
 
 }  // namespace llm

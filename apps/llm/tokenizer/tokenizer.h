@@ -4,6 +4,8 @@
 //     (GPT-2, Llama 3, Qwen2, SmolLM: their split regexes) and SentencePiece-style BPE
 //     (Llama 2, Mistral, Gemma: the ▁ normalizer or Metaspace, byte fallback <0xNN>),
 //     added and special tokens, the post-processor's bos/eos;
+//   - GPT-2's vocab.json + merges.txt: byte-level BPE with GPT-2's split, <|endoftext|>
+//     its special token, bos and eos (what GPT2TokenizerFast makes of the two files);
 //   - tiktoken files (base64 token and rank per line), with a split regex (Llama 3's
 //     by default) and special tokens given by the caller.
 // Encoding gives the ids `tokenizers` (and tiktoken) give; decoding follows the file's
@@ -36,12 +38,15 @@ struct TiktokenOptions {
 
 class Tokenizer final {
  public:
-  enum class Format { kNone, kTokenizerJson, kTiktoken };
+  enum class Format { kNone, kTokenizerJson, kVocabMerges, kTiktoken };
 
-  /// Reads `path`: tokenizer.json (a JSON object) or a tiktoken file (base64 lines), told
-  /// apart by their content. A tiktoken file gets
-  /// `tiktoken` (Llama 3's regex, no special tokens, unless given).
+  /// Reads `path`: tokenizer.json (a JSON object with a "model"), GPT-2's vocab.json (a
+  /// JSON object of token -> id, with merges.txt beside it) or a tiktoken file (base64
+  /// lines), told apart by their content. A tiktoken file gets `tiktoken` (Llama 3's
+  /// regex, no special tokens, unless given).
   Status load(const std::string& path, const TiktokenOptions& tiktoken = TiktokenOptions());
+  /// Reads GPT-2's two files, wherever they are.
+  Status load_vocab_merges(const std::string& vocab_path, const std::string& merges_path);
 
   /// Token ids of `text` (UTF-8). Special tokens written in the text are recognised;
   /// `add_special_tokens` adds what the file's post-processor adds (bos, ...).
@@ -58,10 +63,13 @@ class Tokenizer final {
   Format format() const { return format_; }
   /// The id of a token written as text (added tokens first), or -1.
   int32_t token_id(const std::string& token) const;
+  /// True when `id` is a token of the model or an added token.
+  bool has_id(int64_t id) const;
 
  private:
   friend class TokenizerJsonReader;
   friend class TiktokenReader;
+  friend class VocabMergesReader;
   enum class Post { kNone, kTemplate };
   struct TemplatePart {
     bool sequence;            // $A

@@ -1,5 +1,6 @@
 #include "apps/llm/tokenizer/tokenizer_json_reader.h"
 
+#include "apps/llm/tokenizer/bpe_entries.h"
 #include "apps/llm/tokenizer/file_reader.h"
 #include "apps/llm/tokenizer/json_fields.h"
 
@@ -19,19 +20,9 @@ Status read_model(const std::string& path, const Json& model, Bpe* bpe) {
     return Status::error(where + ": dropout is set; a tokenizer for inference has none");
   }
   const Json* vocab = model.find("vocab");
-  if (vocab == nullptr || !vocab->is_object()) {
-    return Status::error(where + ": \"vocab\" must be an object of token -> id");
-  }
-  for (const auto& [token, id] : vocab->members()) {
-    if (!id.is_integer() || id.as_int() < 0 || id.as_int() >= (1 << 24)) {
-      return Status::error(where + ".vocab: token \"" + token +
-                           "\" needs an id in 0..16777215");
-    }
-    if (!bpe->add_token(token, static_cast<int32_t>(id.as_int()))) {
-      return Status::error(where + ".vocab: id " + std::to_string(id.as_int()) +
-                           " is given to two tokens");
-    }
-  }
+  if (vocab == nullptr) return Status::error(where + ": \"vocab\" is missing");
+  s = add_vocab(*vocab, where + ".vocab", bpe);
+  if (!s.is_ok()) return s;
   Bpe::Options options;
   std::string unk;
   s = string_field(model, "unk_token", where, &unk, false);
@@ -58,26 +49,15 @@ Status read_model(const std::string& path, const Json& model, Bpe* bpe) {
   for (size_t i = 0; i < merges->items().size(); ++i) {
     const Json& m = merges->items()[i];
     const std::string at = where + ".merges[" + std::to_string(i) + "]";
-    std::string left, right;
     if (m.is_string()) {
-      const std::string& line = m.as_string();
-      const size_t space = line.find(' ', 1);
-      if (space == std::string::npos || space + 1 >= line.size()) {
-        return Status::error(at + ": expected \"left right\", got \"" + line + "\"");
-      }
-      left = line.substr(0, space);
-      right = line.substr(space + 1);
+      s = add_merge_line(m.as_string(), at, bpe);
     } else if (m.is_array() && m.items().size() == 2 && m.items()[0].is_string() &&
                m.items()[1].is_string()) {
-      left = m.items()[0].as_string();
-      right = m.items()[1].as_string();
+      s = add_merge(m.items()[0].as_string(), m.items()[1].as_string(), at, bpe);
     } else {
-      return Status::error(at + ": expected \"left right\" or [\"left\", \"right\"]");
+      s = Status::error(at + ": expected \"left right\" or [\"left\", \"right\"]");
     }
-    std::string missing;
-    if (!bpe->add_merge(left, right, &missing)) {
-      return Status::error(at + ": token \"" + missing + "\" is not in the vocabulary");
-    }
+    if (!s.is_ok()) return s;
   }
   return Status::ok();
 }
@@ -184,11 +164,7 @@ int32_t config_token(const Json& config, const char* key, const Tokenizer& tok) 
 
 }  // namespace
 
-Status TokenizerJsonReader::read(const std::string& path, const std::string& text,
-                                 Tokenizer* out) {
-  Json doc;
-  std::string error;
-  if (!Json::parse(text, &doc, &error)) return Status::error(path + ": " + error);
+Status TokenizerJsonReader::read(const std::string& path, const Json& doc, Tokenizer* out) {
   if (!doc.is_object()) return Status::error(path + ": the document must be a JSON object");
   out->format_ = Tokenizer::Format::kTokenizerJson;
   const Json* model = doc.find("model");
@@ -235,11 +211,8 @@ Status TokenizerJsonReader::read(const std::string& path, const std::string& tex
     }
   }
   // tokenizer_config.json beside the file names bos and eos when it is there.
-  const size_t slash = path.rfind('/');
-  const std::string config_path =
-      (slash == std::string::npos ? std::string() : path.substr(0, slash + 1)) +
-      "tokenizer_config.json";
-  std::string config_text;
+  const std::string config_path = sibling_path(path, "tokenizer_config.json");
+  std::string config_text, error;
   Json config;
   if (read_whole_file(config_path, &config_text).is_ok()) {
     if (!Json::parse(config_text, &config, &error)) {

@@ -4,13 +4,15 @@
 
 #include <string>
 
+#include "apps/llm/tokenizer/json.h"
 #include "apps/llm/tokenizer/tokenizer.h"
 
 namespace llm {
 
 class TokenizerJsonReader final {
  public:
-  static Status read(const std::string& path, const std::string& text, Tokenizer* out);
+  /// `doc` is the parsed content of `path`.
+  static Status read(const std::string& path, const Json& doc, Tokenizer* out);
 };
 
 }  // namespace llm

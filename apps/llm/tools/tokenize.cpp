@@ -1,48 +1,46 @@
-// tokenize: the tokenizer library from the command line, for tests and scripts.
+// tokenize: the tokenizer library from the command line, for tests and scripts (the llm
+// app's --encode/--decode cover what a user needs; this driver reaches every option).
 //
 //   tokenize FILE --encode TEXT      ids of TEXT, space-separated, on one line
 //   tokenize FILE --encode -         the same for standard input (text with newlines)
 //   tokenize FILE --decode "1 2 3"   the text of the ids ("-": ids from standard input)
+//   tokenize FILE --stream "1 2 3"   what the streaming decoder releases after each id:
+//                                    one line per id, its bytes in hex (then a last line
+//                                    for what the end of the stream releases)
 //   tokenize FILE --info             format, vocab size, bos and eos ids
 // Options: --add-special (encode: add the post-processor's tokens), --keep-special
 // (decode: keep special tokens), --pattern REGEX and --special TEXT=ID (tiktoken files).
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <string>
 #include <vector>
 
+#include "apps/llm/tokenizer/file_reader.h"
+#include "apps/llm/tokenizer/id_text.h"
+#include "apps/llm/tokenizer/stream_decoder.h"
 #include "apps/llm/tokenizer/tokenizer.h"
 
 namespace {
 
 int usage() {
   fprintf(stderr,
-          "usage: tokenize FILE (--encode TEXT|- | --decode IDS|- | --info) [--add-special] "
-          "[--keep-special] [--pattern REGEX] [--special TEXT=ID]...\n");
+          "usage: tokenize FILE (--encode TEXT|- | --decode IDS|- | --stream IDS | --info) "
+          "[--add-special] [--keep-special] [--pattern REGEX] [--special TEXT=ID]...\n");
   return 2;
 }
 
-std::string read_stdin() {
-  std::string text;
-  char buffer[1 << 16];
-  size_t n = 0;
-  while ((n = fread(buffer, 1, sizeof(buffer), stdin)) > 0) text.append(buffer, n);
-  return text;
+const char* format_name(llm::Tokenizer::Format format) {
+  switch (format) {
+    case llm::Tokenizer::Format::kTiktoken: return "tiktoken";
+    case llm::Tokenizer::Format::kVocabMerges: return "vocab.json+merges.txt";
+    default: return "tokenizer.json";
+  }
 }
 
-bool parse_ids(const std::string& text, std::vector<int32_t>* ids) {
-  const char* p = text.c_str();
-  for (;;) {
-    while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r' || *p == ',') ++p;
-    if (*p == '\0') return true;
-    char* end = nullptr;
-    const long v = strtol(p, &end, 10);
-    if (end == p || v < 0 || v > INT32_MAX) return false;
-    ids->push_back(static_cast<int32_t>(v));
-    p = end;
-  }
+void print_hex_line(const std::string& bytes) {
+  for (unsigned char c : bytes) printf("%02x", c);
+  printf("\n");
 }
 
 }  // namespace
@@ -55,7 +53,7 @@ int main(int argc, char** argv) {
   llm::TiktokenOptions tiktoken;
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
-    if ((arg == "--encode" || arg == "--decode") && i + 1 < argc) {
+    if ((arg == "--encode" || arg == "--decode" || arg == "--stream") && i + 1 < argc) {
       mode = arg;
       argument = argv[++i];
     } else if (arg == "--info") {
@@ -77,30 +75,37 @@ int main(int argc, char** argv) {
   }
   if (mode.empty()) return usage();
   llm::Tokenizer tok;
-  const llm::Status s = tok.load(path, tiktoken);
+  llm::Status s = tok.load(path, tiktoken);
   if (!s.is_ok()) {
     fprintf(stderr, "error: %s\n", s.message().c_str());
     return 1;
   }
   if (mode == "--info") {
-    const char* format = tok.format() == llm::Tokenizer::Format::kTiktoken ? "tiktoken"
-                                                                           : "tokenizer.json";
-    printf("format: %s\nvocab_size: %zu\nbos_id: %d\neos_id: %d\n", format, tok.vocab_size(),
-           tok.bos_id(), tok.eos_id());
+    printf("format: %s\nvocab_size: %zu\nbos_id: %d\neos_id: %d\n", format_name(tok.format()),
+           tok.vocab_size(), tok.bos_id(), tok.eos_id());
     return 0;
   }
-  const std::string input = argument == "-" ? read_stdin() : argument;
+  std::string input = argument;
+  if (argument == "-") s = llm::read_stream(stdin, "standard input", &input);
+  if (!s.is_ok()) {
+    fprintf(stderr, "error: %s\n", s.message().c_str());
+    return 1;
+  }
   if (mode == "--encode") {
-    const std::vector<int32_t> ids = tok.encode(input, add_special);
-    std::string line;
-    for (size_t i = 0; i < ids.size(); ++i) line += (i ? " " : "") + std::to_string(ids[i]);
-    printf("%s\n", line.c_str());
+    printf("%s\n", llm::format_ids(tok.encode(input, add_special)).c_str());
     return 0;
   }
   std::vector<int32_t> ids;
-  if (!parse_ids(input, &ids)) {
-    fprintf(stderr, "error: --decode takes ids: non-negative integers separated by spaces\n");
+  std::string bad;
+  if (!llm::parse_ids(input, &ids, &bad)) {
+    fprintf(stderr, "error: %s: '%s' is not a token id\n", mode.c_str(), bad.c_str());
     return 1;
+  }
+  if (mode == "--stream") {
+    llm::StreamDecoder stream(tok);
+    for (int32_t id : ids) print_hex_line(stream.push(id));
+    print_hex_line(stream.flush());
+    return 0;
   }
   const std::string text = tok.decode(ids, !keep_special);
   fwrite(text.data(), 1, text.size(), stdout);

@@ -1,6 +1,6 @@
-// The generate loop of the llm manual over a Tailor program: prefill the prompt, take the
-// last position's logits, sample, append, decode the new token (with a KV cache) or feed
-// the sliding window again (without one).
+// The generation loop of the llm app over a program built by Tailor: prefill the prompt,
+// sample from the last position's logits, decode the new token (with a KV cache) or feed
+// the sliding window again (without one); and the timing loops of --bench.
 #pragma once
 
 #include <stddef.h>
@@ -10,18 +10,17 @@
 #include <string>
 #include <vector>
 
-#include "examples/nanogpt/runner/sampler.h"
-#include "examples/nanogpt/runner/tokenizer.h"
+#include "apps/llm/sampler.h"
 #include "runtime/module/module.h"
 
-namespace nanogpt {
+namespace llm {
 
-/// A GPT program, with or without a KV cache:
+/// A decoder program, with or without a KV cache:
 ///   forward(tokens [1, T] Long, input_pos [T] Long) -> logits [1, T, vocab] Float (cache:
 ///     the tokens go at positions input_pos; T dynamic, 1 for a decode step), or
 ///   forward(tokens [1, T] Long) -> logits [1, T, vocab] Float (no cache: the whole window).
 /// Constant methods, where the program has them, give the generation metadata
-/// (get_max_seq_len, get_vocab_size, get_eos_ids), else the planned shapes do.
+/// (get_max_seq_len, get_vocab_size, get_bos_id, get_eos_ids), else the planned shapes do.
 class Model final {
  public:
   /// Loads `path`, reads its metadata and loads its forward method for `threads` kernel
@@ -36,6 +35,8 @@ class Model final {
   size_t vocab_size() const { return vocab_size_; }
   /// Token ids that end generation (get_eos_ids; empty when the program has none).
   const std::vector<int64_t>& eos_ids() const { return eos_ids_; }
+  /// The id a text starts with (get_bos_id), or -1 when the program does not say.
+  int64_t bos_id() const { return bos_id_; }
   /// The threads the kernels may use from now on (after load(); see Method::set_parallel):
   /// at most load()'s `threads`.
   tailor::Error set_parallel(const tailor::Parallel* parallel) {
@@ -60,6 +61,7 @@ class Model final {
   size_t block_size_ = 0;
   size_t vocab_size_ = 0;
   std::vector<int64_t> eos_ids_;
+  int64_t bos_id_ = -1;
   std::vector<int64_t> positions_;
 };
 
@@ -74,17 +76,17 @@ struct GenerateStats {
   double seconds = 0;           // wall time of the whole loop
 };
 
-/// Generates up to `max_tokens` after `tokens` (1..block_size ids), calling `on_token` with
-/// each new id as soon as it is sampled; stops after an end token (the program's
-/// get_eos_ids, else the tokenizer's <|endoftext|>). With a cache the prompt goes in one
-/// prefill call and each token after it in a decode call; when the context is full the
-/// cache is emptied and the last block_size/2 tokens are prefilled again, so generation
-/// goes on (without a cache the window slides by one token). False with `error` set
-/// when the program fails or samples an id the tokenizer does not know.
-bool generate(Model& model, const Tokenizer& tokenizer, Sampler& sampler,
-              std::vector<int64_t> tokens, size_t max_tokens,
-              const std::function<void(int64_t)>& on_token, GenerateStats* stats,
-              std::string* error);
+/// Generates up to `max_tokens` after `tokens` (1.. ids; a prompt longer than the
+/// context keeps its last block_size), calling `on_token` with each new id as soon as it
+/// is sampled; stops after one of `ends`. With a cache the prompt goes in one prefill
+/// call and each token after it in a decode call; when the context is full the cache is
+/// emptied and the last block_size/2 tokens are prefilled again, so generation goes on
+/// (without a cache the window slides by one token). False with `error` set when the
+/// program fails or `on_token` does (it sets `error` then).
+bool generate(Model& model, Sampler& sampler, std::vector<int64_t> tokens, size_t max_tokens,
+              const std::vector<int64_t>& ends,
+              const std::function<bool(int64_t, std::string*)>& on_token,
+              GenerateStats* stats, std::string* error);
 
 /// Times `repeat` forward passes of `count` tokens (after two untimed warm-up passes)
 /// and stores each duration in milliseconds in `ms`. False with `error` on failure.
@@ -97,4 +99,4 @@ bool time_forward(Model& model, size_t count, size_t repeat, std::vector<double>
 bool time_decode(Model& model, size_t context, size_t repeat, std::vector<double>* ms,
                  std::string* error);
 
-}  // namespace nanogpt
+}  // namespace llm

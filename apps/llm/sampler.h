@@ -8,7 +8,7 @@
 
 #include <vector>
 
-namespace nanogpt {
+namespace llm {
 
 struct SamplerOptions {
   bool greedy = false;             // argmax; also when temperature <= 0
@@ -37,4 +37,4 @@ class Sampler final {
   std::vector<double> probs_;
 };
 
-}  // namespace nanogpt
+}  // namespace llm

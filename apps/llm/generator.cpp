@@ -1,10 +1,10 @@
-#include "examples/nanogpt/runner/generator.h"
+#include "apps/llm/generator.h"
 
 #include <string.h>
 
 #include "runtime/platform/platform.h"
 
-namespace nanogpt {
+namespace llm {
 
 using tailor::Error;
 using tailor::ScalarType;
@@ -29,7 +29,7 @@ bool has_method(const tailor::Program& program, const char* name) {
 bool Model::read_metadata(std::string* error) {
   // Each constant method returns its value as output(s); a program without one leaves
   // the figure to the planned shapes.
-  const char* names[] = {"get_max_seq_len", "get_vocab_size", "get_eos_ids"};
+  const char* names[] = {"get_max_seq_len", "get_vocab_size", "get_bos_id", "get_eos_ids"};
   for (const char* name : names) {
     if (!has_method(module_.program(), name)) continue;
     if (module_.load_method(name) != Error::Ok || module_.method().execute() != Error::Ok) {
@@ -51,6 +51,8 @@ bool Model::read_metadata(std::string* error) {
     } else if (values.size() != 1) {
       *error = path_ + ": " + name + " must return one int";
       return false;
+    } else if (which == "get_bos_id") {
+      bos_id_ = values[0];
     } else {
       (which == "get_max_seq_len" ? block_size_ : vocab_size_) = static_cast<size_t>(values[0]);
     }
@@ -85,7 +87,7 @@ bool Model::load(const std::string& path, std::string* error, uint32_t threads) 
   if (!io_ok || in->dtype() != ScalarType::Long || in->dim() != 2 || in->size(0) != 1 ||
       out->dtype() != ScalarType::Float || out->dim() != 3 || out->size(2) < 1 ||
       (pos != nullptr && (pos->dtype() != ScalarType::Long || pos->dim() != 1))) {
-    *error = path + ": not a GPT program: forward must take token ids [1, T] (Long), and "
+    *error = path + ": not a decoder program: forward must take token ids [1, T] (Long), and "
                     "with a KV cache their positions [T] (Long), and return logits "
                     "[1, T, vocab] or the last position's [1, 1, vocab] (Float)";
     return false;
@@ -143,14 +145,12 @@ bool Model::run(const int64_t* tokens, size_t count, size_t start, const float**
   return true;
 }
 
-bool generate(Model& model, const Tokenizer& tokenizer, Sampler& sampler,
-              std::vector<int64_t> tokens, size_t max_tokens,
-              const std::function<void(int64_t)>& on_token, GenerateStats* stats,
-              std::string* error) {
+bool generate(Model& model, Sampler& sampler, std::vector<int64_t> tokens, size_t max_tokens,
+              const std::vector<int64_t>& ends,
+              const std::function<bool(int64_t, std::string*)>& on_token,
+              GenerateStats* stats, std::string* error) {
   *stats = GenerateStats();
   const size_t block = model.block_size();
-  std::vector<int64_t> ends = model.eos_ids();
-  if (ends.empty()) ends.push_back(tokenizer.end_of_text());
   const uint64_t start = tl_pal_current_ticks();
   uint64_t decode_start = start;
   // The tokens the model sees: the cache's contents, or the window fed again.
@@ -162,11 +162,6 @@ bool generate(Model& model, const Tokenizer& tokenizer, Sampler& sampler,
   stats->prefill_seconds = seconds_since(start);
   while (stats->generated < max_tokens && !stats->ended) {
     const int64_t next = sampler.sample(logits, model.vocab_size(), window);
-    if (!tokenizer.has_id(next)) {
-      *error = "the model produced token id " + std::to_string(next) +
-               ", which the vocabulary does not have: vocab.json does not belong to this model";
-      return false;
-    }
     tokens.push_back(next);
     ++stats->generated;
     for (int64_t end : ends) stats->ended = stats->ended || next == end;
@@ -174,7 +169,7 @@ bool generate(Model& model, const Tokenizer& tokenizer, Sampler& sampler,
       stats->first_token_seconds = seconds_since(start);
       decode_start = tl_pal_current_ticks();
     }
-    on_token(next);
+    if (!on_token(next, error)) return false;
     if (stats->generated == max_tokens || stats->ended) break;
     if (model.has_cache() && seen < block) {
       // Decode: the new token alone, at the next position.
@@ -242,4 +237,4 @@ bool time_decode(Model& model, size_t context, size_t repeat, std::vector<double
   });
 }
 
-}  // namespace nanogpt
+}  // namespace llm

@@ -1,10 +1,10 @@
-#include "examples/nanogpt/runner/sampler.h"
+#include "apps/llm/sampler.h"
 
 #include <math.h>
 
 #include <algorithm>
 
-namespace nanogpt {
+namespace llm {
 
 Sampler::Sampler(const SamplerOptions& options) : options_(options), state_(options.seed) {}
 
@@ -75,4 +75,4 @@ int64_t Sampler::sample(const float* logits, size_t size, const std::vector<int6
   return order_[kept - 1];
 }
 
-}  // namespace nanogpt
+}  // namespace llm

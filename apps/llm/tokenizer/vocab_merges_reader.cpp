@@ -1,0 +1,78 @@
+#include "apps/llm/tokenizer/vocab_merges_reader.h"
+
+#include "apps/llm/tokenizer/bpe_entries.h"
+#include "apps/llm/tokenizer/file_reader.h"
+
+namespace llm {
+namespace {
+
+const char kEndOfText[] = "<|endoftext|>";
+
+// GPT-2's pre-tokenizer and decoder, as tokenizer.json writes them: parsed by the same
+// code as a tokenizer.json's, so the two layouts cannot drift apart.
+const char kByteLevelPreTokenizer[] =
+    "{\"type\": \"ByteLevel\", \"add_prefix_space\": false, \"use_regex\": true}";
+const char kByteLevelDecoder[] = "{\"type\": \"ByteLevel\"}";
+
+Status read_merges(const std::string& path, Bpe* bpe) {
+  std::string text;
+  Status s = read_whole_file(path, &text);
+  if (!s.is_ok()) return s;
+  size_t line_number = 0;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(start, end - start);
+    start = end + 1;
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    // The version header (first line) and blank lines carry no merge.
+    if (line.empty() || (line_number == 1 && line.compare(0, 9, "#version:") == 0)) continue;
+    s = add_merge_line(line, path + ":" + std::to_string(line_number), bpe);
+    if (!s.is_ok()) return s;
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+bool VocabMergesReader::looks_like(const Json& doc) {
+  if (!doc.is_object() || doc.members().empty()) return false;
+  for (const auto& member : doc.members()) {
+    if (!member.second.is_integer()) return false;
+  }
+  return true;
+}
+
+Status VocabMergesReader::read(const std::string& vocab_path, const Json& vocab,
+                               const std::string& merges_path, Tokenizer* out) {
+  out->format_ = Tokenizer::Format::kVocabMerges;
+  Status s = add_vocab(vocab, vocab_path, &out->bpe_);
+  if (!s.is_ok()) return s;
+  out->bpe_.set_options(Bpe::Options());
+  s = read_merges(merges_path, &out->bpe_);
+  if (!s.is_ok()) return s;
+  Json pre, decoder;
+  std::string error;
+  if (!Json::parse(kByteLevelPreTokenizer, &pre, &error) ||
+      !Json::parse(kByteLevelDecoder, &decoder, &error)) {
+    return Status::error("GPT-2's pre-tokenizer: " + error);
+  }
+  s = out->pre_tokenizer_.parse(pre, vocab_path + ": GPT-2's pre-tokenizer");
+  if (s.is_ok()) s = out->decoder_.parse(decoder, vocab_path + ": GPT-2's decoder");
+  if (!s.is_ok()) return s;
+  out->has_pre_tokenizer_ = true;
+  out->decode_mode_ = Tokenizer::DecodeMode::kDecoder;
+  const int32_t end_of_text = out->bpe_.id_of(kEndOfText);
+  if (end_of_text >= 0) {
+    AddedToken t;
+    t.id = end_of_text;
+    t.content = kEndOfText;
+    t.special = true;
+    out->added_.add(t, t.content);
+    out->bos_id_ = out->eos_id_ = end_of_text;
+  }
+  return Status::ok();
+}
+
+}  // namespace llm
