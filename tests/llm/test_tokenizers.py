@@ -2,11 +2,13 @@
 
 The tests train their own tokenizers with the `tokenizers` package on KJV text (apt
 package bible-kjv) plus a few KB of text in several scripts, one of each kind the llm
-app reads: byte-level BPE with GPT-2's split, Llama 3's (a tiktoken file is derived from
-it and checked against tiktoken), Qwen2's (with NFC) and SmolLM's (single digits), and
-SentencePiece-style BPE with byte fallback in the layouts of Llama 2 (normalizer),
-Mistral (Metaspace) and Gemma. The `tokenize` driver must give the same ids and the same
-decoded text on every test string."""
+app reads: byte-level BPE with GPT-2's split (as tokenizer.json and as GPT-2's
+vocab.json + merges.txt), Llama 3's (a tiktoken file is derived from it and checked
+against tiktoken), Qwen2's (with NFC) and SmolLM's (single digits), and SentencePiece-style
+BPE with byte fallback in the layouts of Llama 2 (normalizer), Mistral (Metaspace) and
+Gemma. The `tokenize` driver (apps/llm/tools/tokenize.cpp) must give the same ids and the
+same decoded text on every test string, and its streaming decoder the same text, in whole
+characters, token by token."""
 
 import base64
 import filecmp
@@ -20,12 +22,13 @@ import sys
 import pytest
 import tiktoken
 import yaml
-from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers
-from tokenizers import processors, trainers
+from tokenizers import ByteLevelBPETokenizer, Regex, Tokenizer, decoders, models, normalizers
+from tokenizers import pre_tokenizers, processors, trainers
 
 from tests.conftest import REPO
 
 SOURCES = os.path.join(REPO, "apps", "llm", "tokenizer")
+DRIVER = os.path.join(REPO, "apps", "llm", "tools", "tokenize.cpp")
 BINARY = os.path.join(REPO, "build", "test-tokenizers", "tokenize")
 
 GPT2_SPLIT = (r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+")
@@ -95,7 +98,7 @@ def host_flags() -> list[str]:
 def tokenize() -> str:
     """The driver, compiled with the host target's flags (again only when a source is newer)."""
     sources = sorted(os.path.join(SOURCES, n) for n in os.listdir(SOURCES)
-                     if n.endswith((".cpp", ".h")))
+                     if n.endswith((".cpp", ".h"))) + [DRIVER]
     newest = max(os.path.getmtime(s) for s in sources)
     if not os.path.exists(BINARY) or os.path.getmtime(BINARY) < newest:
         os.makedirs(os.path.dirname(BINARY), exist_ok=True)
@@ -309,6 +312,113 @@ def test_tokenizer_config_names_bos_and_eos(tokenize, trained, tmp_path):
         {"bos_token": None, "eos_token": {"content": "<|im_end|>"}}))
     info = run(tokenize, str(tmp_path / "tokenizer.json"), "--info").stdout.decode()
     assert f"eos_id: {ref.token_to_id('<|im_end|>')}" in info and "bos_id: -1" in info
+
+
+# --- GPT-2's vocab.json + merges.txt ----------------------------------------------------
+
+@pytest.fixture(scope="module")
+def gpt2_files(corpus, tmp_path_factory):
+    """A ByteLevelBPETokenizer trained here and saved in GPT-2's layout, and the reference
+    for the two files: ByteLevelBPETokenizer reading them, <|endoftext|> made special as
+    GPT2TokenizerFast does."""
+    folder = tmp_path_factory.mktemp("gpt2_files")
+    trained = ByteLevelBPETokenizer()
+    trained.train_from_iterator(corpus, vocab_size=1200, special_tokens=["<|endoftext|>"],
+                                show_progress=False)
+    vocab, merges = trained.save_model(str(folder))
+    ref = ByteLevelBPETokenizer(vocab, merges)
+    ref.add_special_tokens(["<|endoftext|>"])
+    return vocab, merges, ref
+
+
+def test_gpt2_vocab_and_merges_equal_tokenizers(tokenize, gpt2_files, corpus, tmp_path):
+    vocab, merges, ref = gpt2_files
+    mismatches = []
+    for text in STRINGS + SPECIAL_STRINGS + ["\n".join(corpus[:400])]:
+        want = ref.encode(text).ids
+        got = cpp_encode(tokenize, vocab, text)
+        if got != want:
+            mismatches.append((text[:60], want[:20], got[:20]))
+        assert cpp_decode(tokenize, vocab, want) == ref.decode(want), text
+    assert not mismatches, mismatches
+    assert len(ref.encode(VARIED).ids) < len(VARIED.encode()) / 2  # merges were applied
+    eot = ref.token_to_id("<|endoftext|>")
+    info = run(tokenize, vocab, "--info").stdout.decode()
+    assert f"vocab_size: {ref.get_vocab_size()}" in info
+    assert "format: vocab.json+merges.txt" in info and f"bos_id: {eot}\neos_id: {eot}" in info
+    # GPT-2's own vocab.json escapes non-ASCII as \\uXXXX: the same tokens.
+    (tmp_path / "vocab.json").write_text(json.dumps(json.load(open(vocab, encoding="utf-8")),
+                                                    ensure_ascii=True))
+    shutil.copy(merges, tmp_path / "merges.txt")
+    assert "\\u0120" in (tmp_path / "vocab.json").read_text()
+    assert cpp_encode(tokenize, str(tmp_path / "vocab.json"), VARIED) == ref.encode(VARIED).ids
+
+
+def test_gpt2_files_errors_name_the_file_and_line(tokenize, gpt2_files, tmp_path):
+    vocab, merges, _ = gpt2_files
+    shutil.copy(vocab, tmp_path / "vocab.json")
+    missing = run(tokenize, str(tmp_path / "vocab.json"), "--encode", "x")
+    assert missing.returncode == 1
+    assert f"{tmp_path}/merges.txt: No such file" in missing.stderr.decode()
+    lines = open(merges, encoding="utf-8").read().splitlines()
+    for bad, message in ((["q\u0120 zz"], 'merges.txt:3: token "q\u0120" is not in the vocabulary'),
+                         (["a b c"], 'merges.txt:3: expected "left right", got "a b c"')):
+        (tmp_path / "merges.txt").write_text("\n".join(lines[:2] + bad) + "\n", encoding="utf-8")
+        proc = run(tokenize, str(tmp_path / "vocab.json"), "--encode", "x")
+        assert proc.returncode == 1 and message in proc.stderr.decode(), proc.stderr.decode()
+
+
+# --- the streaming decoder ---------------------------------------------------------------
+
+def stream_chunks(binary: str, path: str, ids: list[int], context: list[int] = ()) -> list[bytes]:
+    """What the streaming decoder releases after each id, then at the end."""
+    proc = run(binary, path, "--stream", " ".join(map(str, ids)),
+               "--context", " ".join(map(str, context)))
+    assert proc.returncode == 0, proc.stderr.decode()
+    chunks = [bytes.fromhex(line) for line in proc.stdout.decode().split("\n")[:-1]]
+    assert len(chunks) == len(ids) + 1
+    return chunks
+
+
+STREAMED = ["日本語のテキスト 🙂🚀 done", "👨‍👩‍👧‍👦 family and 👍🏽 ❤️‍🔥", "Hello world, 中文文本 龍",
+            "  two  spaces\n\nand lines", VARIED]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_streaming_releases_whole_characters_that_join_to_decode(tokenize, trained, kind):
+    path, ref = trained[kind]
+    held = 0
+    for text in STREAMED:
+        ids = ref.encode(text, add_special_tokens=False).ids
+        chunks = stream_chunks(tokenize, path, ids)
+        for chunk in chunks:
+            chunk.decode("utf-8")  # strict: never half a character
+        assert b"".join(chunks).decode() == ref.decode(ids), text
+        assert "\ufffd" not in b"".join(chunks).decode()
+        held += sum(1 for c in chunks[:-1] if c == b"")
+    # Characters of several tokens (multi-token emoji, byte fallback) were held back.
+    assert held > 0
+
+
+@pytest.mark.parametrize("kind", ["llama2", "mistral", "gemma"])
+def test_streaming_byte_fallback_and_spaces(tokenize, trained, kind):
+    path, ref = trained[kind]
+    # 龍 is outside the trained alphabet: three <0xNN> tokens, one character at the third.
+    ids = ref.encode("x 龍", add_special_tokens=False).ids
+    assert [ref.id_to_token(i) for i in ids[-3:]] == ["<0xE9>", "<0xBE>", "<0x8D>"]
+    chunks = stream_chunks(tokenize, path, ids)
+    assert chunks[-4:] == [b"", b"", "龍".encode(), b""]
+    # The ▁ of a word is a space, dropped at the start of the text only where decode does.
+    ids = ref.encode("Hello world again", add_special_tokens=False).ids
+    chunks = stream_chunks(tokenize, path, ids)
+    assert b"".join(chunks).decode() == ref.decode(ids)
+    assert chunks[0].startswith(b" ") == ref.decode(ids[:1]).startswith(" ")
+    # After a prompt, the first word of the continuation keeps its space.
+    prompt = ref.encode("In the beginning", add_special_tokens=True).ids
+    more = ref.encode("In the beginning God created", add_special_tokens=True).ids[len(prompt):]
+    chunks = stream_chunks(tokenize, path, more, prompt)
+    assert b"".join(chunks).decode() == " God created" == \
+        ref.decode(prompt + more)[len(ref.decode(prompt)):]
 
 
 # --- tiktoken -----------------------------------------------------------------------------

@@ -6,7 +6,8 @@
 //   tokenize FILE --decode "1 2 3"   the text of the ids ("-": ids from standard input)
 //   tokenize FILE --stream "1 2 3"   what the streaming decoder releases after each id:
 //                                    one line per id, its bytes in hex (then a last line
-//                                    for what the end of the stream releases)
+//                                    for what the end of the stream releases);
+//                                    --context IDS: after these ids (a prompt)
 //   tokenize FILE --info             format, vocab size, bos and eos ids
 // Options: --add-special (encode: add the post-processor's tokens), --keep-special
 // (decode: keep special tokens), --pattern REGEX and --special TEXT=ID (tiktoken files).
@@ -25,7 +26,8 @@ namespace {
 
 int usage() {
   fprintf(stderr,
-          "usage: tokenize FILE (--encode TEXT|- | --decode IDS|- | --stream IDS | --info) "
+          "usage: tokenize FILE (--encode TEXT|- | --decode IDS|- | --stream IDS [--context IDS] "
+          "| --info) "
           "[--add-special] [--keep-special] [--pattern REGEX] [--special TEXT=ID]...\n");
   return 2;
 }
@@ -48,7 +50,7 @@ void print_hex_line(const std::string& bytes) {
 int main(int argc, char** argv) {
   if (argc < 3) return usage();
   const std::string path = argv[1];
-  std::string mode, argument;
+  std::string mode, argument, context;
   bool add_special = false, keep_special = false;
   llm::TiktokenOptions tiktoken;
   for (int i = 2; i < argc; ++i) {
@@ -56,6 +58,8 @@ int main(int argc, char** argv) {
     if ((arg == "--encode" || arg == "--decode" || arg == "--stream") && i + 1 < argc) {
       mode = arg;
       argument = argv[++i];
+    } else if (arg == "--context" && i + 1 < argc) {
+      context = argv[++i];
     } else if (arg == "--info") {
       mode = arg;
     } else if (arg == "--add-special") {
@@ -95,14 +99,15 @@ int main(int argc, char** argv) {
     printf("%s\n", llm::format_ids(tok.encode(input, add_special)).c_str());
     return 0;
   }
-  std::vector<int32_t> ids;
+  std::vector<int32_t> ids, context_ids;
   std::string bad;
-  if (!llm::parse_ids(input, &ids, &bad)) {
-    fprintf(stderr, "error: %s: '%s' is not a token id\n", mode.c_str(), bad.c_str());
+  if (!llm::parse_ids(input, &ids, &bad) || !llm::parse_ids(context, &context_ids, &bad)) {
+    fprintf(stderr, "error: '%s' is not a token id\n", bad.c_str());
     return 1;
   }
   if (mode == "--stream") {
     llm::StreamDecoder stream(tok);
+    stream.start(context_ids);
     for (int32_t id : ids) print_hex_line(stream.push(id));
     print_hex_line(stream.flush());
     return 0;
