@@ -116,17 +116,17 @@ def test_the_demo_gpt_in_8da4w_generates_as_the_quantized_model_with_its_cache()
     from examples.nanogpt.trained import make_nanogpt_cached
     from exporter.quantize.apply import quantize_model
     from exporter.quantize.scheme import parse_quantize
-    from tests.nanogpt.conftest import NanoGPT, ids_line
+    from tests.llm.app import LlmApp, split_ids
     run_scons("model=nanogpt_8da4w", "run=1", "build_dir=" + BUILD)
     out = os.path.join(REPO, BUILD, "host", "nanogpt_8da4w")
     with open(os.path.join(out, "nanogpt_8da4w.check.txt")) as f:
         assert f.read().strip().endswith("check passed")
-    app = NanoGPT(os.path.join(out, "bin", "nanogpt"), os.path.join(out, "nanogpt_8da4w.pte"))
-    proc = app.run("--prompt", "And God said", "--greedy", "--print-tokens", "--max-tokens", "30")
+    app = LlmApp(os.path.join(out, "bin", "llm"), os.path.join(out, "nanogpt_8da4w.pte"))
+    prompt = [int(t) for t in app.run("--encode", "And God said", program=False).stdout.split()]
+    proc = app.run("--prompt", "And God said", "--greedy", "--print-ids", "--max-tokens", "30")
     assert proc.returncode == 0, proc.stderr.decode()
     assert "KV cache" in proc.stderr.decode()
-    prompt = ids_line(proc.stdout.decode(), "prompt")
-    generated = ids_line(proc.stdout.decode(), "generated")
+    generated = split_ids(proc.stdout.decode())[1]
     model, _ = make_nanogpt_cached()
     quantized, _ = quantize_model(model, parse_quantize("8da4w"))
     want = []

@@ -1,6 +1,6 @@
 """A GPT-2 checkpoint file (HF layout: `transformer.` names, Conv1D weights [in, out])
 builds, through examples/nanogpt/checkpoint.py and a manifest of the user's, into a
-program with a KV cache that the nanogpt app generates from as torch eager does."""
+program with a KV cache that the llm app generates from as torch eager does."""
 
 import os
 
@@ -8,9 +8,8 @@ import pytest
 import torch
 
 from examples.nanogpt.model import make_gpt
-from examples.nanogpt.trained import MERGES, VOCAB
 from tests.conftest import REPO, run_scons
-from tests.nanogpt.conftest import NanoGPT, ids_line
+from tests.llm.app import LlmApp, split_ids
 
 BUILD = "build/test-gpt2-checkpoint"
 BLOCK = 32
@@ -48,21 +47,22 @@ def built(tmp_path_factory):
         "get_eos_ids: [511]}\n"
         "kernel_libraries: [examples/nanogpt/kernels/nanogpt_kernels.yaml]\n"
         "tolerance: {atol: 1.0e-4, rtol: 1.0e-4}\n"
-        "app: {name: nanogpt, sources: [examples/nanogpt/runner/*.cpp]}\n")
+        "app: {name: llm, sources: [apps/llm/*.cpp, apps/llm/tokenizer/*.cpp]}\n")
     proc = run_scons(f"model={manifest}", "run=1", "build_dir=" + BUILD)
     assert "check passed" in proc.stdout, proc.stdout
     out = os.path.join(REPO, BUILD, "host", "my_gpt2")
-    return gpt, NanoGPT(os.path.join(out, "bin", "nanogpt"), os.path.join(out, "my_gpt2.pte"))
+    return gpt, LlmApp(os.path.join(out, "bin", "llm"), os.path.join(out, "my_gpt2.pte"))
 
 
 def test_a_gpt2_checkpoint_generates_as_eager_with_the_cache(built):
     gpt, app = built
-    proc = app.run("--prompt", "In the beginning", "--greedy", "--print-tokens",
-                   "--max-tokens", "20")
+    prompt = app.run("--encode", "In the beginning", program=False)
+    assert prompt.returncode == 0, prompt.stderr.decode()
+    tokens = [int(t) for t in prompt.stdout.split()]
+    proc = app.run("--prompt", "In the beginning", "--greedy", "--print-ids", "--max-tokens", "20")
     assert proc.returncode == 0, proc.stderr.decode()
     assert "KV cache" in proc.stderr.decode()
-    tokens = ids_line(proc.stdout.decode(), "prompt")
-    generated = ids_line(proc.stdout.decode(), "generated")
+    generated = split_ids(proc.stdout.decode())[1]
     want = []
     with torch.no_grad():
         for _ in range(20):

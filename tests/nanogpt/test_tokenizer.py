@@ -1,5 +1,5 @@
-"""Byte-level BPE: the Python reference (examples/nanogpt/bpe.py) and the C++ tokenizer of
-the nanogpt app (--encode / --decode), which must give the same ids on a test corpus."""
+"""Byte-level BPE of examples/nanogpt/bpe.py, which trains the demo GPT's vocabulary (the
+llm app reads the files it writes with the tokenizer library: tests/llm/)."""
 
 import json
 import os
@@ -10,7 +10,6 @@ from examples.nanogpt.bpe import (END_OF_TEXT, Tokenizer, bytes_to_unicode, pret
                                   train_bpe, write_files)
 from examples.nanogpt.trained import MERGES, VOCAB
 from tests.conftest import REPO
-from tests.nanogpt.conftest import ids_line
 
 NON_ASCII = ("Grüße aus Köln — naïve café, 日本語のテキスト, ελληνικά, emoji 🙂🚀 and "
              "a tab\there, CRLF\r\nline, digits 12345 and punctuation!?…\n\n\n   indented")
@@ -75,66 +74,3 @@ def test_committed_vocabulary_is_complete():
     with open(VOCAB, encoding="utf-8") as f:
         assert len(json.load(f)) == tok.vocab_size == 512
     assert tok.end_of_text == 511
-
-
-@pytest.mark.parametrize("which", ["committed", "small"])
-def test_cpp_encode_equals_reference(nanogpt, small_vocab, which):
-    vocab, merges = (VOCAB, MERGES) if which == "committed" else small_vocab
-    text = corpus()
-    proc = nanogpt.run("--encode", stdin=text.encode(), vocab=vocab, merges=merges, program=False)
-    assert proc.returncode == 0, proc.stderr.decode()
-    assert ids_line(proc.stdout.decode(), "ids") == Tokenizer(vocab, merges).encode(text)
-
-
-@pytest.mark.parametrize("which", ["committed", "small"])
-def test_cpp_decode_round_trips(nanogpt, small_vocab, which):
-    vocab, merges = (VOCAB, MERGES) if which == "committed" else small_vocab
-    text = corpus()
-    ids = Tokenizer(vocab, merges).encode(text)
-    proc = nanogpt.run("--decode", stdin=" ".join(map(str, ids)).encode(), vocab=vocab,
-                       merges=merges, program=False)
-    assert proc.returncode == 0, proc.stderr.decode()
-    assert proc.stdout == text.encode()
-
-
-def test_cpp_reads_escaped_vocab_json(nanogpt, small_vocab, tmp_path):
-    """GPT-2's own vocab.json escapes non-ASCII as \\uXXXX; the ids must not change."""
-    vocab, merges = small_vocab
-    with open(vocab, encoding="utf-8") as f:
-        data = json.load(f)
-    escaped = tmp_path / "vocab.json"
-    escaped.write_text(json.dumps(data, ensure_ascii=True))
-    assert "\\u0120" in escaped.read_text()
-    text = NON_ASCII
-    proc = nanogpt.run("--encode", stdin=text.encode(), vocab=str(escaped), merges=merges,
-                       program=False)
-    assert proc.returncode == 0, proc.stderr.decode()
-    assert ids_line(proc.stdout.decode(), "ids") == Tokenizer(vocab, merges).encode(text)
-
-
-def test_cpp_rejects_bad_files(nanogpt, small_vocab, tmp_path):
-    vocab, merges = small_vocab
-    missing = nanogpt.run("--encode", "--prompt", "x", vocab=str(tmp_path / "none.json"),
-                          merges=merges, program=False)
-    assert missing.returncode == 1
-    assert "none.json: No such file" in missing.stderr.decode()
-
-    broken = tmp_path / "broken.json"
-    broken.write_text('{"a": 1, "b" 2}')
-    proc = nanogpt.run("--encode", "--prompt", "x", vocab=str(broken), merges=merges,
-                       program=False)
-    assert proc.returncode == 1
-    assert "broken.json: byte 13: expected ':'" in proc.stderr.decode()
-
-    bad_merges = tmp_path / "merges.txt"
-    with open(merges, encoding="utf-8") as f:
-        first_two = f.readline() + f.readline()
-    bad_merges.write_text(first_two + "q\u0120 zz\n", encoding="utf-8")
-    proc = nanogpt.run("--encode", "--prompt", "x", vocab=vocab, merges=str(bad_merges),
-                       program=False)
-    assert proc.returncode == 1
-    assert "merges.txt:3: token 'q\u0120' is not in" in proc.stderr.decode()
-
-    proc = nanogpt.run("--decode", stdin=b"1 2 4000", vocab=vocab, merges=merges, program=False)
-    assert proc.returncode == 1
-    assert "token id 4000 is not in the vocabulary" in proc.stderr.decode()
