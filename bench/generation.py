@@ -13,9 +13,9 @@ KV cache:
 
 Each is built with `scons model=...` and, on one thread, timed doing:
 
-- decode at contexts 64 and 256 (`nanogpt --decode-bench`): with the cache one token at
+- decode at contexts 64 and 256 (`llm --decode-bench`): with the cache one token at
   position C-1 after C-1 cached; without, a forward pass over the C tokens;
-- prefill of 64 and 256 tokens in one call (`nanogpt --bench`) on the cached program;
+- prefill of 64 and 256 tokens in one call (`llm --bench`) on the cached program;
 - torch eager on the same weights doing the same: examples/nanogpt/kv_cache.py's
   CachedGPT (its cache) and the plain GPT.
 
@@ -60,7 +60,7 @@ dynamic_dims:
 kernel_libraries: [examples/nanogpt/kernels/nanogpt_kernels.yaml]
 tolerance: {{atol: 1.0e-3, rtol: 1.0e-3}}
 constant_methods: {{get_max_seq_len: {block}, get_vocab_size: {vocab}, get_bos_id: {eos}, get_eos_ids: [{eos}]}}
-app: {{name: nanogpt, sources: [examples/nanogpt/runner/*.cpp]}}
+app: {{name: llm, sources: [apps/llm/*.cpp, apps/llm/tokenizer/*.cpp]}}
 """
 NOCACHE_MANIFEST = """\
 description: gpt_kv_27m.yaml without the KV cache, for bench/generation.py
@@ -69,7 +69,7 @@ factory_args: {args}
 dynamic_dims:
   - {{input: 0, dim: 1, name: T, min: 1, max: {block}}}
 tolerance: {{atol: 1.0e-3, rtol: 1.0e-3}}
-app: {{name: nanogpt, sources: [examples/nanogpt/runner/*.cpp]}}
+app: {{name: llm, sources: [apps/llm/*.cpp, apps/llm/tokenizer/*.cpp]}}
 """
 
 
@@ -87,17 +87,17 @@ def write_manifests(shape: dict, paths: list[str]) -> None:
 
 
 def build(manifests: list[str]) -> tuple[str, str]:
-    """(the nanogpt app, the folder of its programs) of one runtime for `manifests`."""
+    """(the llm app, the folder of its programs) of one runtime for `manifests`."""
     scons = os.path.join(os.path.dirname(sys.executable), "scons")
     subprocess.run([scons, "-j2", "model=" + ",".join(manifests), "build_dir=" + BUILD],
                    cwd=REPO, check=True, stdout=subprocess.DEVNULL)
     names = [os.path.splitext(os.path.basename(m))[0] for m in manifests]
     out = os.path.join(REPO, BUILD, "host", "+".join(names))
-    return os.path.join(out, "bin", "nanogpt"), out
+    return os.path.join(out, "bin", "llm"), out
 
 
 def runtime_ms(app: str, program: str, option: str, repeat: int) -> dict[int, float]:
-    """Context (or T) -> the fastest run's ms of `nanogpt PROGRAM --decode-bench|--bench`."""
+    """Context (or T) -> the fastest run's ms of `llm PROGRAM --decode-bench|--bench`."""
     out = subprocess.run([app, program, option,
                           ",".join(map(str, CONTEXTS)), "--repeat", str(repeat)],
                          check=True, capture_output=True, text=True).stdout

@@ -8,7 +8,7 @@ host target's kernels, optimized ahead of portable) and the same with `libraries
 alone: the runtime before kernels/optimized/), then measures, in one run: forward
 latency at T = 1, 16, 64 (median and min of --repeat runs after warm-up) and tokens/s of
 greedy generation of --tokens tokens from the same prompt (sliding window, as the app
-does), for each runtime (`nanogpt --bench` and `nanogpt --greedy`; the optimized one also
+does), for each runtime (`llm --bench` and `llm --greedy`; the optimized one also
 with `--threads 2`) and for torch eager with 1 thread and with torch's default thread
 count; then each runtime's time as a multiple of eager's (1 thread).
 """
@@ -35,13 +35,13 @@ OUT = os.path.join(REPO, "build", "host", "nanogpt_nocache")
 
 
 def build(libraries: str = "") -> tuple[str, str]:
-    """The nanogpt app and program of `scons model=nanogpt_nocache [libraries=...]`."""
+    """The llm app and program of `scons model=nanogpt_nocache [libraries=...]`."""
     scons = os.path.join(os.path.dirname(sys.executable), "scons")
     subprocess.run([scons, "-j2", "model=nanogpt_nocache"]
                    + ([f"libraries={libraries}"] if libraries else []),
                    cwd=REPO, check=True, stdout=subprocess.DEVNULL)
     out = OUT + ("@" + libraries.replace(",", "+") if libraries else "")
-    return os.path.join(out, "bin", "nanogpt"), os.path.join(OUT, "nanogpt_nocache.pte")
+    return os.path.join(out, "bin", "llm"), os.path.join(OUT, "nanogpt_nocache.pte")
 
 
 def runtime_forward(app: str, pte: str, repeat: int, threads: int = 1) -> dict[int, tuple]:
@@ -54,7 +54,7 @@ def runtime_forward(app: str, pte: str, repeat: int, threads: int = 1) -> dict[i
 
 
 def runtime_generate(app: str, pte: str, tokens: int, threads: int = 1) -> float:
-    proc = subprocess.run([app, pte, "--vocab", VOCAB, "--merges", MERGES, "--prompt", PROMPT,
+    proc = subprocess.run([app, pte, "--tokenizer", VOCAB, "--prompt", PROMPT,
                            "--greedy", "--max-tokens", str(tokens), "--threads", str(threads)],
                           check=True, capture_output=True, text=True)
     generated, rate = re.search(r"generated (\d+) tokens in [\d.]+ s: ([\d.]+) tokens/s",

@@ -14,11 +14,11 @@ the quantized model in eager) from a manifest written to build/bench-quant/manif
   slice of its corpus (whole 64-token windows from the end of the KJV, inside the 5%
   examples/nanogpt/train.py held out; needs the `bible` program, apt package bible-kjv),
   computed with the quantized model in eager, which the runtime matches within its
-  self-check's tolerance; forward latency at T = 1 and T = 64 (`nanogpt --bench`, one
+  self-check's tolerance; forward latency at T = 1 and T = 64 (`llm --bench`, one
   thread: the fastest of --repeat runs, in the best of --rounds rounds that each time
   every variant once, as the machines this runs on are shared);
 - the GPT with its cache: the logits' max abs error against fp32 eager on the example
-  tokens, the latency of one decode step at context 64 (`nanogpt --decode-bench 64`, in
+  tokens, the latency of one decode step at context 64 (`llm --decode-bench 64`, in
   the T=1 column) and of a 64-token prefill (`--bench 64`, T=64);
 - the MLP and the CNN: the output's max abs error against fp32 on 64 random inputs, and
   the latency of one forward on the example input (`runner --repeat`);
@@ -76,8 +76,8 @@ def build(model: str, scheme: str) -> str:
 
 
 def gpt_latency(out: str, name: str, repeat: int) -> dict[int, float]:
-    """T -> min ms of the nanogpt app's forward (the min: the machine is shared)."""
-    text = subprocess.run([os.path.join(out, "bin", "nanogpt"), os.path.join(out, f"{name}.pte"),
+    """T -> min ms of the llm app's forward (the min: the machine is shared)."""
+    text = subprocess.run([os.path.join(out, "bin", "llm"), os.path.join(out, f"{name}.pte"),
                            "--bench", "1,64", "--repeat", str(repeat)],
                           check=True, capture_output=True, text=True).stdout
     return {int(t): float(ms) for t, ms in re.findall(r"T=(\d+): median [\d.]+ ms, min ([\d.]+) ms",
@@ -87,7 +87,7 @@ def gpt_latency(out: str, name: str, repeat: int) -> dict[int, float]:
 def cached_gpt_latency(out: str, name: str, repeat: int) -> dict[int, float]:
     """The GPT with its KV cache: 1 -> min ms of one decode step at context 64 (63 cached
     tokens), 64 -> min ms of a 64-token prefill."""
-    app, program = os.path.join(out, "bin", "nanogpt"), os.path.join(out, f"{name}.pte")
+    app, program = os.path.join(out, "bin", "llm"), os.path.join(out, f"{name}.pte")
     ms = {}
     for option, t in (("--decode-bench", 1), ("--bench", 64)):
         text = subprocess.run([app, program, option, "64", "--repeat", str(repeat)],
@@ -197,7 +197,7 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-NOTES = ("\n\nThe GPT's latencies are whole microseconds (`nanogpt --bench`), so its T=1 "
+NOTES = ("\n\nThe GPT's latencies are whole microseconds (`llm --bench`), so its T=1 "
          "ratios carry about ±2%. The rows of `nanogpt` (the GPT with its KV cache) time one "
          "decode step at context 64 under T=1 and a 64-token prefill under T=64; their max "
          "error is the logits' on the example tokens, and their .pte also holds the caches' "

@@ -9,8 +9,9 @@ id; merges.txt holds "#version: 0.2" and then one merge "left right" per line, i
 order. Ids: the 256 single bytes (in byte-to-unicode order), then one per merge, then
 <|endoftext|>.
 
-The C++ tokenizer (examples/nanogpt/runner/tokenizer.cpp) must give the same ids, so
-the pre-tokenizer is defined on bytes, without Unicode tables:
+The pre-tokenizer is defined on bytes, without Unicode tables (the llm app reads the
+files with GPT-2's own split regex instead, which agrees on ASCII text without
+contractions: examples/nanogpt/README.md):
   classes: letter = A-Z, a-z and every byte >= 0x80 (so a UTF-8 sequence never splits);
            digit = 0-9; space = ' ', \\t, \\n, \\v, \\f, \\r; other = everything else.
   chunks:  ' '? followed by a run of one class (letter, digit or other), or a run of

@@ -1,7 +1,7 @@
 """The demo GPT with the weights examples/nanogpt/train.py wrote to weights/.
 
 manifests/models/nanogpt.yaml names make_nanogpt_cached as its factory (with a KV cache),
-nanogpt_nocache.yaml make_nanogpt; the C++ app reads VOCAB and MERGES.
+nanogpt_nocache.yaml make_nanogpt; the llm app reads VOCAB (MERGES beside it).
 """
 
 import os

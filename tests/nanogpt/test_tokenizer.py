@@ -74,3 +74,13 @@ def test_committed_vocabulary_is_complete():
     with open(VOCAB, encoding="utf-8") as f:
         assert len(json.load(f)) == tok.vocab_size == 512
     assert tok.end_of_text == 511
+
+
+def test_the_apps_gpt2_split_gives_the_trained_ids():
+    """The llm app reads vocab.json + merges.txt as GPT-2's tokenizer does (the
+    `tokenizers` library here, which tests/llm checks the app against): on this corpus
+    its ids are those bpe.py trained the model on."""
+    from tokenizers import ByteLevelBPETokenizer
+    gpt2 = ByteLevelBPETokenizer(VOCAB, MERGES)
+    text = corpus()
+    assert gpt2.encode(text).ids == Tokenizer(VOCAB, MERGES).encode(text)
