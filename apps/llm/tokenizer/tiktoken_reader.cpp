@@ -1,5 +1,7 @@
 #include "apps/llm/tokenizer/tiktoken_reader.h"
 
+#include "apps/llm/tokenizer/file_reader.h"
+
 namespace llm {
 namespace {
 
@@ -66,16 +68,11 @@ bool TiktokenReader::looks_like(const std::string& text) {
 Status TiktokenReader::read(const std::string& path, const std::string& text,
                             const TiktokenOptions& options, Tokenizer* out) {
   out->format_ = Tokenizer::Format::kTiktoken;
-  size_t line_number = 0;
-  for (size_t start = 0; start < text.size();) {
-    size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    std::string line = text.substr(start, end - start);
-    start = end + 1;
-    ++line_number;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+  const std::vector<std::string> lines = split_lines(text);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string& line = lines[i];
     if (line.empty()) continue;
-    const std::string where = path + ":" + std::to_string(line_number) + ": ";
+    const std::string where = path + ":" + std::to_string(i + 1) + ": ";
     std::string token, bytes;
     int64_t rank = 0;
     if (!split_line(line, &token, &rank)) {

@@ -18,17 +18,11 @@ Status read_merges(const std::string& path, Bpe* bpe) {
   std::string text;
   Status s = read_whole_file(path, &text);
   if (!s.is_ok()) return s;
-  size_t line_number = 0;
-  for (size_t start = 0; start < text.size();) {
-    size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    std::string line = text.substr(start, end - start);
-    start = end + 1;
-    ++line_number;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+  const std::vector<std::string> lines = split_lines(text);
+  for (size_t i = 0; i < lines.size(); ++i) {
     // The version header (first line) and blank lines carry no merge.
-    if (line.empty() || (line_number == 1 && line.compare(0, 9, "#version:") == 0)) continue;
-    s = add_merge_line(line, path + ":" + std::to_string(line_number), bpe);
+    if (lines[i].empty() || (i == 0 && lines[i].compare(0, 9, "#version:") == 0)) continue;
+    s = add_merge_line(lines[i], path + ":" + std::to_string(i + 1), bpe);
     if (!s.is_ok()) return s;
   }
   return Status::ok();
