@@ -41,8 +41,10 @@ const char kUsage[] =
     "       llm PROGRAM --decode-bench C[,C...] [--repeat N] [--threads N]\n"
     "  --tokenizer FILE      tokenizer.json, a tiktoken tokenizer.model, or GPT-2's vocab.json\n"
     "                        (merges.txt beside it); default: the first of these beside\n"
-    "                        PROGRAM (where the build copies it)\n"
-    "  --merges FILE         GPT-2's merges.txt, when it is not beside vocab.json\n"
+    "                        PROGRAM named <program>.<name> (as the build copies them),\n"
+    "                        else <name>\n"
+    "  --merges FILE         GPT-2's merges.txt (default: X.vocab.json's X.merges.txt, else\n"
+    "                        merges.txt beside it)\n"
     "  --prompt TEXT         text to continue, encoded with the tokenizer's special tokens\n"
     "                        (bos, ...); without it (or --prompt-ids) stdin is read, one\n"
     "                        trailing newline dropped. Empty: start from the bos token. It\n"
@@ -50,7 +52,8 @@ const char kUsage[] =
     "                        a KV cache prefills it in one call, then decodes one token a\n"
     "                        call; when its context is full it keeps the last half and\n"
     "                        prefills that again (without a cache the window slides).\n"
-    "  --prompt-ids IDS      start from these token ids (\"1 2 3\") instead of text\n"
+    "  --prompt-ids IDS      start from these token ids (\"1 2 3\") instead of text; without\n"
+    "                        a tokenizer (none beside PROGRAM) only ids come out\n"
     "  --max-tokens N        tokens to generate (default 100); stops early at an eos id\n"
     "                        (the program's get_eos_ids, else the tokenizer's eos)\n"
     "  --temperature T       softmax temperature (default 0.8; 0 = greedy)\n"
@@ -220,7 +223,8 @@ void write_bytes(const std::string& bytes) {
   fflush(stdout);
 }
 
-// Loads --tokenizer (with --merges) or the tokenizer beside PROGRAM; `path` = which.
+// Loads --tokenizer (with --merges) or the tokenizer beside PROGRAM; `path` = which ("":
+// there is none beside PROGRAM).
 bool load_tokenizer(const Options& o, llm::Tokenizer* tokenizer, std::string* path,
                     std::string* error) {
   *path = o.tokenizer.empty() ? llm::find_tokenizer_beside(o.program, error) : o.tokenizer;
@@ -299,8 +303,8 @@ int run_bench(const Options& o) {
 }
 
 // The prompt's ids (--prompt-ids, or the text encoded with special tokens) and the text
-// to show for it. False with `error` set.
-bool prompt_ids(const Options& o, const llm::Tokenizer& tokenizer, std::vector<int32_t>* ids,
+// to show for it. False with `error` set. `tokenizer` is null only with --prompt-ids.
+bool prompt_ids(const Options& o, const llm::Tokenizer* tokenizer, std::vector<int32_t>* ids,
                 std::string* shown, std::string* error) {
   if (o.has_prompt_ids) {
     std::string bad;
@@ -308,7 +312,7 @@ bool prompt_ids(const Options& o, const llm::Tokenizer& tokenizer, std::vector<i
       *error = "--prompt-ids: '" + bad + "' is not a token id";
       return false;
     }
-    *shown = tokenizer.decode(*ids);
+    *shown = tokenizer != nullptr ? tokenizer->decode(*ids) : std::string();
     return true;
   }
   std::string text = o.prompt;
@@ -317,21 +321,25 @@ bool prompt_ids(const Options& o, const llm::Tokenizer& tokenizer, std::vector<i
     // `echo TEXT | llm` ends the prompt with a newline the user did not mean.
     if (!text.empty() && text.back() == '\n') text.pop_back();
   }
-  *ids = tokenizer.encode(text, true);
+  *ids = tokenizer->encode(text, true);
   *shown = text;
   return true;
 }
 
 // Where generation starts: the prompt, or the bos token for an empty one; checked
 // against the program. False with `error` set.
-bool check_prompt(const Options& o, const llm::Model& model, const llm::Tokenizer& tokenizer,
+bool check_prompt(const Options& o, const llm::Model& model, const llm::Tokenizer* tokenizer,
                   const std::string& tokenizer_path, std::vector<int32_t>* ids,
                   std::string* error) {
+  // What the ids came from, for the messages.
+  const std::string source = tokenizer_path.empty() ? "--prompt-ids" : tokenizer_path;
   if (ids->empty()) {
-    const int64_t bos = model.bos_id() >= 0 ? model.bos_id() : tokenizer.bos_id();
+    const int64_t bos = model.bos_id() >= 0 ? model.bos_id()
+                        : tokenizer != nullptr ? tokenizer->bos_id()
+                                               : -1;
     if (bos < 0) {
       *error = "the prompt is empty and neither " + o.program + " (get_bos_id) nor " +
-               tokenizer_path + " names a bos token to start from; give --prompt TEXT";
+               source + " names a bos token to start from; give --prompt TEXT";
       return false;
     }
     ids->push_back(static_cast<int32_t>(bos));
@@ -346,7 +354,7 @@ bool check_prompt(const Options& o, const llm::Model& model, const llm::Tokenize
     if (static_cast<size_t>(id) >= model.vocab_size()) {
       *error = "the prompt has token id " + std::to_string(id) + " but " + o.program +
                " has only " + std::to_string(model.vocab_size()) + " logits: " +
-               tokenizer_path + " does not belong to this model";
+               source + " does not belong to this model";
       return false;
     }
   }
@@ -373,7 +381,9 @@ void print_stats(const llm::Model& model, const llm::GenerateStats& stats, doubl
           stats.decode_seconds > 0 ? decoded / stats.decode_seconds : 0.0, slides.c_str());
 }
 
-int run_generate(const Options& o, const llm::Tokenizer& tokenizer,
+// Generates from the prompt; without a tokenizer (null: --prompt-ids and none beside
+// PROGRAM) only the ids come out, with --print-ids.
+int run_generate(const Options& o, const llm::Tokenizer* tokenizer,
                  const std::string& tokenizer_path) {
   llm::Model model;
   tailor::ThreadPool pool(static_cast<int>(o.threads));
@@ -387,18 +397,22 @@ int run_generate(const Options& o, const llm::Tokenizer& tokenizer,
     return failure(error);
   }
   std::vector<int64_t> ends = model.eos_ids();
-  if (ends.empty() && tokenizer.eos_id() >= 0) ends.push_back(tokenizer.eos_id());
+  if (ends.empty() && tokenizer != nullptr && tokenizer->eos_id() >= 0) {
+    ends.push_back(tokenizer->eos_id());
+  }
   auto is_end = [&](int64_t id) { return std::find(ends.begin(), ends.end(), id) != ends.end(); };
 
   llm::Sampler sampler(o.sampler);
-  llm::StreamDecoder stream(tokenizer);
+  const llm::Tokenizer none;
+  llm::StreamDecoder stream(tokenizer != nullptr ? *tokenizer : none);
   stream.start(prompt);
   std::vector<int32_t> generated;
   write_bytes(shown);
   auto on_token = [&](int64_t id, std::string* message) {
     generated.push_back(static_cast<int32_t>(id));
-    if (is_end(id)) return true;  // not text (and may be outside a tiktoken file's ranks)
-    if (!tokenizer.has_id(id)) {
+    // An eos is not text (and may be outside a tiktoken file's ranks).
+    if (is_end(id) || tokenizer == nullptr) return true;
+    if (!tokenizer->has_id(id)) {
       *message = "the model produced token id " + std::to_string(id) + ", which " +
                  tokenizer_path + " does not have: the tokenizer does not belong to this model";
       return false;
@@ -425,7 +439,15 @@ int main(int argc, char** argv) {
   if (!o.bench.empty() || !o.decode_bench.empty()) return run_bench(o);
   llm::Tokenizer tokenizer;
   std::string tokenizer_path, error;
-  if (!load_tokenizer(o, &tokenizer, &tokenizer_path, &error)) return failure(error);
+  if (!load_tokenizer(o, &tokenizer, &tokenizer_path, &error)) {
+    // Ids in, ids out needs no tokenizer: a checkpoint may ship none.
+    if (!tokenizer_path.empty() || !o.has_prompt_ids || o.has_encode || o.has_decode) {
+      return failure(error);
+    }
+    fprintf(stderr, "llm: no tokenizer beside %s (--tokenizer FILE gives one): generating "
+                    "ids only (--print-ids shows them)\n", o.program.c_str());
+    return run_generate(o, nullptr, std::string());
+  }
   if (o.has_encode || o.has_decode) return run_tokenizer_only(o, tokenizer);
-  return run_generate(o, tokenizer, tokenizer_path);
+  return run_generate(o, &tokenizer, tokenizer_path);
 }

@@ -7,8 +7,8 @@
 namespace llm {
 
 /// The first of tokenizer.json, tokenizer.model, vocab.json (GPT-2's, with merges.txt)
-/// in the folder of `program`; "" with `error` naming what was looked for when there is
-/// none.
+/// in the folder of `program`, named <program's stem>.<name> (as a build copies them)
+/// or <name>; "" with `error` naming what was looked for when there is none.
 std::string find_tokenizer_beside(const std::string& program, std::string* error);
 
 }  // namespace llm

@@ -230,7 +230,7 @@ def test_bench_times_forward_and_decode(nanogpt, nanogpt_nocache):
 
 # --- the tokenizer beside the program, and eos -------------------------------------------
 
-def test_tokenizer_is_found_beside_the_program(nanogpt_nocache, tmp_path):
+def test_tokenizer_is_found_beside_the_program(nanogpt_nocache, reference, tmp_path):
     program = tmp_path / "nanogpt_nocache.pte"
     os.symlink(nanogpt_nocache.program, program)
     app = LlmApp(nanogpt_nocache.app, str(program))
@@ -238,14 +238,26 @@ def test_tokenizer_is_found_beside_the_program(nanogpt_nocache, tmp_path):
     proc = app.run(*args, tokenizer=None)
     assert proc.returncode == 1
     err = proc.stderr.decode()
-    for name in ("tokenizer.json", "tokenizer.model", "vocab.json with", "merges.txt"):
-        assert f"{tmp_path}/{name}" in err, err
-    assert "give --tokenizer FILE" in err
-    shutil.copy(VOCAB, tmp_path / "vocab.json")
-    shutil.copy(MERGES, tmp_path / "merges.txt")
-    found = app.run(*args, tokenizer=None)
-    assert found.returncode == 0, found.stderr.decode()
-    assert found.stdout == app.run(*args).stdout
+    names = [f"{p}{n}" for p in ("nanogpt_nocache.", "") for n in
+             ("tokenizer.json", "tokenizer.model", "vocab.json with", "merges.txt")]
+    assert all(name in err for name in names) and f"in {tmp_path}; give --tokenizer" in err, err
+    # Ids in, ids out needs no tokenizer.
+    ids = " ".join(map(str, reference.encode(PROMPT).ids))
+    bare = app.run("--prompt-ids", ids, *args[2:], "--print-ids", tokenizer=None)
+    assert bare.returncode == 0, bare.stderr.decode()
+    assert "generating ids only" in bare.stderr.decode()
+    want = app.run(*args, "--print-ids")
+    assert split_ids(bare.stdout.decode())[1] == split_ids(want.stdout.decode())[1]
+    # As a build copies them (<model>.vocab.json, <model>.merges.txt), then plain names.
+    for vocab, merges in (("nanogpt_nocache.vocab.json", "nanogpt_nocache.merges.txt"),
+                          ("vocab.json", "merges.txt")):
+        shutil.copy(VOCAB, tmp_path / vocab)
+        shutil.copy(MERGES, tmp_path / merges)
+        found = app.run(*args, tokenizer=None)
+        assert found.returncode == 0, found.stderr.decode()
+        assert found.stdout == app.run(*args).stdout
+        os.remove(tmp_path / vocab)
+        os.remove(tmp_path / merges)
 
 
 def test_generation_stops_at_an_eos_id(nanogpt, nanogpt_nocache, reference, tmp_path):

@@ -29,7 +29,7 @@ Status Tokenizer::load(const std::string& path, const TiktokenOptions& tiktoken)
     std::string error;
     if (!Json::parse(bytes, &doc, &error)) return Status::error(path + ": " + error);
     if (doc.find("model") == nullptr && VocabMergesReader::looks_like(doc)) {
-      return VocabMergesReader::read(path, doc, sibling_path(path, "merges.txt"), this);
+      return VocabMergesReader::read(path, doc, VocabMergesReader::merges_beside(path), this);
     }
     return TokenizerJsonReader::read(path, doc, this);
   }

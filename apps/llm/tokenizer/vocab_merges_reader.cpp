@@ -30,6 +30,17 @@ Status read_merges(const std::string& path, Bpe* bpe) {
 
 }  // namespace
 
+std::string VocabMergesReader::merges_beside(const std::string& vocab_path) {
+  const std::string suffix = "vocab.json";
+  const size_t slash = vocab_path.rfind('/');
+  const size_t name = slash == std::string::npos ? 0 : slash + 1;
+  if (vocab_path.size() >= name + suffix.size() &&
+      vocab_path.compare(vocab_path.size() - suffix.size(), suffix.size(), suffix) == 0) {
+    return vocab_path.substr(0, vocab_path.size() - suffix.size()) + "merges.txt";
+  }
+  return sibling_path(vocab_path, "merges.txt");
+}
+
 bool VocabMergesReader::looks_like(const Json& doc) {
   if (!doc.is_object() || doc.members().empty()) return false;
   for (const auto& member : doc.members()) {
