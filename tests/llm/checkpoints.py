@@ -1,0 +1,81 @@
+"""Tiny random checkpoints of every architecture the llm: key exports, saved the way
+users get them (save_pretrained: config.json, generation_config.json, model.safetensors),
+for the tests and benchmarks. Nothing is downloaded: transformers builds each model
+from a config with seeded random weights.
+
+    path = save_checkpoint("llama", tmp_path / "llama")   # -> the directory
+    model = load_transformers(path)                       # transformers' own model
+"""
+
+import os
+
+import torch
+
+from examples.zoo.torchvision_models import skip_torchvision_op_registrations
+
+skip_torchvision_op_registrations()   # transformers imports torchvision when installed
+
+VOCAB = 320
+_SMALL = dict(vocab_size=VOCAB, hidden_size=64, intermediate_size=96, num_hidden_layers=2,
+              num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=256,
+              initializer_range=0.1, bos_token_id=1, eos_token_id=2)
+
+# name -> (transformers config class, model class, config arguments); each variant makes
+# one feature of its architecture matter in a short test: GQA, rope scaling, a sliding
+# window shorter than the test's sequences, biases, partial rotary, tied embeddings.
+ARCHITECTURES = {
+    "llama": ("LlamaConfig", "LlamaForCausalLM", dict(
+        _SMALL, rope_parameters={"rope_type": "llama3", "rope_theta": 500000.0, "factor": 8.0,
+                                 "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                                 "original_max_position_embeddings": 32})),
+    "qwen2": ("Qwen2Config", "Qwen2ForCausalLM", dict(
+        _SMALL, tie_word_embeddings=True, use_sliding_window=True, sliding_window=6,
+        max_window_layers=1)),
+    "mistral": ("MistralConfig", "MistralForCausalLM", dict(_SMALL, sliding_window=5,
+                                                            head_dim=24)),
+    "phi3": ("Phi3Config", "Phi3ForCausalLM", dict(
+        _SMALL, num_key_value_heads=4, pad_token_id=0, eos_token_id=[2, 3],
+        rope_parameters={"rope_type": "default", "rope_theta": 10000.0,
+                         "partial_rotary_factor": 0.5})),
+    "gemma": ("GemmaConfig", "GemmaForCausalLM", dict(_SMALL, num_key_value_heads=1,
+                                                      head_dim=32, pad_token_id=0)),
+    "gpt2": ("GPT2Config", "GPT2LMHeadModel", dict(
+        vocab_size=VOCAB, n_embd=64, n_layer=2, n_head=4, n_positions=256,
+        initializer_range=0.1, bos_token_id=1, eos_token_id=2)),
+    "gpt_neox": ("GPTNeoXConfig", "GPTNeoXForCausalLM", dict(
+        _SMALL, num_key_value_heads=None, rope_parameters={
+            "rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": 0.25})),
+}
+
+
+def make_model(name: str, seed: int = 0, **overrides):
+    """transformers' model of architecture `name` with seeded random weights."""
+    import transformers
+    config_class, model_class, arguments = ARCHITECTURES[name]
+    arguments = {k: v for k, v in {**arguments, **overrides}.items() if v is not None}
+    torch.manual_seed(seed)
+    config = getattr(transformers, config_class)(**arguments)
+    return getattr(transformers, model_class)(config).eval()
+
+
+def save_checkpoint(name: str, directory, seed: int = 0, **overrides) -> str:
+    """Saves a random checkpoint of architecture `name` into `directory`."""
+    model = make_model(name, seed, **overrides)
+    model.save_pretrained(str(directory))
+    return str(directory)
+
+
+def load_transformers(directory):
+    """transformers' model of a saved checkpoint, in float32, eval mode."""
+    from transformers import AutoModelForCausalLM
+    return AutoModelForCausalLM.from_pretrained(str(directory), dtype=torch.float32).eval()
+
+
+def greedy(model, prompt: list[int], new_tokens: int) -> list[int]:
+    """transformers' greedy generation: the ids after `prompt`."""
+    ids = torch.tensor([prompt])
+    with torch.no_grad():
+        out = model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=False,
+                             max_new_tokens=new_tokens, min_new_tokens=new_tokens,
+                             pad_token_id=0)
+    return out[0, len(prompt):].tolist()
