@@ -79,3 +79,45 @@ def greedy(model, prompt: list[int], new_tokens: int) -> list[int]:
                              max_new_tokens=new_tokens, min_new_tokens=new_tokens,
                              pad_token_id=0)
     return out[0, len(prompt):].tolist()
+
+
+# The tokenizer each architecture's checkpoints ship, in kind (tests/llm/test_tokenizers.py
+# trains them on KJV text): (kind, bos token or None, eos token).
+TOKENIZERS = {"llama": ("llama3", "<|begin_of_text|>", "<|end_of_text|>"),
+              "qwen2": ("qwen2", None, "<|endoftext|>"),
+              "mistral": ("mistral", "<s>", "</s>"),
+              "phi3": ("llama2", "<s>", "</s>"),
+              "gemma": ("gemma", "<s>", "</s>"),
+              "gpt2": ("gpt2", None, "<|endoftext|>"),
+              "gpt_neox": ("smollm", None, "<|endoftext|>")}
+_trained = {}
+
+
+def train_tokenizer(kind: str):
+    """A tokenizers.Tokenizer of `kind` trained on KJV text (once per process)."""
+    if kind not in _trained:
+        from tests.llm import test_tokenizers as t
+        corpus = t.kjv_text().splitlines() + t.VARIED.splitlines() * 20
+        if kind in ("llama2", "mistral", "gemma"):
+            _trained[kind] = t.sentencepiece_style(corpus, kind)
+        else:
+            split = {"llama3": t.LLAMA3_SPLIT, "qwen2": t.QWEN2_SPLIT}.get(kind)
+            bos = "<|begin_of_text|>" if kind == "llama3" else None
+            specials = (["<|begin_of_text|>", "<|end_of_text|>"] if kind == "llama3"
+                        else ["<|endoftext|>"])
+            _trained[kind] = t.byte_level(corpus, split, specials=specials, bos=bos,
+                                          digits=kind == "smollm", ignore_merges=kind == "llama3")
+    return _trained[kind]
+
+
+def save_with_tokenizer(name: str, directory, seed: int = 0, **overrides) -> str:
+    """A random checkpoint of architecture `name` with the kind of tokenizer.json its
+    family ships; the config's vocabulary size and bos/eos ids are the tokenizer's."""
+    kind, bos, eos = TOKENIZERS[name]
+    tokenizer = train_tokenizer(kind)
+    ids = {"vocab_size": tokenizer.get_vocab_size(),
+           "bos_token_id": tokenizer.token_to_id(bos) if bos else tokenizer.token_to_id(eos),
+           "eos_token_id": tokenizer.token_to_id(eos)}
+    save_checkpoint(name, directory, seed, **{**ids, **overrides})
+    tokenizer.save(os.path.join(str(directory), "tokenizer.json"))
+    return str(directory)
