@@ -146,9 +146,19 @@ class Decoder(nn.Module):
             self.register_buffer(f"k_cache_{i}", torch.zeros(shape))
             self.register_buffer(f"v_cache_{i}", torch.zeros(shape))
 
+    def _embed(self, tokens: torch.Tensor) -> torch.Tensor:
+        """The tokens' rows of the embedding table. A tied table is read through the
+        output projection's transpose, [hidden, vocab], which the exporter folds into a
+        constant for the projection's product anyway: the program then holds the table
+        once (reading rows as columns costs T strided gathers). When quantization has
+        replaced the projection, the embedding reads its own (quantized) table."""
+        if self.config.tied_embeddings and type(self.lm_head) is nn.Linear:
+            return self.lm_head.weight.t()[:, tokens].permute(1, 2, 0)
+        return self.embed(tokens)
+
     def forward(self, tokens: torch.Tensor, input_pos: torch.Tensor) -> torch.Tensor:
         """Logits [1, 1, vocab] of the last of `tokens` [1, T] at positions input_pos [T]."""
-        x = self.embed(tokens)
+        x = self._embed(tokens)
         if self.config.embed_scale != 1.0:
             x = x * torch.tensor(self.config.embed_scale, dtype=x.dtype)
         if self.positions is not None:
