@@ -43,7 +43,7 @@ ARCHITECTURES = {
         vocab_size=VOCAB, n_embd=64, n_layer=2, n_head=4, n_positions=256,
         initializer_range=0.1, bos_token_id=1, eos_token_id=2)),
     "gpt_neox": ("GPTNeoXConfig", "GPTNeoXForCausalLM", dict(
-        _SMALL, num_key_value_heads=None, rope_parameters={
+        {k: v for k, v in _SMALL.items() if k != "num_key_value_heads"}, rope_parameters={
             "rope_type": "default", "rope_theta": 10000.0, "partial_rotary_factor": 0.25})),
 }
 
@@ -52,7 +52,7 @@ def make_model(name: str, seed: int = 0, **overrides):
     """transformers' model of architecture `name` with seeded random weights."""
     import transformers
     config_class, model_class, arguments = ARCHITECTURES[name]
-    arguments = {k: v for k, v in {**arguments, **overrides}.items() if v is not None}
+    arguments = {**arguments, **overrides}
     torch.manual_seed(seed)
     config = getattr(transformers, config_class)(**arguments)
     return getattr(transformers, model_class)(config).eval()
