@@ -17,6 +17,10 @@ model it names.
     app: {name: generate, sources: [...], args: [...]}  # optional; a program linked against
                                            # the model's runtime, run by `scons generate=`
 
+or, for a Hugging Face checkpoint, `llm: {checkpoint: DIR, max_seq_len: 512}` instead of
+factory (tailor/llm/manifest.py: it stands for the factory, dynamic dims, constant
+methods, kernel libraries, data and app of a cached decoder).
+
 This is the one reader of model manifests: the exporter and the build (site_scons/stages.py)
 both read them through load_manifest(). Every mistake in the file (unknown key, wrong type,
 a factory that is not `module:function`, a pattern that matches no file) raises
@@ -46,12 +50,13 @@ _FACTORY = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*$")
 _NAME = re.compile(r"^[A-Za-z_]\w*$")
 _TOP_KEYS = {"description": str, "factory": str, "factory_args": dict, "dynamic_dims": list,
              "tolerance": dict, "app": dict, "backend": str, "data": list,
-             "constant_methods": dict, "quantize": (str, dict), "kernel_libraries": list}
+             "constant_methods": dict, "quantize": (str, dict), "kernel_libraries": list,
+             "llm": dict}
 # An app is a program the build links against the model's runtime (read by site_scons);
 # `args` go before `--prompt TEXT` when `scons generate=TEXT` runs it.
 _APP_KEYS = ("name", "sources", "args")
 _APP_REQUIRED = ("name", "sources")
-_REQUIRED_TOP = ("description", "factory")
+_REQUIRED_TOP = ("description",)
 _DIM_KEYS = ("input", "dim", "name", "min", "max")
 _TOLERANCE_KEYS = ("atol", "rtol")
 DEFAULT_TOLERANCE = {"atol": 1e-5, "rtol": 1e-5}
@@ -91,6 +96,7 @@ class ModelManifest:
     app_sources: tuple[str, ...] = ()   # its sources, matched, relative to the repository
     app_args: tuple[str, ...] = ()      # what `generate=` passes it before --prompt
     kernel_libraries: tuple[str, ...] = ()  # the model's own kernel manifests
+    llm_checkpoint: str = ""            # `llm:`: the checkpoint directory, absolute
 
 
 def _type_name(t) -> str:
@@ -153,6 +159,12 @@ def parse_manifest(path: str, data, repo: str = REPO) -> ModelManifest:
         if key in data and not isinstance(data[key], t):
             raise ManifestError(f"{path}: {key} must be {_type_name(t)}, "
                               f"not {data[key]!r}")
+    if "llm" in data:  # a Hugging Face checkpoint: the keys it stands for
+        from tailor.llm.manifest import expand_llm
+        data = expand_llm(path, data, repo)
+    elif "factory" not in data:
+        raise ManifestError(f"{path}: missing key 'factory' (or 'llm' for a Hugging Face "
+                            "checkpoint); add it")
     factory = data["factory"]
     if not _FACTORY.match(factory):
         raise ManifestError(f"{path}: factory '{factory}' is not 'module:function'; write "
@@ -218,6 +230,7 @@ def parse_manifest(path: str, data, repo: str = REPO) -> ModelManifest:
         app_name=str(app.get("name", "")),
         app_sources=_matching_files(repo, path, "app.sources", app.get("sources", [])),
         app_args=tuple(app.get("args", [])),
+        llm_checkpoint=data["factory_args"]["checkpoint"] if "llm" in data else "",
         kernel_libraries=_model_libraries(repo, path, data.get("kernel_libraries", [])))
 
 
@@ -226,8 +239,10 @@ def _matching_files(repo: str, path: str, key: str, patterns: list) -> tuple[str
     not an empty list."""
     found = []
     for pattern in patterns:
-        matched = sorted(os.path.relpath(p, repo) for p in glob.glob(
-            os.path.join(repo, pattern), recursive=True) if os.path.isfile(p))
+        # An absolute pattern (a checkpoint outside the repository) stays absolute.
+        matched = sorted(p if os.path.isabs(pattern) else os.path.relpath(p, repo)
+                         for p in glob.glob(os.path.join(repo, pattern), recursive=True)
+                         if os.path.isfile(p))
         if not matched:
             raise ManifestError(f"{path}: {key}: '{pattern}' matches no file (patterns are "
                                 "relative to the repository); fix the pattern or remove it")

@@ -11,6 +11,7 @@ import sys
 
 from SCons.Script import Action
 from program.atomic import write_text_atomic
+from stage_context import python_module
 
 TRACE_RUNS = 5  # runs a trace=1 self-check times, for the per-operator summary
 
@@ -119,3 +120,32 @@ def wire_generate(ctx, apps: list, programs: list, checks: list) -> list:
         ctx.tenv.Depends(alias, checks)
         aliases.append(alias)
     return aliases
+
+
+def wire_llm_checks(ctx, apps: list, programs: list, tokenizers: list, checks: list) -> list:
+    """For each `llm:` model: greedy ids of its app against transformers, and its
+    tokenizer against the tokenizers library (python -m tailor.llm.selfcheck), after the
+    runner's check of the logits. Never cached, like the other checks."""
+    plan = ctx.plan
+    if not plan.run or not any(model.llm_checkpoint for model, _ in apps):
+        return []
+    if not _runs_here(ctx, "run=1: skipping the llm checks"):
+        return []
+    ptes = {model.name: pte for model, pte, _ in programs}
+    emulator = " ".join(ctx.tenv["TL_EMULATOR"])
+    llm_checks = []
+    for model, app in apps:
+        if not model.llm_checkpoint:
+            continue
+        report = "%s/%s.llm-check.txt" % (ctx.out, model.name)
+        command = (python_module("tailor.llm.selfcheck") + " --manifest %s --app %s "
+                   "--program %s --report %s" % (model.manifest, app.path,
+                                                 ptes[model.name].path, report))
+        if emulator:
+            command += " --emulator '%s'" % emulator
+        check = ctx.tenv.Command(report, [app, ptes[model.name], model.manifest], Action(
+            command, "checking %s's generation and tokenizer" % model.name))
+        ctx.tenv.Depends(check, tokenizers + checks + ctx.sources("tailor/llm/*.py"))
+        ctx.tenv.NoCache(check)
+        llm_checks.append(check)
+    return llm_checks

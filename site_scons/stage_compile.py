@@ -8,6 +8,8 @@ from dataclasses import dataclass
 
 from SCons.Script import Action
 
+from codegen.errors import ManifestError
+
 import sysroot
 
 
@@ -140,15 +142,24 @@ def wire_compile(ctx, selection) -> Compiled:
                                        selection.plan_yaml)
         defaults += _shared_library(ctx, runtime_objs + gen_objs + link_objs, c_api_objs)
         objects += c_api_objs
-    apps = []
+    apps, by_name = [], {}
     for model in plan.models:
-        if model.app_name:
+        if not model.app_name:
+            continue
+        # Models naming the same app (every `llm:` model: llm) share one binary.
+        if model.app_name not in by_name:
             app_objs = _checkout_objects(ctx, list(model.app_sources), schema_headers,
                                          selection.plan_yaml)
             app = genv.Program("%s/bin/%s" % (ctx.out, model.app_name),
                                app_objs + gen_objs + link_objs + [runtime_lib])
             defaults.append(app)
-            apps.append((model, app[0]))
             objects += app_objs
+            by_name[model.app_name] = (model, app[0])
+        first, app = by_name[model.app_name]
+        if first.app_sources != model.app_sources:
+            raise ManifestError("%s and %s both name app '%s' with different sources; "
+                                "rename one of them" % (first.manifest, model.manifest,
+                                                        model.app_name))
+        apps.append((model, app))
     return Compiled(runner, apps, defaults, genv, gen_objs, link_objs, runtime_lib,
                     list(dict.fromkeys(objects)))

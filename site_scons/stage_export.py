@@ -12,7 +12,7 @@ what it wrote. Deleting <model>_io/ unpacks it again.
 import os
 import tarfile
 
-from SCons.Script import Action
+from SCons.Script import Action, Copy
 
 from codegen.errors import ManifestError
 from stage_context import python_module
@@ -98,3 +98,17 @@ def wire_export(ctx, library_names, stale_imports) -> list:
         tenv.NoCache(index)
         programs.append((model, pte, index[0]))
     return programs
+
+
+def wire_tokenizers(ctx, programs) -> list:
+    """The tokenizer files of each `llm:` model's checkpoint, copied beside its program as
+    <model>.<file name> (tokenizer.json, or ...), where the llm app looks for them."""
+    from tailor.llm.manifest import tokenizer_files
+    copies = []
+    for model, pte, _ in programs:
+        if not model.llm_checkpoint:
+            continue
+        for path in tokenizer_files(model.llm_checkpoint):
+            copies += ctx.tenv.Command("%s/%s.%s" % (ctx.out, model.name, os.path.basename(path)),
+                                       path, Copy("$TARGET", "$SOURCE"))
+    return copies

@@ -20,11 +20,11 @@ from codegen.target import load_target
 from compilation_db import wire_compilation_db
 from exporter.manifest import load_manifest  # the one reader of model manifests
 from kernel_shards import shard_count
-from stage_check import wire_checks, wire_generate
+from stage_check import wire_checks, wire_generate, wire_llm_checks
 from stage_codegen import wire_codegen
 from stage_compile import wire_compile
 from stage_context import StageContext
-from stage_export import wire_export
+from stage_export import wire_export, wire_tokenizers
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,7 @@ class ModelInfo:
     app_args: tuple      # what `generate=` passes the app before --prompt
     backend: str = ""    # the manifest's `backend:` ("" = the target's, "none" = no delegate)
     kernel_libraries: tuple = ()  # the model's own kernel manifests, ahead of the target's
+    llm_checkpoint: str = ""  # `llm:`: the Hugging Face checkpoint directory (absolute)
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,8 @@ def _read_model(repo: str, name: str) -> ModelInfo:
     manifest = load_manifest(path, repo, label=rel)
     return ModelInfo(name, rel, manifest.data_files, manifest.tolerance.atol,
                      manifest.tolerance.rtol, manifest.app_name, manifest.app_sources,
-                     manifest.app_args, manifest.backend, manifest.kernel_libraries)
+                     manifest.app_args, manifest.backend, manifest.kernel_libraries,
+                     manifest.llm_checkpoint)
 
 
 def _program_paths(repo: str, option: str) -> tuple:
@@ -203,9 +205,12 @@ def wire(env, plan: BuildPlan):
     selection = wire_codegen(ctx, programs, libraries, chosen_libraries)
     compiled = wire_compile(ctx, selection)
     checks = wire_checks(ctx, compiled.runner, programs)
-    defaults = compiled.defaults + [index for _, _, index in programs] + checks
+    tokenizers = wire_tokenizers(ctx, programs)
+    checks += wire_llm_checks(ctx, compiled.apps, programs, tokenizers, checks)
+    defaults = (compiled.defaults + [index for _, _, index in programs] + tokenizers
+                + checks)
     if plan.generate:
-        defaults += wire_generate(ctx, compiled.apps, programs, checks)
+        defaults += wire_generate(ctx, compiled.apps, programs, checks + tokenizers)
     defaults += wire_compilation_db(ctx, compiled.objects, plan.compiledb)
 
     # Size: the size apps and the report, beside the same build with select=all.

@@ -1,0 +1,93 @@
+"""Every supported architecture built through the `llm:` manifest key, as a user would:
+a checkpoint directory saved with save_pretrained (random weights, the tokenizer.json of
+its family trained on KJV text), a two-line manifest, `scons model=... run=1`.
+
+One build per target holds all seven models in one runtime. Its run=1 self-check is
+the proof: the runner's logits against torch eager, then (tailor/llm/selfcheck.py) the
+llm app's greedy ids against transformers' generate on the same prompt ids, and the
+app's tokenizer against transformers' on Unicode, whitespace and number strings. The
+tests read the reports and check the files a user gets."""
+
+import os
+import subprocess
+
+import pytest
+
+from tests.conftest import REPO, run_scons
+from tests.ops import harness
+from tests.llm.checkpoints import ARCHITECTURES, save_with_tokenizer
+
+MAX_SEQ_LEN = 48
+
+
+def _targets() -> list:
+    missing = harness.unavailable(harness.XNNPACK)
+    return ["host", pytest.param("host-xnnpack", marks=pytest.mark.skipif(
+        bool(missing), reason=missing or ""))]
+
+
+@pytest.fixture(scope="module")
+def checkpoints(tmp_path_factory) -> dict[str, str]:
+    """name -> manifest path, each beside its checkpoint directory."""
+    folder = tmp_path_factory.mktemp("llm")
+    manifests = {}
+    for name in ARCHITECTURES:
+        checkpoint = save_with_tokenizer(name, folder / name)
+        manifests[name] = str(folder / f"hf_{name}.yaml")
+        with open(manifests[name], "w") as f:
+            f.write(f"description: a tiny random {name} checkpoint\n"
+                    f"llm: {{checkpoint: {checkpoint}, max_seq_len: {MAX_SEQ_LEN}}}\n")
+    return manifests
+
+
+_built = {}
+
+
+def _build(target: str, checkpoints: dict) -> str:
+    """The build directory of all the models on `target`, built once per session."""
+    if target not in _built:
+        run_scons(f"target={target}", "model=" + ",".join(checkpoints.values()), "run=1")
+        _built[target] = os.path.join(REPO, "build", target,
+                                      "+".join(f"hf_{name}" for name in checkpoints))
+    return _built[target]
+
+
+@pytest.mark.parametrize("target", _targets())
+@pytest.mark.parametrize("name", list(ARCHITECTURES))
+def test_generates_like_transformers(target, name, checkpoints):
+    out = _build(target, checkpoints)
+    with open(os.path.join(out, f"hf_{name}.check.txt")) as f:
+        assert f.read().strip().endswith("check passed")  # the logits against eager
+    with open(os.path.join(out, f"hf_{name}.llm-check.txt")) as f:
+        report = f.read()
+    assert "against transformers generate(do_sample=False)" in report, report
+    assert "the same " in report and "encode and decode alike" in report, report
+    assert report.strip().endswith("llm check passed")
+
+
+@pytest.mark.parametrize("target", _targets())
+def test_app_streams_text_with_the_tokenizer_beside_the_program(target, checkpoints):
+    """What a user runs after the build: the app finds the tokenizer the build copied
+    beside the program, and prints text and its stats."""
+    out = _build(target, checkpoints)
+    assert os.path.isfile(os.path.join(out, "hf_llama.tokenizer.json"))
+    proc = subprocess.run([os.path.join(out, "bin", "llm"), os.path.join(out, "hf_llama.pte"),
+                           "--prompt", "And God said", "--max-tokens", "12", "--seed", "3"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip(), proc.stderr
+    assert "prefill" in proc.stderr and "tokens/s" in proc.stderr
+
+
+def test_tied_table_is_stored_once(checkpoints):
+    """Gemma's tied embeddings: the program's size is its parameters' once (4 bytes
+    each), not with a second copy of the 320 x 64 table."""
+    out = _build("host", checkpoints)
+    from tailor.llm.export import make_decoder
+    with open(checkpoints["gemma"]) as f:
+        checkpoint = f.read().split("checkpoint: ")[1].split(",")[0]
+    decoder = make_decoder(checkpoint, MAX_SEQ_LEN)
+    params = sum(p.numel() * 4 for p in decoder.parameters())
+    table = decoder.embed.weight.numel() * 4
+    size = os.path.getsize(os.path.join(out, "hf_gemma.pte"))
+    assert params < size < params + table // 2
