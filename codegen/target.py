@@ -68,6 +68,25 @@ def is_library_path(library: str) -> bool:
     return library.endswith((".yaml", ".yml"))
 
 
+def library_kind(library: str, builtin: set) -> str:
+    """The built-in library whose version of its kernels a model's library is, from its
+    file name: kernels/llm/llm_optimized.yaml -> "optimized" when `builtin` (the names in
+    manifests/kernels/) has it; "" for a library of no kind (custom_linear.yaml)."""
+    stem = os.path.splitext(os.path.basename(library))[0]
+    kind = stem.rpartition("_")[2] if "_" in stem else ""
+    return kind if kind in builtin else ""
+
+
+def libraries_for_build(model_libraries: tuple, build_libraries: tuple, builtin: set) -> tuple:
+    """The model libraries a build with `build_libraries` (its target's, its profile's or
+    libraries=, in precedence order) uses: one named <name>_<kind>.yaml, <kind> a built-in
+    library, only when the build has <kind> too. A model lists llm_optimized.yaml ahead of
+    llm_portable.yaml; profile=size (quantized, portable, prim) then runs the portable
+    kernel, as it does for the ATen ops."""
+    return tuple(lib for lib in model_libraries
+                 if library_kind(lib, builtin) in ("", *build_libraries))
+
+
 def kernels_dir(target_path: str) -> str:
     return os.path.join(os.path.dirname(os.path.dirname(target_path)) or ".", "kernels")
 

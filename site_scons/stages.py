@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import size_build
 import targets
 from codegen.errors import ManifestError
-from codegen.target import load_target
+from codegen.target import is_library_path, kernels_dir, libraries_for_build, load_target
 from compilation_db import wire_compilation_db
 from exporter.manifest import load_manifest  # the one reader of model manifests
 from kernel_shards import shard_count
@@ -88,8 +88,9 @@ class BuildPlan:
             parts = parts[:1] + ["%d-more-%s" % (len(parts) - 1, digest)]
         parts += ["ops"] if self.ops else []
         name = "+".join(parts) or "all"
-        if self.libraries:
-            name += "@" + "+".join(self.libraries)
+        if self.libraries:  # a library given by its manifest's path goes by its stem
+            name += "@" + "+".join(os.path.splitext(os.path.basename(lib))[0] if is_library_path(lib)
+                                   else lib for lib in self.libraries)
         return name + ("-all" if self.select == "all" and parts else "")
 
 
@@ -193,11 +194,16 @@ def wire(env, plan: BuildPlan):
     ctx = StageContext(plan, repo, env, tenv, target,
                        "%s/%s/%s" % (plan.root, plan.target_dir, plan.variant))
     # The models' own libraries come first; then libraries= wins, then the profile's
-    # (size: portable only), then the target's.
+    # (size: portable only), then the target's. A model library named <name>_<kind>.yaml
+    # (llm_optimized.yaml) comes only into builds whose own libraries have <kind>.
     model_libraries = tuple(dict.fromkeys(lib for m in plan.models for lib in m.kernel_libraries))
     chosen_libraries = tuple(plan.libraries or tenv["TL_KERNEL_LIBRARIES"])
     if model_libraries:
-        chosen_libraries = model_libraries + (chosen_libraries or target.kernel_libraries)
+        build_libraries = chosen_libraries or target.kernel_libraries
+        builtin = {os.path.splitext(f)[0] for f in os.listdir(kernels_dir(target.path))
+                   if f.endswith(".yaml")}
+        chosen_libraries = (libraries_for_build(model_libraries, build_libraries, builtin)
+                            + build_libraries)
     library_names = chosen_libraries or target.kernel_libraries
     libraries = [target.library_path(lib) for lib in library_names]
 

@@ -1,4 +1,9 @@
-"""The kernel libraries of llm::cache_attention, which an `llm:` model lists under
-kernel_libraries (placeholder until kernels/llm/ lands: nanoGPT's kernel library)."""
+"""The kernel libraries of the llm operators (kernels/llm/), for a model's `kernel_libraries:`.
 
-KERNEL_LIBRARIES = ()
+An `llm:` model lists KERNEL_LIBRARIES ahead of the target's libraries: the optimized
+kernel first, the portable one after it. A build whose own libraries leave out
+`optimized` (profile=size, or libraries=portable,prim) drops the `_optimized` file and
+runs the portable kernel (site_scons/stages.py, model_libraries_for_build).
+"""
+
+KERNEL_LIBRARIES = ("kernels/llm/llm_optimized.yaml", "kernels/llm/llm_portable.yaml")

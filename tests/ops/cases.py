@@ -6,7 +6,8 @@ A case names the ATen overload it calls (`"add.Tensor"` calls torch.ops.aten.add
 the dtypes to run it in (one program per dtype), and the calls: each item of `shapes` is
 one call of the op on fresh inputs. An input is a shape tuple (a tensor of the case's
 dtype), an `In` (its own dtype, a permute before the op, a value domain), a `Tensors`
-(a `Tensor[]`, or with None entries a `Tensor?[]`), None (an absent `Tensor?`), an `Arg` (a non-tensor argument in
+(a `Tensor[]`, or with None entries a `Tensor?[]`), a `Given` (an input with fixed values,
+such as positions), None (an absent `Tensor?`), an `Arg` (a non-tensor argument in
 that place, for ops whose tensors do not come first), a `Constant` (a tensor the module
 holds, stored in the program like a model's weights) or a `Computed` (the output of
 another op on a fresh input, so the op does not sit alone in the program; `then` runs
@@ -47,6 +48,13 @@ class In:
 class Constant(In):
     """A tensor the module holds (a buffer): the program stores it as a constant, as it
     does a model's weights (XNNPACK's linear takes only constant weights)."""
+
+
+@dataclass(frozen=True)
+class Given(In):
+    """A tensor input with these values (row-major), not random ones: positions into a
+    cache, say."""
+    values: tuple = ()
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ from codegen.resolve import resolve_kernels
 from codegen.schema import load_aten_schemas
 from codegen.target import load_target
 from tests.conftest import REPO, SCONS
-from tests.ops.cases import CASES, Arg, Computed, Constant, In, OpCase, Tensors
+from tests.ops.cases import CASES, Arg, Computed, Constant, Given, In, OpCase, Tensors
 
 BUILD = "build/test-ops"
 KERNELS_DIR = os.path.join(REPO, "manifests", "kernels")
@@ -245,6 +245,8 @@ EDGE_FLOATS = (float("inf"), float("-inf"), float("nan"), -1e20, 1e20, -501.0, 5
 def _make_value(spec: In, dtype: str, domain: str, gen):
     import torch
     shape = tuple(spec.shape)
+    if isinstance(spec, Given):
+        return torch.tensor(spec.values, dtype=_torch_dtype(dtype)).reshape(shape)
     if dtype == "Bool":
         return torch.randint(0, 2, shape, generator=gen).bool()
     if domain == "edges" and dtype not in ("Byte", "Char", "Short", "Int", "Long"):
@@ -353,21 +355,28 @@ def _case_dir(case: OpCase, dtype: str, fingerprint: str, backend: str) -> tuple
     return key, os.path.join(REPO, BUILD, "cases", key)
 
 
-def _export_in_worker(case_id: str, dtype: str, fingerprint: str, backend: str) -> None:
-    """One export in a worker process (it finds the case by id: cases hold no picklable
-    identity); a failure is left for the serial pass, which reports it on its case."""
+def _export_in_worker(case_id: str, dtype: str, fingerprint: str, backend: str,
+                      cases_module: str) -> None:
+    """One export in a worker process (it finds the case by id in the CASES of
+    `cases_module`: cases hold no picklable identity); a failure is left for the serial
+    pass, which reports it on its case."""
+    import importlib
+
     import torch
     torch.set_num_threads(1)  # one export per core, not each on every core
     try:
-        export_case(next(c for c in CASES if c.id == case_id), dtype, fingerprint, backend)
+        cases = importlib.import_module(cases_module).CASES
+        export_case(next(c for c in cases if c.id == case_id), dtype, fingerprint, backend)
     except Exception:
         pass
 
 
-def export_missing(pairs, fingerprint: str, backend: str = "") -> None:
+def export_missing(pairs, fingerprint: str, backend: str = "",
+                   cases_module: str = "tests.ops.cases") -> None:
     """Exports the (case, dtype) pairs the cache lacks, on every core (a cold cache holds
     thousands of exports, each a second of single-threaded Python). TAILOR_TEST_EXPORT_JOBS
-    caps the processes; 1 exports nothing here and leaves it all to export_case."""
+    caps the processes; 1 exports nothing here and leaves it all to export_case. The
+    cases are among the CASES of `cases_module`."""
     missing = [(case.id, dtype) for case, dtype in pairs
                if not os.path.exists(os.path.join(_case_dir(case, dtype, fingerprint,
                                                             backend)[1], "meta.json"))]
@@ -381,7 +390,8 @@ def export_missing(pairs, fingerprint: str, backend: str = "") -> None:
     try:
         with concurrent.futures.ProcessPoolExecutor(
                 jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-            for future in [pool.submit(_export_in_worker, case_id, dtype, fingerprint, backend)
+            for future in [pool.submit(_export_in_worker, case_id, dtype, fingerprint, backend,
+                                       cases_module)
                            for case_id, dtype in missing]:
                 future.result()
     except concurrent.futures.process.BrokenProcessPool:
@@ -705,7 +715,8 @@ def build_programs(library: str, ptes: list[str], build_dir: str = BUILD, jobs: 
            else ["libraries=" + ",".join((base, *fallbacks(base)))])
     if level == CROSS:
         how.append(f"target={CROSS_TARGET}")
-    listing = os.path.join(build_dir, f"programs-{library}.txt")  # too many for a command line
+    # Too many for a command line; a library given by its manifest's path names it too.
+    listing = os.path.join(build_dir, f"programs-{re.sub(r'[^A-Za-z0-9@_-]+', '_', library)}.txt")
     os.makedirs(os.path.join(REPO, build_dir), exist_ok=True)
     with open(os.path.join(REPO, listing), "w") as f:
         f.write("".join(p + "\n" for p in ptes))

@@ -1,0 +1,70 @@
+"""The op cases of llm::cache_attention (tailor/llm/attention_op.py), in the format of
+cases.py, run by tests/ops/test_llm_attention.py against both kernels of kernels/llm/.
+
+Each call is attention over fresh random caches at given positions. Between them the
+cases cover: query heads per kv head 1, 2, 4, 7 and 70 (more than one row set of 64);
+head sizes 1, 3, 8, 24, 64, 80, 128, 256; caches of 1, 7 and 300 positions; no sliding
+window, one smaller than the queries, one larger than the cache; a prefill from position
+0 and one later in a cache that holds earlier rows; decode at the last position; batch 1
+and 2; the optimized kernel's two paths (dot products under 8 queries, the GEMM from 8)
+and its chunks of positions (a cache longer than one chunk of transposed keys, a group
+of heads whose scores fill more than one chunk).
+"""
+
+import random
+
+import tailor.llm.attention_op  # noqa: F401  (defines torch.ops.llm)
+from tests.ops.cases import Arg, Given, In, OpCase
+
+OP = "llm::cache_attention.default"
+
+
+def call(batch: int, heads: int, kv_heads: int, head_dim: int, positions: int, pos,
+         window: int = 0, scale: float | None = None) -> tuple:
+    """One call: q [batch, len(pos), heads, head_dim], caches [batch, positions, kv_heads,
+    head_dim], input_pos = pos; scale 1 / sqrt(head_dim) unless given."""
+    pos = tuple(pos)
+    cache = (batch, positions, kv_heads, head_dim)
+    return (In((batch, len(pos), heads, head_dim)), In(cache), In(cache),
+            Given((len(pos),), "Long", values=pos), Arg(window),
+            Arg(head_dim ** -0.5 if scale is None else scale))
+
+
+def _prefill(first: int, count: int) -> range:
+    return range(first, first + count)
+
+
+_SHUFFLED = tuple(random.Random(3).sample(range(300), 10))
+
+CASES = [
+    OpCase(OP, ("Float",), [
+        call(1, 1, 1, 1, 1, [0]),                              # decode, a cache of 1
+        call(2, 2, 2, 8, 7, _prefill(0, 7)),                   # prefill from 0, dot path
+        call(1, 2, 2, 64, 300, _prefill(270, 20)),             # later prefill, GEMM, 2 chunks
+        call(2, 2, 2, 256, 300, [299]),                        # decode at the last position
+    ], name="mha"),
+    OpCase(OP, ("Float",), [
+        call(2, 4, 2, 80, 300, _prefill(0, 16), window=5),     # window smaller than T
+        call(1, 4, 2, 3, 7, [6], window=10),                   # window larger than S
+        call(1, 4, 2, 128, 300, [297, 298, 299]),              # three queries: dot path
+    ], name="gqa2"),
+    OpCase(OP, ("Float",), [
+        call(1, 8, 2, 8, 300, _prefill(200, 73), window=50),   # two blocks of queries
+        call(2, 8, 2, 64, 300, [299], window=100),
+    ], name="gqa4"),
+    OpCase(OP, ("Float",), [
+        call(1, 7, 1, 80, 300, [299]),
+        call(2, 7, 1, 256, 300, _prefill(291, 9), window=400),  # keys in 5 chunks of 64
+        call(1, 14, 2, 1, 300, _prefill(0, 12)),
+        call(2, 14, 2, 3, 7, _prefill(0, 7), window=3),
+    ], name="gqa7"),
+    OpCase(OP, ("Float",), [
+        call(1, 70, 1, 3, 300, [299]),                         # row sets of 64 and 6
+        call(1, 70, 1, 8, 300, [150, 299], window=280),
+    ], name="wide_group"),
+    OpCase(OP, ("Float",), [
+        call(1, 2, 1, 24, 300, _SHUFFLED),                     # positions in any order
+        call(1, 2, 1, 24, 300, _SHUFFLED, window=30, scale=0.3),
+        call(2, 2, 1, 24, 300, [5, 3]),
+    ], name="any_order"),
+]
