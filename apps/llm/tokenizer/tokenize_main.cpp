@@ -4,7 +4,8 @@
 //   tokenize FILE --encode -         the same for standard input (text with newlines)
 //   tokenize FILE --decode "1 2 3"   the text of the ids ("-": ids from standard input)
 //   tokenize FILE --info             format, vocab size, bos and eos ids
-// Options: --add-special (encode: add the post-processor's tokens), --keep-special
+// Options: --add-special (encode: add the post-processor's tokens, a SentencePiece
+// model's bos), --keep-special
 // (decode: keep special tokens), --pattern REGEX and --special TEXT=ID (tiktoken files).
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,8 +84,10 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (mode == "--info") {
-    const char* format = tok.format() == llm::Tokenizer::Format::kTiktoken ? "tiktoken"
-                                                                           : "tokenizer.json";
+    const llm::Tokenizer::Format f = tok.format();
+    const char* format = f == llm::Tokenizer::Format::kTiktoken        ? "tiktoken"
+                         : f == llm::Tokenizer::Format::kSentencePiece ? "sentencepiece"
+                                                                       : "tokenizer.json";
     printf("format: %s\nvocab_size: %zu\nbos_id: %d\neos_id: %d\n", format, tok.vocab_size(),
            tok.bos_id(), tok.eos_id());
     return 0;

@@ -7,7 +7,9 @@
 //   - tiktoken files (base64 token and rank per line), with a split regex (Llama 3's
 //     by default) and special tokens given by the caller.
 // Encoding gives the ids `tokenizers` (and tiktoken) give; decoding follows the file's
-// decoder. SentencePiece .model files are recognised and refused with a clear error.
+// decoder;
+//   - SentencePiece .model files (BPE and Unigram; sentencepiece.h), encoded and decoded
+//     as the `sentencepiece` library does.
 #pragma once
 
 #include <stdint.h>
@@ -21,6 +23,7 @@
 #include "apps/llm/tokenizer/decoder.h"
 #include "apps/llm/tokenizer/normalizer.h"
 #include "apps/llm/tokenizer/pre_tokenizer.h"
+#include "apps/llm/tokenizer/sentencepiece.h"
 #include "apps/llm/tokenizer/status.h"
 
 namespace llm {
@@ -36,15 +39,16 @@ struct TiktokenOptions {
 
 class Tokenizer final {
  public:
-  enum class Format { kNone, kTokenizerJson, kTiktoken };
+  enum class Format { kNone, kTokenizerJson, kTiktoken, kSentencePiece };
 
-  /// Reads `path`: tokenizer.json (a JSON object) or a tiktoken file (base64 lines), told
-  /// apart by their content. A tiktoken file gets
+  /// Reads `path`: tokenizer.json (a JSON object), a tiktoken file (base64 lines) or a
+  /// SentencePiece model (a protobuf message), told apart by their content. A tiktoken file gets
   /// `tiktoken` (Llama 3's regex, no special tokens, unless given).
   Status load(const std::string& path, const TiktokenOptions& tiktoken = TiktokenOptions());
 
   /// Token ids of `text` (UTF-8). Special tokens written in the text are recognised;
-  /// `add_special_tokens` adds what the file's post-processor adds (bos, ...).
+  /// `add_special_tokens` adds what the file's post-processor adds (bos, ...). A
+  /// SentencePiece model reads control pieces in the text as text and adds bos.
   std::vector<int32_t> encode(const std::string& text, bool add_special_tokens = false) const;
   /// The text of `ids`, special tokens left out when `skip_special_tokens`. Ids the
   /// vocabulary lacks are skipped, as tokenizers does.
@@ -73,6 +77,7 @@ class Tokenizer final {
 
   Format format_ = Format::kNone;
   Bpe bpe_;
+  SentencePiece sentencepiece_;  // kSentencePiece: encodes and decodes on its own
   AddedTokens added_;
   bool has_normalizer_ = false, has_pre_tokenizer_ = false;
   Normalizer normalizer_;
