@@ -3,11 +3,12 @@ against the `sentencepiece` library.
 
 The tests train small models with sentencepiece's own trainer on the KJV text and the
 multi-script text of test_tokenizers.py: BPE and Unigram, with and without byte
-fallback, identity and nmt_nfkc normalization (the latter's precompiled charsmap read by
-the C++ code), user-defined and control symbols, and the whitespace options (no dummy
-prefix, extra whitespace kept, whitespace as suffix). The `tokenize` driver must give
-sp.encode's ids and sp.decode's text on every test string, random strings and random id
-sequences; broken files get one clear error and never crash the driver."""
+fallback, identity and nmt_nfkc normalization (its precompiled charsmap read by the C++
+code, as are custom rules and a denormalizer), user-defined and control symbols, and the
+whitespace options (no dummy prefix, extra whitespace kept, whitespace as suffix). The
+`tokenize` driver must give sp.encode's ids and sp.decode's text on every test string,
+random strings and random id sequences; broken files get one clear error and never
+crash the driver."""
 
 import random
 
@@ -37,14 +38,25 @@ MODELS = {
                              add_dummy_prefix=False, pad_id=3),
     "unigram_nfkc": dict(model_type="unigram", vocab_size=800, normalization_rule_name="nmt_nfkc",
                          byte_fallback=True, user_defined_symbols=["<|user|>"]),
+    # Rules of one's own (tab-separated code points), compiled into the charsmap, and a
+    # denormalizer that decoding applies.
+    "unigram_rules": dict(model_type="unigram", vocab_size=600,
+                          normalization_rule_tsv="{folder}/rules.tsv",
+                          denormalization_rule_tsv="{folder}/derules.tsv"),
 }
+RULES = "41\t61\n4C 4F 52 44\t4C 6F 72 64\n"  # A -> a, LORD -> Lord
+DERULES = "61 62\t41 42\n"  # ab -> AB
 
 
 @pytest.fixture(scope="module")
 def models(corpus, tmp_path_factory) -> dict[str, tuple[str, spm.SentencePieceProcessor]]:
     folder = tmp_path_factory.mktemp("sentencepiece")
+    (folder / "rules.tsv").write_text(RULES)
+    (folder / "derules.tsv").write_text(DERULES)
     out = {}
     for name, options in MODELS.items():
+        options = {k: v.format(folder=folder) if isinstance(v, str) else v
+                   for k, v in options.items()}
         prefix = folder / name
         spm.SentencePieceTrainer.train(sentence_iterator=iter(corpus), model_prefix=str(prefix),
                                        character_coverage=0.995, num_threads=2,
@@ -78,6 +90,8 @@ def test_encode_and_decode_equal_sentencepiece(tokenize, models, corpus, name):
     # (one per run) or as byte pieces.
     ids = sp.encode(VARIED)
     assert len(ids) < len(VARIED)
+    if name == "unigram_rules":  # the rules and the denormalizer are in effect
+        assert sp.decode(sp.encode("LORD ab")) == "Lord AB"
     if MODELS[name].get("byte_fallback"):
         assert any(sp.is_byte(i) for i in ids)
     else:
