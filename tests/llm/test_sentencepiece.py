@@ -112,6 +112,65 @@ def test_decode_of_random_ids_equals_sentencepiece(tokenize, models, name):
         assert cpp_decode(tokenize, path, ids) == sp.decode(ids), ids
 
 
+def varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        out.append((n & 0x7F) | (0x80 if n > 0x7F else 0))
+        n >>= 7
+        if not n:
+            return bytes(out)
+
+
+def read_varint(blob: bytes, pos: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        b = blob[pos]
+        value |= (b & 0x7F) << shift
+        pos += 1
+        shift += 7
+        if b < 0x80:
+            return value, pos
+
+
+def with_unused_pieces(blob: bytes, every: int) -> bytes:
+    """The model with every `every`-th multi-character normal piece marked UNUSED (type 5),
+    rewritten with a few lines of protobuf wire format (the trainer never writes these;
+    sentencepiece's vocabulary restriction does at run time)."""
+    out, pos, normal = bytearray(), 0, 0
+    while pos < len(blob):
+        tag, start = read_varint(blob, pos)
+        assert tag & 7 == 2  # ModelProto's fields are all messages
+        length, body = read_varint(blob, start)
+        end = body + length
+        piece = blob[body:end]
+        if tag >> 3 == 1 and b"\x18" not in piece[-2:]:  # a piece without a type: NORMAL
+            text_length, text = read_varint(piece, 1)
+            normal += 1
+            if len(piece[text:text + text_length].decode()) > 1 and normal % every == 0:
+                piece += b"\x18\x05"
+                out += varint(tag) + varint(len(piece)) + piece
+                pos = end
+                continue
+        out += blob[pos:end]
+        pos = end
+    return bytes(out)
+
+
+@pytest.mark.parametrize("name", ["bpe", "unigram"])
+def test_unused_pieces_equal_sentencepiece(tokenize, models, corpus, tmp_path, name):
+    """BPE merges through an unused piece and undoes them at the end; Unigram never
+    takes one."""
+    path, _ = models[name]
+    unused = tmp_path / f"{name}_unused.model"
+    unused.write_bytes(with_unused_pieces(open(path, "rb").read(), every=3))
+    sp = spm.SentencePieceProcessor(model_file=str(unused))
+    assert sum(sp.is_unused(i) for i in range(sp.get_piece_size())) > 50
+    for text in texts(corpus):
+        want = sp.encode(text)
+        assert cpp_encode(tokenize, str(unused), text) == want, text[:60]
+        assert cpp_decode(tokenize, str(unused), want) == sp.decode(want)
+
+
 @pytest.mark.parametrize("name", ["bpe", "unigram_fallback"])
 def test_info_bos_eos_and_add_special(tokenize, models, name):
     path, sp = models[name]

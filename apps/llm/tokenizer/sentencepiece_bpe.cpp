@@ -55,7 +55,7 @@ SentencePieceResult sentencepiece_bpe_encode(const SentencePieceVocab& vocab,
       unmerge[merged] = {normalized.substr(l.begin, l.size), normalized.substr(r.begin, r.size)};
     }
   };
-  for (size_t i = 1; i < symbols.size(); ++i) consider(static_cast<int>(i) - 1, static_cast<int>(i));
+  for (int i = 1; i < static_cast<int>(symbols.size()); ++i) consider(i - 1, i);
   while (!queue.empty()) {
     const Pair top = queue.top();
     queue.pop();

@@ -5,8 +5,8 @@
 //   tokenize FILE --decode "1 2 3"   the text of the ids ("-": ids from standard input)
 //   tokenize FILE --info             format, vocab size, bos and eos ids
 // Options: --add-special (encode: add the post-processor's tokens, a SentencePiece
-// model's bos), --keep-special
-// (decode: keep special tokens), --pattern REGEX and --special TEXT=ID (tiktoken files).
+// model's bos), --keep-special (decode: keep special tokens), --pattern REGEX and
+// --special TEXT=ID (tiktoken files).
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

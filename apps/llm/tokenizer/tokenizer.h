@@ -5,11 +5,10 @@
 //     (Llama 2, Mistral, Gemma: the ▁ normalizer or Metaspace, byte fallback <0xNN>),
 //     added and special tokens, the post-processor's bos/eos;
 //   - tiktoken files (base64 token and rank per line), with a split regex (Llama 3's
-//     by default) and special tokens given by the caller.
-// Encoding gives the ids `tokenizers` (and tiktoken) give; decoding follows the file's
-// decoder;
-//   - SentencePiece .model files (BPE and Unigram; sentencepiece.h), encoded and decoded
-//     as the `sentencepiece` library does.
+//     by default) and special tokens given by the caller;
+//   - SentencePiece .model files (BPE and Unigram models; sentencepiece.h).
+// Encoding gives the ids `tokenizers` (tiktoken, sentencepiece) give; decoding follows the
+// file's decoder.
 #pragma once
 
 #include <stdint.h>
@@ -42,8 +41,8 @@ class Tokenizer final {
   enum class Format { kNone, kTokenizerJson, kTiktoken, kSentencePiece };
 
   /// Reads `path`: tokenizer.json (a JSON object), a tiktoken file (base64 lines) or a
-  /// SentencePiece model (a protobuf message), told apart by their content. A tiktoken file gets
-  /// `tiktoken` (Llama 3's regex, no special tokens, unless given).
+  /// SentencePiece model (a protobuf message), told apart by their content. A tiktoken
+  /// file gets `tiktoken` (Llama 3's regex, no special tokens, unless given).
   Status load(const std::string& path, const TiktokenOptions& tiktoken = TiktokenOptions());
 
   /// Token ids of `text` (UTF-8). Special tokens written in the text are recognised;
