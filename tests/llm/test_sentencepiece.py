@@ -11,14 +11,23 @@ random strings and random id sequences; broken files get one clear error and nev
 crash the driver."""
 
 import random
+import subprocess
 
 import pytest
 import sentencepiece as spm
 
-from tests.llm.test_tokenizers import (SPECIAL_STRINGS, STRINGS, VARIED, corpus, cpp_decode,
-                                       cpp_encode, random_text, run, tokenize)
+from tests.llm.test_tokenizers import (SPECIAL_STRINGS, STRINGS, VARIED, corpus, cpp_encode,
+                                       random_text, run, tokenize)
 
 __all__ = ["corpus", "tokenize"]  # fixtures this module uses
+
+
+def cpp_decode(binary: str, path: str, ids: list[int], *extra: str) -> str:
+    """The driver's text of `ids`, given on standard input (a long text's ids do not fit
+    on a command line)."""
+    proc = run(binary, path, "--decode", "-", *extra, stdin=" ".join(map(str, ids)))
+    assert proc.returncode == 0, proc.stderr.decode()
+    return proc.stdout.decode()
 
 # name -> trainer options (besides the corpus). Small vocabularies keep training fast;
 # character_coverage < 1 leaves rare characters (CJK, emoji) unknown or to byte fallback.
@@ -70,7 +79,15 @@ def texts(corpus) -> list[str]:
     return (STRINGS + SPECIAL_STRINGS + ["\n".join(corpus[:300]), "<ctrl> <|user|>LORD God",
                                          "  <|user|>  x  ", "\u2581 \u2581\u2581x", "\ufffd",
                                          "LORDLORD<|user|><|user|>"]
-            + [random_text(seed, 1500) for seed in range(2)])
+            + [random_text(seed, 1500) for seed in range(2)]
+            + [long_text()])
+
+
+def long_text() -> str:
+    """Genesis and Exodus (380 KB) in one string: long enough that Unigram's path scores
+    need sentencepiece's precision (summed in float, ties break differently)."""
+    return subprocess.run(["bible", "-l100000", "gen1:1-exo40:38"], capture_output=True,
+                          text=True, check=True).stdout
 
 
 @pytest.mark.parametrize("name", MODELS)

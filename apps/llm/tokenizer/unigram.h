@@ -1,7 +1,7 @@
 // Encoding with a SentencePiece Unigram model: the Viterbi path over the pieces' scores
-// (sentencepiece's EncodeOptimized, with its float arithmetic, so ties break the same
-// way), unknown characters as unk pieces scored min_score - 10, user-defined pieces
-// given a bonus that makes them win.
+// (sentencepiece's EncodeOptimized: the same order of candidates and the same precision,
+// so ties break the same way), unknown characters as unk pieces scored min_score - 10,
+// user-defined pieces given a bonus that makes them win.
 #pragma once
 
 #include <string>
