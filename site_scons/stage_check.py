@@ -137,13 +137,14 @@ def wire_llm_checks(ctx, apps: list, programs: list, tokenizers: list, checks: l
     for model, app in apps:
         if not model.llm_checkpoint:
             continue
-        report = "%s/%s.llm-check.txt" % (ctx.out, model.name)
-        command = (python_module("tailor.llm.selfcheck") + " --manifest %s --app %s "
-                   "--program %s --report %s" % (model.manifest, app.path,
-                                                 ptes[model.name].path, report))
+        # $SOURCES, not ctx.out: a path spelled from the top ("#build/...") would start a
+        # shell comment.
+        command = (python_module("tailor.llm.selfcheck") + " --app ${SOURCES[0]} "
+                   "--program ${SOURCES[1]} --manifest ${SOURCES[2]} --report $TARGET")
         if emulator:
             command += " --emulator '%s'" % emulator
-        check = ctx.tenv.Command(report, [app, ptes[model.name], model.manifest], Action(
+        check = ctx.tenv.Command("%s/%s.llm-check.txt" % (ctx.out, model.name),
+                                 [app, ptes[model.name], model.manifest], Action(
             command, "checking %s's generation and tokenizer" % model.name))
         ctx.tenv.Depends(check, tokenizers + checks + ctx.sources("tailor/llm/*.py"))
         ctx.tenv.NoCache(check)

@@ -22,6 +22,13 @@ Status Tokenizer::load(const std::string& path, const TiktokenOptions& tiktoken)
   std::string bytes;
   Status s = read_whole_file(path, &bytes);
   if (!s.is_ok()) return s;
+  if (looks_like_sentencepiece_model(bytes)) {
+    format_ = Format::kSentencePiece;
+    s = sentencepiece_.load(path, bytes);
+    bos_id_ = sentencepiece_.bos_id();
+    eos_id_ = sentencepiece_.eos_id();
+    return s;
+  }
   size_t first = 0;
   while (first < bytes.size() && strchr(" \t\r\n", bytes[first]) != nullptr) ++first;
   if (first < bytes.size() && bytes[first] == '{') {
@@ -34,9 +41,8 @@ Status Tokenizer::load(const std::string& path, const TiktokenOptions& tiktoken)
     return TokenizerJsonReader::read(path, doc, this);
   }
   if (TiktokenReader::looks_like(bytes)) return TiktokenReader::read(path, bytes, tiktoken, this);
-  if (!bytes.empty() && bytes[0] == 0x0A) {  // protobuf field 1 (pieces): a SentencePiece model
-    return Status::error(path + ": SentencePiece .model files are not supported; use the "
-                         "checkpoint's tokenizer.json");
+  if (!bytes.empty() && bytes[0] == 0x0A) {  // protobuf field 1 (pieces), but malformed
+    return sentencepiece_.load(path, bytes);
   }
   return Status::error(path + ": not a tokenizer file (expected tokenizer.json or a tiktoken "
                        "file of 'base64 rank' lines)");
@@ -54,6 +60,11 @@ Status Tokenizer::load_vocab_merges(const std::string& vocab_path,
 }
 
 std::vector<int32_t> Tokenizer::encode(const std::string& text, bool add_special_tokens) const {
+  if (format_ == Format::kSentencePiece) {
+    std::vector<int32_t> ids = sentencepiece_.encode(text);
+    if (add_special_tokens && bos_id_ >= 0) ids.insert(ids.begin(), bos_id_);
+    return ids;
+  }
   std::vector<Piece> pieces(1);
   pieces[0].text = text;
   pieces[0].at_start = true;
@@ -92,6 +103,7 @@ std::string Tokenizer::token_text(int32_t id) const {
 }
 
 std::string Tokenizer::decode(const std::vector<int32_t>& ids, bool skip_special_tokens) const {
+  if (format_ == Format::kSentencePiece) return sentencepiece_.decode(ids, !skip_special_tokens);
   std::vector<std::string> tokens;
   for (int32_t id : ids) {
     const AddedToken* added = added_.find(id);
@@ -123,6 +135,7 @@ std::string Tokenizer::decode(const std::vector<int32_t>& ids, bool skip_special
 }
 
 size_t Tokenizer::vocab_size() const {
+  if (format_ == Format::kSentencePiece) return sentencepiece_.size();
   size_t limit = bpe_.id_limit();
   for (const AddedToken& t : added_.tokens()) {
     if (static_cast<size_t>(t.id) + 1 > limit) limit = t.id + 1;
@@ -131,6 +144,7 @@ size_t Tokenizer::vocab_size() const {
 }
 
 int32_t Tokenizer::token_id(const std::string& token) const {
+  if (format_ == Format::kSentencePiece) return sentencepiece_.id_of(token);
   for (const AddedToken& t : added_.tokens()) {
     if (t.content == token) return t.id;
   }

@@ -7,9 +7,10 @@
 //   - GPT-2's vocab.json + merges.txt: byte-level BPE with GPT-2's split, <|endoftext|>
 //     its special token, bos and eos (what GPT2TokenizerFast makes of the two files);
 //   - tiktoken files (base64 token and rank per line), with a split regex (Llama 3's
-//     by default) and special tokens given by the caller.
-// Encoding gives the ids `tokenizers` (and tiktoken) give; decoding follows the file's
-// decoder. SentencePiece .model files are recognised and refused with a clear error.
+//     by default) and special tokens given by the caller;
+//   - SentencePiece .model files (BPE and Unigram models; sentencepiece.h).
+// Encoding gives the ids `tokenizers` (tiktoken, sentencepiece) give; decoding follows the
+// file's decoder.
 #pragma once
 
 #include <stdint.h>
@@ -23,6 +24,7 @@
 #include "apps/llm/tokenizer/decoder.h"
 #include "apps/llm/tokenizer/normalizer.h"
 #include "apps/llm/tokenizer/pre_tokenizer.h"
+#include "apps/llm/tokenizer/sentencepiece.h"
 #include "apps/llm/tokenizer/status.h"
 
 namespace llm {
@@ -38,18 +40,19 @@ struct TiktokenOptions {
 
 class Tokenizer final {
  public:
-  enum class Format { kNone, kTokenizerJson, kVocabMerges, kTiktoken };
+  enum class Format { kNone, kTokenizerJson, kVocabMerges, kTiktoken, kSentencePiece };
 
   /// Reads `path`: tokenizer.json (a JSON object with a "model"), GPT-2's vocab.json (a
-  /// JSON object of token -> id, with merges.txt beside it) or a tiktoken file (base64
-  /// lines), told apart by their content. A tiktoken file gets `tiktoken` (Llama 3's
-  /// regex, no special tokens, unless given).
+  /// JSON object of token -> id, with merges.txt beside it), a tiktoken file (base64
+  /// lines) or a SentencePiece model (a protobuf message), told apart by their content.
+  /// A tiktoken file gets `tiktoken` (Llama 3's regex, no special tokens, unless given).
   Status load(const std::string& path, const TiktokenOptions& tiktoken = TiktokenOptions());
   /// Reads GPT-2's two files, wherever they are.
   Status load_vocab_merges(const std::string& vocab_path, const std::string& merges_path);
 
   /// Token ids of `text` (UTF-8). Special tokens written in the text are recognised;
-  /// `add_special_tokens` adds what the file's post-processor adds (bos, ...).
+  /// `add_special_tokens` adds what the file's post-processor adds (bos, ...). A
+  /// SentencePiece model reads control pieces in the text as text and adds bos.
   std::vector<int32_t> encode(const std::string& text, bool add_special_tokens = false) const;
   /// The text of `ids`, special tokens left out when `skip_special_tokens`. Ids the
   /// vocabulary lacks are skipped, as tokenizers does.
@@ -81,6 +84,7 @@ class Tokenizer final {
 
   Format format_ = Format::kNone;
   Bpe bpe_;
+  SentencePiece sentencepiece_;  // kSentencePiece: encodes and decodes on its own
   AddedTokens added_;
   bool has_normalizer_ = false, has_pre_tokenizer_ = false;
   Normalizer normalizer_;

@@ -136,6 +136,11 @@ uint32_t decode_utf8(const std::string& text, size_t pos, size_t* length) {
   return cp;
 }
 
+size_t well_formed_length(const std::string& text, size_t pos) {
+  const int n = sequence_length(text, pos);
+  return n > 0 ? static_cast<size_t>(n) : 0;
+}
+
 void append_utf8(uint32_t cp, std::string* out) {
   if (cp < 0x80) {
     out->push_back(static_cast<char>(cp));

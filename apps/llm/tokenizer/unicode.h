@@ -38,6 +38,8 @@ uint32_t fold_to_ascii(uint32_t cp);
 /// The code point at text[pos] and its length in bytes. A malformed sequence reads as
 /// one byte standing for U+FFFD, so byte-level tokenizers still see every byte.
 uint32_t decode_utf8(const std::string& text, size_t pos, size_t* length);
+/// The length of the well-formed UTF-8 sequence at text[pos], 0 when it is malformed.
+size_t well_formed_length(const std::string& text, size_t pos);
 void append_utf8(uint32_t cp, std::string* out);
 /// `bytes` with every malformed sequence replaced by U+FFFD, as Rust's
 /// String::from_utf8_lossy does (one U+FFFD per maximal invalid prefix).

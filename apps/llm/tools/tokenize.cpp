@@ -9,8 +9,9 @@
 //                                    for what the end of the stream releases);
 //                                    --context IDS: after these ids (a prompt)
 //   tokenize FILE --info             format, vocab size, bos and eos ids
-// Options: --add-special (encode: add the post-processor's tokens), --keep-special
-// (decode: keep special tokens), --pattern REGEX and --special TEXT=ID (tiktoken files).
+// Options: --add-special (encode: add the post-processor's tokens, a SentencePiece
+// model's bos), --keep-special (decode: keep special tokens), --pattern REGEX and
+// --special TEXT=ID (tiktoken files).
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -36,6 +37,7 @@ const char* format_name(llm::Tokenizer::Format format) {
   switch (format) {
     case llm::Tokenizer::Format::kTiktoken: return "tiktoken";
     case llm::Tokenizer::Format::kVocabMerges: return "vocab.json+merges.txt";
+    case llm::Tokenizer::Format::kSentencePiece: return "sentencepiece";
     default: return "tokenizer.json";
   }
 }
