@@ -36,9 +36,17 @@ def _have(module: str) -> bool:
         return False
 
 
+def _have_transformers() -> bool:
+    # transformers imports torchvision when installed, whose operator registrations fail
+    # on this torch: skip them first (as the zoo's models do).
+    from examples.zoo.torchvision_models import skip_torchvision_op_registrations
+    skip_torchvision_op_registrations()
+    return _have("transformers")
+
+
 def _hf_tokenizer(checkpoint: str):
     """The checkpoint's tokenizer through transformers or tokenizers, or None."""
-    if _have("transformers"):
+    if _have_transformers():
         from transformers import AutoTokenizer
         try:
             return AutoTokenizer.from_pretrained(checkpoint)
@@ -68,9 +76,7 @@ def _run(command: list[str]) -> str:
 def reference_greedy(checkpoint: str, max_seq_len: int, prompt: list[int], count: int,
                      eos_ids) -> tuple[list[int], str]:
     """(greedy ids after `prompt`, stopping after an eos id, the reference's name)."""
-    if _have("transformers"):
-        from examples.zoo.torchvision_models import skip_torchvision_op_registrations
-        skip_torchvision_op_registrations()
+    if _have_transformers():
         from transformers import AutoModelForCausalLM
         model = AutoModelForCausalLM.from_pretrained(checkpoint, dtype=torch.float32).eval()
         ids = torch.tensor([prompt])
@@ -159,7 +165,8 @@ def main(argv=None) -> int:
     except RuntimeError as e:
         ok, lines = False, [str(e)]
     lines.append("llm check %s" % ("passed" if ok else "FAILED"))
-    print("\n".join("  " + line for line in lines))
+    name = os.path.splitext(os.path.basename(args.program))[0]  # checks run side by side
+    print("\n".join("  %s: %s" % (name, line) for line in lines))
     if ok:
         write_text_atomic(args.report, "\n".join(lines) + "\n")
     return 0 if ok else 1
