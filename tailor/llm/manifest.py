@@ -80,16 +80,20 @@ def expand_llm(path: str, data: dict, repo: str) -> dict:
                             "`quantize: 8da4w` (or 8da8w)")
     files = sorted(p for p in glob.glob(os.path.join(glob.escape(checkpoint), "*"))
                    if os.path.isfile(p) and not os.path.basename(p).startswith("."))
-    bos = config.bos_id
-    return ({**data,
-             "factory": "tailor.llm.export:make_llm",
-             "factory_args": {"checkpoint": checkpoint, "max_seq_len": max_seq_len},
-             "dynamic_dims": [{"input": 0, "dim": 1, "name": "T", "min": 1, "max": max_seq_len},
-                              {"input": 1, "dim": 0, "name": "T", "min": 1, "max": max_seq_len}],
-             "constant_methods": {"get_max_seq_len": max_seq_len,
-                                  "get_vocab_size": config.vocab_size, "get_bos_id": bos,
-                                  "get_eos_ids": list(config.eos_ids)},
-             "kernel_libraries": list(KERNEL_LIBRARIES) + data.get("kernel_libraries", []),
-             "tolerance": data.get("tolerance", TOLERANCE),
-             "data": data.get("data", []) + files,
-             "app": {"name": "llm", "sources": APP_SOURCES}})
+    # A checkpoint without bos or eos ids gets no method for them (the app then takes
+    # the tokenizer's, else starts from the prompt alone and runs to --max-tokens).
+    metadata = {"get_max_seq_len": max_seq_len, "get_vocab_size": config.vocab_size}
+    if config.bos_id >= 0:
+        metadata["get_bos_id"] = config.bos_id
+    if config.eos_ids:
+        metadata["get_eos_ids"] = list(config.eos_ids)
+    return {**data,
+            "factory": "tailor.llm.export:make_llm",
+            "factory_args": {"checkpoint": checkpoint, "max_seq_len": max_seq_len},
+            "dynamic_dims": [{"input": 0, "dim": 1, "name": "T", "min": 1, "max": max_seq_len},
+                             {"input": 1, "dim": 0, "name": "T", "min": 1, "max": max_seq_len}],
+            "constant_methods": metadata,
+            "kernel_libraries": list(KERNEL_LIBRARIES) + data.get("kernel_libraries", []),
+            "tolerance": data.get("tolerance", TOLERANCE),
+            "data": data.get("data", []) + files,
+            "app": {"name": "llm", "sources": APP_SOURCES}}
