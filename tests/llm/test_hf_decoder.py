@@ -134,3 +134,10 @@ def test_llm_manifest_key(checkpoints):
             ({"llm": {"path": path}}, "llm: unknown key 'path'")]:
         with pytest.raises(LlmError.__mro__[1], match=message):
             parse_manifest("m.yaml", {"description": "d", **data})
+
+
+def test_checkpoint_without_bos_or_eos_gets_no_method_for_them(tmp_path):
+    path = save_checkpoint("llama", tmp_path / "ckpt", bos_token_id=None, eos_token_id=None)
+    manifest = parse_manifest("m.yaml", {"description": "d", "llm": {"checkpoint": path}})
+    assert [name for name, _ in manifest.constant_methods] == ["get_max_seq_len",
+                                                               "get_vocab_size"]
