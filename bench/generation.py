@@ -57,7 +57,7 @@ factory_args: {args}
 dynamic_dims:
   - {{input: 0, dim: 1, name: T, min: 1, max: {block}}}
   - {{input: 1, dim: 0, name: T, min: 1, max: {block}}}
-kernel_libraries: [examples/nanogpt/kernels/nanogpt_kernels.yaml]
+kernel_libraries: [kernels/llm/llm_optimized.yaml, kernels/llm/llm_portable.yaml]
 tolerance: {{atol: 1.0e-3, rtol: 1.0e-3}}
 constant_methods: {{get_max_seq_len: {block}, get_vocab_size: {vocab}, get_bos_id: {eos}, get_eos_ids: [{eos}]}}
 app: {{name: llm, sources: [apps/llm/*.cpp, apps/llm/tokenizer/*.cpp]}}

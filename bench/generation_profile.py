@@ -28,7 +28,7 @@ CONTEXTS = (64, 256)
 # Operator -> group; an operator not named here counts under "other".
 GROUPS = {
     "linear layers": ("aten::addmm.out", "aten::mm.out"),
-    "attention": ("nanogpt::cached_attention.out", "aten::bmm.out", "aten::where.self_out",
+    "attention": ("llm::cache_attention.out", "aten::bmm.out", "aten::where.self_out",
                   "aten::le.Tensor_out", "aten::bitwise_not.out", "aten::mul.Scalar_out",
                   "aten::_softmax.out", "aten::unsqueeze_copy.out", "aten::arange.start_out"),
     "copies of views": ("aten::view_copy.out", "aten::permute_copy.out",

@@ -4,12 +4,13 @@
     logits = cached(tokens, input_pos)   # tokens [1, T] at positions input_pos [T]
                                          # -> the last position's logits [1, 1, vocab]
 
-Each layer keeps its keys and values in buffers [1, n_head, block_size, head_dim], which
-the call writes at `input_pos` (`cache[:, :, input_pos] = k`: an in-place index_put the
-exported program keeps as state). Queries attend to every cached position up to their
-own, so the prompt goes in one call (prefill, T = prompt length) and each later token in
-a call of its own (decode, T = 1); positions past the last one written are never scored.
-That attention is one operator, nanogpt::cached_attention (attention_op.py), so the
+Each layer keeps its keys and values in buffers [1, block_size, n_head, head_dim], which
+the call writes at `input_pos` (`cache[:, input_pos] = k`: an in-place index_put the
+exported program keeps as state; a token's keys of every head are one row, written
+without a transpose). Queries attend to every cached position up to their own, so the
+prompt goes in one call (prefill, T = prompt length) and each later token in a call of
+its own (decode, T = 1); positions past the last one written are never scored. That
+attention is one operator, llm::cache_attention (tailor/llm/attention_op.py), so the
 program reads the caches in place. Generation samples from the last position only, so
 the call returns that position's logits (the uncached GPT's last row on the same tokens):
 a prefill of T tokens skips the final layer norm and the vocabulary projection of the
@@ -19,15 +20,15 @@ other T - 1 (`full_logits=True` keeps every position's).
 manifest factories: the program takes tokens and input_pos with T dynamic; its manifest's
 `constant_methods` carry the generation metadata the app reads (get_max_seq_len,
 get_vocab_size, get_bos_id, get_eos_ids; `metadata()` gives them for export()), and its
-`kernel_libraries:` lists examples/nanogpt/kernels/nanogpt_kernels.yaml, the operator's
-kernel.
+`kernel_libraries:` lists the operator's kernels (tailor/llm/kernels.py's
+KERNEL_LIBRARIES: kernels/llm/llm_optimized.yaml, kernels/llm/llm_portable.yaml).
 """
 
 import torch
 from torch import nn
 
-from examples.nanogpt.attention_op import cached_attention
 from examples.nanogpt.model import GPT, make_gpt
+from tailor.llm.attention_op import cache_attention
 
 
 class CachedGPT(nn.Module):
@@ -36,7 +37,7 @@ class CachedGPT(nn.Module):
         self.gpt = gpt
         self.full_logits = full_logits
         c = gpt.config
-        shape = (1, c.n_head, c.block_size, c.n_embd // c.n_head)
+        shape = (1, c.block_size, c.n_head, c.n_embd // c.n_head)
         for i in range(c.n_layer):
             self.register_buffer(f"k_cache_{i}", torch.zeros(shape))
             self.register_buffer(f"v_cache_{i}", torch.zeros(shape))
@@ -56,16 +57,14 @@ class CachedGPT(nn.Module):
     def _attend(self, attn, x: torch.Tensor, input_pos: torch.Tensor, layer: int):
         B, T, C = x.size()
         heads = attn.n_head
-        q, k, v = attn.c_attn(x).split(C, dim=2)
-        k = k.view(B, T, heads, C // heads).transpose(1, 2)
-        v = v.view(B, T, heads, C // heads).transpose(1, 2)
+        q, k, v = (t.view(B, T, heads, C // heads) for t in attn.c_attn(x).split(C, dim=2))
         k_cache = getattr(self, f"k_cache_{layer}")
         v_cache = getattr(self, f"v_cache_{layer}")
-        k_cache[:, :, input_pos] = k
-        v_cache[:, :, input_pos] = v
-        # A query sees the cached positions up to its own (one operator: attention_op.py).
-        y = cached_attention(q, k_cache, v_cache, input_pos)
-        return attn.resid_dropout(attn.c_proj(y))
+        k_cache[:, input_pos] = k
+        v_cache[:, input_pos] = v
+        # A query sees the cached positions up to its own (one operator over the caches).
+        y = cache_attention(q, k_cache, v_cache, input_pos)
+        return attn.resid_dropout(attn.c_proj(y.reshape(B, T, C)))
 
 
 def metadata(gpt: GPT, eos_id: int) -> dict:

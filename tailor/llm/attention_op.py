@@ -10,7 +10,9 @@ Importing this module defines, with torch.library, in namespace `llm`:
   positions s with s <= input_pos[t] and, when sliding_window > 0,
   s > input_pos[t] - sliding_window: softmax(scale * q k) v, returned as [B, T, Hq, D];
 - its out variant `cache_attention.out(..., *, Tensor(a!) out) -> Tensor(a!)`, which the
-  exporter lowers every call to (kernels/llm/ holds its kernels);
+  exporter lowers every call to; its kernels (kernels/llm/: an optimized and a portable
+  one) come into a build through the model's `kernel_libraries:`, which lists
+  tailor.llm.kernels.KERNEL_LIBRARIES;
 - a fake implementation, which torch.export runs to learn the output's shape.
 
 The caller writes the new keys and values into the caches first

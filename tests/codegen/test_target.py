@@ -5,7 +5,7 @@ import textwrap
 import pytest
 
 from codegen.errors import ManifestError
-from codegen.target import load_target, parse_target
+from codegen.target import libraries_for_build, library_kind, load_target, parse_target
 
 HOST = """
     description: Native build for this machine
@@ -64,3 +64,23 @@ def test_a_target_file_is_parsed_once_until_it_changes(tmp_path):
     assert load_target(str(path)) is first          # the build's second ask reads nothing
     path.write_text(textwrap.dedent(HOST).replace("[portable, prim]", "[optimized, portable]"))
     assert load_target(str(path)).kernel_libraries == ("optimized", "portable")
+
+
+BUILTIN = {"optimized", "portable", "quantized", "prim"}
+LLM = ("kernels/llm/llm_optimized.yaml", "kernels/llm/llm_portable.yaml")
+
+
+@pytest.mark.parametrize("build, kept", [
+    (("optimized", "quantized", "portable", "prim"), LLM),          # host
+    (("quantized", "portable", "prim"), LLM[1:]),                   # profile=size
+    (("portable", "prim"), LLM[1:]),                                # libraries=portable,prim
+])
+def test_a_model_library_of_a_kind_comes_only_into_builds_with_that_kind(build, kept):
+    assert libraries_for_build(LLM, build, BUILTIN) == kept
+
+
+def test_a_model_library_of_no_kind_comes_into_every_build():
+    custom = ("examples/custom_linear/custom_linear.yaml", "my/kernels_v2.yaml")
+    assert libraries_for_build(custom, ("portable", "prim"), BUILTIN) == custom
+    assert library_kind("kernels/llm/llm_optimized.yaml", BUILTIN) == "optimized"
+    assert library_kind("my/fast_kernels.yaml", BUILTIN) == ""

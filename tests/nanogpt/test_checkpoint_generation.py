@@ -45,7 +45,7 @@ def built(tmp_path_factory):
         f"  - {{input: 1, dim: 0, name: T, min: 1, max: {BLOCK}}}\n"
         f"constant_methods: {{get_max_seq_len: {BLOCK}, get_vocab_size: 512, "
         "get_eos_ids: [511]}\n"
-        "kernel_libraries: [examples/nanogpt/kernels/nanogpt_kernels.yaml]\n"
+        "kernel_libraries: [kernels/llm/llm_optimized.yaml, kernels/llm/llm_portable.yaml]\n"
         "tolerance: {atol: 1.0e-4, rtol: 1.0e-4}\n"
         "app: {name: llm, sources: [apps/llm/*.cpp, apps/llm/tokenizer/*.cpp]}\n")
     proc = run_scons(f"model={manifest}", "run=1", "build_dir=" + BUILD)

@@ -727,10 +727,14 @@ def build_programs(library: str, ptes: list[str], build_dir: str = BUILD, jobs: 
     return runner
 
 
-def run_and_compare(build: LibraryBuild, exported: Exported, tmp_dir: str) -> None:
-    """Runs the program on its inputs; asserts each output matches torch's."""
+def run_and_compare(build: LibraryBuild, exported: Exported, tmp_dir: str,
+                    threads: int = 1) -> None:
+    """Runs the program on its inputs (on `threads` threads); asserts each output matches
+    torch's."""
     outputs = [os.path.join(tmp_dir, f"output_{i}.npy") for i in range(len(exported.expected))]
     command = [*build.emulator, build.runner, os.path.join(REPO, exported.pte)]
+    if threads > 1:
+        command += ["--threads", str(threads)]
     if STACK:
         command += ["--stack", CROSS_STACK if build.emulator else STACK]
     for path in exported.inputs:

@@ -3,12 +3,13 @@ cases.py, run by tests/ops/test_llm_attention.py against both kernels of kernels
 
 Each call is attention over fresh random caches at given positions. Between them the
 cases cover: query heads per kv head 1, 2, 4, 7 and 70 (more than one row set of 64);
-head sizes 1, 3, 8, 24, 64, 80, 128, 256; caches of 1, 7 and 300 positions; no sliding
-window, one smaller than the queries, one larger than the cache; a prefill from position
-0 and one later in a cache that holds earlier rows; decode at the last position; batch 1
-and 2; the optimized kernel's two paths (dot products under 8 queries, the GEMM from 8)
-and its chunks of positions (a cache longer than one chunk of transposed keys, a group
-of heads whose scores fill more than one chunk).
+head sizes 1, 3, 8, 24, 64, 80, 128, 256 and 1040 (too wide for the GEMM's transposed
+keys); caches of 1, 7, 20 and 300 positions; no sliding window, one smaller than the
+queries, one larger than the cache; a prefill from position 0 and one later in a cache
+that holds earlier rows; decode at the last position; batch 1 and 2; the optimized
+kernel's two paths (dot products under 8 queries, the GEMM from 8) and its chunks of
+positions (a cache longer than one chunk of transposed keys, a group of heads whose
+scores fill more than one chunk).
 """
 
 import random
@@ -62,6 +63,9 @@ CASES = [
         call(1, 70, 1, 3, 300, [299]),                         # row sets of 64 and 6
         call(1, 70, 1, 8, 300, [150, 299], window=280),
     ], name="wide_group"),
+    OpCase(OP, ("Float",), [
+        call(1, 2, 1, 1040, 20, _prefill(5, 9), window=4),     # too wide for the key GEMM
+    ], name="wide_head"),
     OpCase(OP, ("Float",), [
         call(1, 2, 1, 24, 300, _SHUFFLED),                     # positions in any order
         call(1, 2, 1, 24, 300, _SHUFFLED, window=30, scale=0.3),

@@ -2,8 +2,8 @@
 harness: every case of tests/ops/llm_cases.py exported once, one runtime built per kernel
 library (`scons programs=... libraries=<its manifest>,prim`), each program run and
 compared. The optimized kernel runs again at each lower CPU level of this machine
-(TL_CPU_LEVEL: its narrower vectors). A position outside the cache is an error with a
-message, not a crash.
+(TL_CPU_LEVEL: its narrower vectors) and on two threads (its tasks split a token's heads
+then). A position outside the cache is an error with a message, not a crash.
 """
 
 import os
@@ -16,14 +16,14 @@ from tests.ops import harness, llm_cases
 
 OPTIMIZED = "kernels/llm/llm_optimized.yaml"
 PORTABLE = "kernels/llm/llm_portable.yaml"
-# (library, CPU level): "" is the best level.
-RUNS = ([(OPTIMIZED, "")] + [(OPTIMIZED, level) for level in harness.cpu_levels()[:-1]]
-        + [(PORTABLE, "")])
+# (library, CPU level, threads): level "" is the best one.
+RUNS = ([(OPTIMIZED, "", 1), (OPTIMIZED, "", 2)]
+        + [(OPTIMIZED, level, 1) for level in harness.cpu_levels()[:-1]] + [(PORTABLE, "", 1)])
 
 
-def _run_id(library: str, level: str) -> str:
+def _run_id(library: str, level: str, threads: int = 1) -> str:
     name = os.path.splitext(os.path.basename(library))[0]
-    return f"{name}@{level}" if level else name
+    return (f"{name}@{level}" if level else name) + (f"x{threads}" if threads > 1 else "")
 
 
 _exported = {}
@@ -48,14 +48,14 @@ def runner(library: str) -> str:
     return _runners[library]
 
 
-@pytest.mark.parametrize("library,level", RUNS, ids=[_run_id(*r) for r in RUNS])
 @pytest.mark.parametrize("case", llm_cases.CASES, ids=[c.id for c in llm_cases.CASES])
-def test_the_kernel_matches_eager(library, level, case, tmp_path):
+@pytest.mark.parametrize("library,level,threads", RUNS, ids=[_run_id(*r) for r in RUNS])
+def test_the_kernel_matches_eager(library, level, threads, case, tmp_path):
     program = exported(case)
     assert program.ops == ("llm::cache_attention.out",)
     build = harness.LibraryBuild(_run_id(library, level), runner(library),
                                  harness.Selection({}, {}), level)
-    harness.run_and_compare(build, program, str(tmp_path))
+    harness.run_and_compare(build, program, str(tmp_path), threads)
 
 
 @pytest.mark.parametrize("library", [OPTIMIZED, PORTABLE], ids=["optimized", "portable"])
