@@ -81,7 +81,7 @@ def greedy(model, prompt: list[int], new_tokens: int) -> list[int]:
     return out[0, len(prompt):].tolist()
 
 
-# The tokenizer each architecture's checkpoints ship, in kind (tests/llm/test_tokenizers.py
+# The tokenizer each architecture's checkpoints ship, in kind (tests/llm/tokenizer_kit.py
 # trains them on KJV text): (kind, bos token or None, eos token).
 TOKENIZERS = {"llama": ("llama3", "<|begin_of_text|>", "<|end_of_text|>"),
               "qwen2": ("qwen2", None, "<|endoftext|>"),
@@ -96,8 +96,8 @@ _trained = {}
 def train_tokenizer(kind: str):
     """A tokenizers.Tokenizer of `kind` trained on KJV text (once per process)."""
     if kind not in _trained:
-        from tests.llm import test_tokenizers as t
-        corpus = t.kjv_text().splitlines() + t.VARIED.splitlines() * 20
+        from tests.llm import tokenizer_kit as t
+        corpus = t.training_text()
         if kind in ("llama2", "mistral", "gemma"):
             _trained[kind] = t.sentencepiece_style(corpus, kind)
         else:

@@ -1,4 +1,5 @@
-"""The build the llm app's tests share: `scons model=nanogpt,nanogpt_nocache run=1` (the
+"""The fixtures tests/llm shares: the training text and the tokenize driver
+(tests/llm/tokenizer_kit.py), and the build the llm app's tests share: `scons model=nanogpt,nanogpt_nocache run=1` (the
 demo GPT with and without its KV cache, one runtime and one llm app) into its own
 build_dir (incremental: SCons rebuilds only what changed)."""
 
@@ -8,6 +9,7 @@ import pytest
 
 from examples.nanogpt.trained import MODEL
 from tests.conftest import REPO, run_scons
+from tests.llm import tokenizer_kit
 from tests.llm.app import LlmApp
 
 BUILD_DIR = "build/test-nanogpt"
@@ -31,3 +33,13 @@ def nanogpt() -> LlmApp:
 def nanogpt_nocache(nanogpt) -> LlmApp:
     """The same app on the program without a KV cache (and without constant methods)."""
     return LlmApp(nanogpt.app, os.path.join(OUT, "nanogpt_nocache.pte"))
+
+
+@pytest.fixture(scope="session")
+def corpus() -> list[str]:
+    return tokenizer_kit.training_text()
+
+
+@pytest.fixture(scope="session")
+def tokenize() -> str:
+    return tokenizer_kit.build_driver()

@@ -16,10 +16,7 @@ import subprocess
 import pytest
 import sentencepiece as spm
 
-from tests.llm.test_tokenizers import (SPECIAL_STRINGS, STRINGS, VARIED, corpus, cpp_encode,
-                                       random_text, run, tokenize)
-
-__all__ = ["corpus", "tokenize"]  # fixtures this module uses
+from tests.llm.tokenizer_kit import SPECIAL_STRINGS, STRINGS, VARIED, cpp_encode, random_text, run
 
 
 def cpp_decode(binary: str, path: str, ids: list[int], *extra: str) -> str:
