@@ -50,6 +50,9 @@ constexpr int64_t kGemmMaxHeadDim = kKeyFloats / 16;
 // (kernels/llm/llm_optimized.yaml) must be at least this.
 constexpr size_t kAttentionScratchBytes =
     (kScoreFloats + kKeyFloats) * sizeof(float) + opt::kGemmScratchBytes;
+// The manifest states the figure as a number: a change here must change it there.
+static_assert(kAttentionScratchBytes == 200960,
+              "update scratch_bytes in kernels/llm/llm_optimized.yaml");
 
 // Query rows that attend together: row r's query at q + r * ld, its output at out + r *
 // ld, its keys at kv[r] floats into each cache row, seeing the positions [lo[r], hi[r]].
