@@ -43,6 +43,10 @@ M divide(M a, M b, Mode mode, bool* by_zero) {
       *by_zero = true;
       return 0;
     }
+    if constexpr (static_cast<M>(-1) < M(0)) {
+      // -a, wrapping as torch does: the lowest value / -1 overflows (and traps) in C++.
+      if (b == static_cast<M>(-1)) return sub_value(M(0), a);
+    }
     const M q = static_cast<M>(a / b);
     const bool inexact = static_cast<M>(a % b) != 0;
     return (mode == Mode::Floor && inexact && ((a < 0) != (b < 0))) ? static_cast<M>(q - 1) : q;

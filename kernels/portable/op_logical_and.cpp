@@ -1,5 +1,4 @@
-#include "kernels/portable/util/binary.h"
-#include "runtime/kernel/kernel_includes.h"
+#include "kernels/portable/util/elementwise_op.h"
 
 namespace tailor::native {
 
@@ -7,22 +6,8 @@ namespace tailor::native {
 // Broadcast; any input dtype (nonzero is true), out written as 0 or 1 in its dtype.
 Tensor& logical_and_out(KernelContext& ctx, const Tensor& self, const Tensor& other,
                         Tensor& out) {
-  // Validate
-  const Tensor* in[2] = {&self, &other};
-  TL_KERNEL_CHECK_MSG(ctx, resize_to_broadcast(out, in, 2), InvalidArgument, out,
-                      "logical_and.out: shapes do not broadcast to the out tensor");
-  TL_KERNEL_CHECK(ctx,
-                  is_default_dim_order(self) && is_default_dim_order(other) &&
-                      is_default_dim_order(out),
-                  InvalidArgument, out);
-
-  // Compute
-  constexpr uint32_t kMask = TL_SELECTED_DTYPE_MASK("logical_and.out");
-  TL_SWITCH_ALL_TYPES(out.dtype(), ctx, "logical_and.out", T, [&] {
-    apply_elementwise<bool, T, kMask>(ctx, "logical_and.out", in, out,
-                                      [](bool x, bool y) { return x && y; });
-  });
-  return out;
+  return logical_op<TL_SELECTED_DTYPE_MASK("logical_and.out")>(
+      ctx, "logical_and.out", self, other, out, [](bool x, bool y) { return x && y; });
 }
 
 }  // namespace tailor::native

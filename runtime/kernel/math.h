@@ -40,9 +40,22 @@ TL_MATH_UNARY(fabs)
 TL_MATH_UNARY(ceil)
 TL_MATH_UNARY(floor)
 TL_MATH_UNARY(trunc)
+TL_MATH_UNARY(nearbyint)  // rounds half to even (the default rounding mode), as torch.round
+TL_MATH_UNARY(log2)
+TL_MATH_UNARY(log10)
+TL_MATH_UNARY(tan)
+TL_MATH_UNARY(acos)
+TL_MATH_UNARY(asin)
+TL_MATH_UNARY(atan)
+TL_MATH_UNARY(sinh)
+TL_MATH_UNARY(cosh)
+TL_MATH_UNARY(acosh)
+TL_MATH_UNARY(asinh)
+TL_MATH_UNARY(atanh)
 TL_MATH_BINARY(pow)
 TL_MATH_BINARY(fmod)
 TL_MATH_BINARY(copysign)
+TL_MATH_BINARY(atan2)
 
 #undef TL_MATH_UNARY
 #undef TL_MATH_BINARY

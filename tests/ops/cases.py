@@ -88,7 +88,10 @@ class OpCase:
     name: str = ""                             # tells apart cases of one op: "alpha"
     domain: str = "any"                        # input values: any, positive, nonzero,
                                                # small, edges (floats that do not fit an
-                                               # integer), huge (integers anywhere in range)
+                                               # integer), huge (integers anywhere in range),
+                                               # specials (NaN, +-inf, -0.0, halves, integer
+                                               # ends; specials_nonzero without 0), shifts
+                                               # (counts around each bit width)
     atol: float | None = None                  # None: the harness default per dtype
     rtol: float | None = None
     then: tuple = ()                           # (op, *args): an aten op on each result,
@@ -147,6 +150,21 @@ def others(*tested: str) -> tuple:
     return tuple(d for d in ALL if d not in tested)
 
 COMPARISONS = ("eq", "ne", "lt", "le", "gt", "ge")
+
+
+def each_dtype(dtypes, shapes=((2, 3),), domains=(None,)) -> list:
+    """One call per dtype, on inputs of that dtype (`shapes`, `domains`: one per input): a
+    program holds calls of several dtypes, each output compared in its own dtype (the
+    tolerance of the case dtype or the output's, whichever is looser)."""
+    return [tuple(In(shape, d, domain=domain) for shape, domain in zip(shapes, domains))
+            for d in dtypes]
+
+
+# Every pair of "specials" values: x of [24, 1] against y of [24].
+SPECIAL_PAIRS = (In((24, 1), domain="specials"), In((24,), domain="specials"))
+# Integer ends against every nonzero special (the lowest value % -1 among them).
+INT_PAIRS = ((12, 1), (12,))
+INT_PAIR_DOMAINS = ("specials", "specials_nonzero")
 
 
 CASES = [
@@ -970,6 +988,102 @@ CASES = [
     OpCase("softplus.default", FLOAT, UNARY),
     OpCase("softplus.default", ("Float", "Double"), [((2, 5),)], args=(2.0, 1.0), name="beta"),
     OpCase("mish.default", FLOAT, UNARY),
+
+    # --- elementwise ops of ExecuTorch's portable set (issue 29) ---
+    # Each op in Float (its other dtypes as inputs of the same program: integer and Bool
+    # inputs give Float, Half and Double their own dtype) and BFloat16 (compared at its
+    # own tolerance); "specials" inputs, and every pair of them for binary ops.
+    *[OpCase(f"{op}.default", ("Float", "BFloat16"),
+             UNARY + [((7, 65),), (In((24,), domain="specials"),)]
+             + each_dtype(("Double", "Half") + INT + ("Bool",)), domain=domain)
+      for op, domain in (("acos", "any"), ("asin", "any"), ("atan", "any"),
+                         ("acosh", "positive"), ("asinh", "any"), ("atanh", "any"),
+                         ("cosh", "any"), ("sinh", "any"), ("tan", "any"),
+                         ("log2", "positive"), ("log10", "positive"),
+                         ("reciprocal", "nonzero"))],
+    # Rounding: halves to even; integers (their ends too) unchanged; torch has no Bool.
+    *[OpCase(f"{op}.default", ("Float", "BFloat16"),
+             UNARY + [(In((4, 6), domain="specials"),)]
+             + each_dtype(("Double", "Half") + INT, domains=("specials",)))
+      for op in ("ceil", "floor", "round", "trunc")],
+    OpCase("round.decimals", ("Float", "BFloat16"),
+           [((2, 3),), ((),), ((0, 2),), (In((4, 6), domain="specials"),)]
+           + each_dtype(("Double", "Half")), kwargs={"decimals": 2}),
+    OpCase("round.decimals", ("Float", "Double"), [((2, 3),), (In((4, 6), domain="specials"),)],
+           kwargs={"decimals": -1}, name="negative"),
+    OpCase("sign.default", ("Float", "BFloat16"),
+           UNARY + [(In((4, 6), domain="specials"),)]
+           + each_dtype(("Double", "Half", "Bool") + INT, domains=("specials",))),
+    *[OpCase(f"{op}.default", ("Float",),
+             UNARY + [(In((4, 6), domain="specials"),)]
+             + each_dtype(("Double", "Half", "BFloat16", "Bool") + INT, domains=("specials",)))
+      for op in ("isnan", "isinf")],
+    OpCase("atan2.default", ("Float", "BFloat16"),
+           BINARY + [SPECIAL_PAIRS] + MIXED
+           + each_dtype(("Double", "Half", "Bool") + INT, shapes=((2, 3), (3,)),
+                        domains=(None, None))),
+    # fmod and remainder: integers exact (the lowest value % -1 is 0), floats by fmod (a
+    # zero divisor gives NaN); an integer zero divisor fails the call
+    # (test_integer_division_by_zero_fails_the_call).
+    *[OpCase(f"{op}.Tensor", ("Float", "BFloat16"),
+             BINARY + [SPECIAL_PAIRS, ((2, 3), In((3,), "Int")),
+                       (In((2, 3), "Int"), In((3,), "Char")),
+                       (In((2,), "Half"), In((2,), "Double"))]
+             + each_dtype(("Double", "Half") + INT, INT_PAIRS, INT_PAIR_DOMAINS),
+             domain="nonzero")
+      for op in ("fmod", "remainder")],
+    *[OpCase(f"{op}.Tensor", ("Int", "Long"), [((4,), (4,))], domain="nonzero", name="by_zero")
+      for op in ("fmod", "remainder")],
+    *[case for op in ("fmod", "remainder") for case in (
+        OpCase(f"{op}.Scalar", ("Float", "BFloat16"),
+               UNARY + [(In((4, 6), domain="specials"),)]
+               + each_dtype(("Double", "Half", "Bool") + INT, domains=("specials",)), args=(3,)),
+        OpCase(f"{op}.Scalar", ("Float",), [((2, 3),), (In((4, 6), domain="specials"),)]
+               + each_dtype(("Bool",) + INT), args=(-1.5,), name="float"),
+        OpCase(f"{op}.Scalar", ("Long",), each_dtype(INT, domains=("specials",)), args=(-1,),
+               name="minus_one"))],
+    # Bitwise or / xor: every pair of integer specials per dtype; a Bool tensor with an
+    # integer Scalar gives Long, with a Bool one Bool.
+    *[case for op in ("bitwise_or", "bitwise_xor") for case in (
+        OpCase(f"{op}.Tensor", ("Int",),
+               BINARY + [((2, 3), In((3,), "Char")), ((2, 3), In((3,), "Bool")),
+                         (In((2, 3), "Byte"), In((3,), "Char"))]
+               + each_dtype(("Bool",) + INT, INT_PAIRS, ("specials", "specials"))),
+        OpCase(f"{op}.Scalar", ("Int",), each_dtype(("Bool",) + INT, domains=("specials",)),
+               args=(5,)),
+        OpCase(f"{op}.Scalar", ("Bool",), [((2, 3),), ((),)], args=(True,), name="bool"))],
+    # Shifts (`<<` and `>>` export as __lshift__ / __rshift__): every integer special by
+    # every count around each bit width, negative counts too.
+    *[OpCase(f"{op}.Tensor", ("Int",),
+             BINARY + [((2, 3), In((3,), "Char")), (In((2, 3), "Byte"), In((3,), "Short"))]
+             + each_dtype(INT, ((12, 1), (13,)), ("specials", "shifts")), domain="small")
+      for op in ("bitwise_left_shift", "bitwise_right_shift", "__lshift__", "__rshift__")],
+    # A Bool tensor shifts in Long by bitwise_*_shift; torch.export refuses it for `<<`.
+    *[OpCase(f"{op}.Tensor_Scalar", ("Int",),
+             each_dtype(("Bool",) + INT, domains=("specials",)), args=(3,))
+      for op in ("bitwise_left_shift", "bitwise_right_shift")],
+    *[OpCase(f"{op}.Scalar", ("Int",), each_dtype(INT, domains=("specials",)), args=(3,))
+      for op in ("__lshift__", "__rshift__")],
+    OpCase("__lshift__.Scalar", ("Int",), each_dtype(INT, domains=("specials",)), args=(64,),
+           name="past_width"),
+    OpCase("__rshift__.Scalar", ("Int",), each_dtype(INT, domains=("specials",)), args=(-1,),
+           name="negative"),
+    OpCase("logical_xor.default", ("Float",),
+           BINARY + MIXED + each_dtype(("Double", "Half", "BFloat16", "Bool") + INT,
+                                       shapes=((2, 3), (3,)), domains=(None, None)),
+           domain="small"),
+    # Ops of that set torch.export decomposes (no kernel of their own): floor_divide to
+    # div(rounding_mode="floor"), logit to where/log, glu to slice/sigmoid/mul, rsub to sub.
+    OpCase("floor_divide.default", ("Float", "Int"), BINARY, domain="nonzero"),
+    OpCase("floor_divide.default", ("Int", "Long"), [INT_PAIRS], domain="specials_nonzero",
+           name="specials"),
+    OpCase("logit.default", ("Float",), [((2, 3),), (In((4, 6), domain="specials"),)],
+           domain="positive"),
+    OpCase("logit.default", ("Float",), [((2, 3),), (In((4, 6), domain="specials"),)],
+           args=(1e-3,), name="eps"),
+    OpCase("glu.default", ("Float",), [((4, 6),), ((2, 4, 3),)], args=(1,)),
+    OpCase("rsub.Scalar", ("Float", "Int"), [((2, 3),), ((),)], args=(2,)),
+    OpCase("rsub.Tensor", ("Float",), BINARY, kwargs={"alpha": 2}),
     # Logical reductions: zeros are common in the "small" domain, and size-1 reduced dims
     # give false results too; x.all() runs as not(any(not(x))).
     OpCase("any.default", ALL, [((2, 3),), ((),), ((0, 4),), ((1,),),

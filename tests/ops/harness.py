@@ -242,6 +242,28 @@ EDGE_FLOATS = (float("inf"), float("-inf"), float("nan"), -1e20, 1e20, -501.0, 5
                70000.7, 4294967551.0, -2147483648.9, 2.0**63, 9.2e18, -9.3e18)
 
 
+# The "specials" domain, cycled: floats where functions have edges (NaN, infinities, signed
+# zeros, halves that round to even, +-1, values past Half's range and below Float's
+# smallest normal); integers at their type's ends (the lowest % -1) and around zero
+# ("specials_nonzero": without 0, for divisors). "shifts": shift counts below 0, at and past
+# each bit width (those the dtype holds).
+SPECIAL_FLOATS = (float("nan"), float("inf"), float("-inf"), 0.0, -0.0, 0.5, -0.5, 1.5, -1.5,
+                  2.5, -2.5, 1.0, -1.0, 0.999, -0.999, 3.0, -7.25, 100.5, 1e-30, 1e30, -1e30,
+                  7.0, -2.0, 70000.0)
+SHIFTS = (-1, 0, 1, 3, 7, 8, 15, 16, 31, 32, 63, 64, 100)
+
+
+def _special_ints(dtype: str, domain: str) -> list:
+    import torch
+    info = torch.iinfo(_torch_dtype(dtype))
+    if domain == "shifts":
+        values = SHIFTS
+    else:
+        values = (info.min, info.max, info.min + 1, info.max - 1, -1, 0, 1, 2, -2, 3, 7, -7)
+        values = [v for v in values if domain != "specials_nonzero" or v != 0]
+    return [v for v in values if info.min <= v <= info.max]
+
+
 def _make_value(spec: In, dtype: str, domain: str, gen):
     import torch
     shape = tuple(spec.shape)
@@ -249,6 +271,12 @@ def _make_value(spec: In, dtype: str, domain: str, gen):
         return torch.tensor(spec.values, dtype=_torch_dtype(dtype)).reshape(shape)
     if dtype == "Bool":
         return torch.randint(0, 2, shape, generator=gen).bool()
+    if domain in ("specials", "specials_nonzero", "shifts"):
+        count = int(np.prod(shape)) if shape else 1
+        integer = dtype in ("Byte", "Char", "Short", "Int", "Long")
+        values = _special_ints(dtype, domain) if integer else SPECIAL_FLOATS
+        cycled = torch.tensor(values, dtype=torch.int64 if integer else torch.float64)
+        return cycled[torch.arange(count) % len(values)].reshape(shape).to(_torch_dtype(dtype))
     if domain == "edges" and dtype not in ("Byte", "Char", "Short", "Int", "Long"):
         count = int(np.prod(shape)) if shape else 1
         edges = torch.tensor(EDGE_FLOATS, dtype=torch.float64)

@@ -10,12 +10,15 @@ its tests skip with one reason saying how to install it.
 import collections
 import dataclasses
 import os
+import subprocess
 
+import numpy as np
 import pytest
 
 from codegen.kernel_manifest import load_library, parse_library
 from codegen.oplist import parse_oplist
 from codegen.schema import load_aten_schemas
+from tests.conftest import REPO
 from tests.ops import harness
 from tests.ops.cases import CASES
 
@@ -112,6 +115,48 @@ def test_op(library, case, dtype, exported, built, tmp_path):
     if library == harness.XNNPACK:  # so a case cannot pass on the portable kernels
         harness.assert_delegated(program)
     harness.run_and_compare(built(library), program, str(tmp_path))
+
+
+# The elementwise operators of ExecuTorch's portable library that torch.export emits
+# (issue 29; floor_divide, logit, glu and rsub decompose to others, see their cases).
+EXECUTORCH_ELEMENTWISE = (
+    "acos.out", "asin.out", "atan.out", "acosh.out", "asinh.out", "atanh.out", "cosh.out",
+    "sinh.out", "tan.out", "ceil.out", "floor.out", "round.out", "round.decimals_out",
+    "trunc.out", "sign.out", "reciprocal.out", "log2.out", "log10.out", "isnan.out",
+    "isinf.out", "atan2.out", "fmod.Tensor_out", "fmod.Scalar_out", "remainder.Tensor_out",
+    "remainder.Scalar_out", "bitwise_or.Tensor_out", "bitwise_or.Scalar_out",
+    "bitwise_xor.Tensor_out", "bitwise_xor.Scalar_out", "bitwise_left_shift.Tensor_out",
+    "bitwise_left_shift.Tensor_Scalar_out", "bitwise_right_shift.Tensor_out",
+    "bitwise_right_shift.Tensor_Scalar_out", "__lshift__.Tensor_out", "__lshift__.Scalar_out",
+    "__rshift__.Tensor_out", "__rshift__.Scalar_out", "logical_xor.out")
+
+
+def test_portable_runs_the_executorch_elementwise_ops(exported):
+    """Portable declares each of them, some case calls each, and portable runs every
+    program calling one (a skip would hide a missing dtype)."""
+    wanted = {f"aten::{op}" for op in EXECUTORCH_ELEMENTWISE}
+    library = load_library(os.path.join(harness.KERNELS_DIR, "portable.yaml"))
+    assert sorted(wanted - set(library.ops())) == []
+    calling = [e for e in _ok(exported) if wanted & set(e.ops)]
+    assert sorted(wanted - {op for e in calling for op in e.ops}) == []
+    skipped = _selection("portable", exported).skipped
+    assert [f"{e.case.id} ({e.dtype}): {skipped[(e.case.id, e.dtype)]}" for e in calling
+            if (e.case.id, e.dtype) in skipped] == []
+
+
+@pytest.mark.parametrize("op", ["fmod", "remainder"])
+def test_integer_division_by_zero_fails_the_call(op, exported, built, tmp_path):
+    """torch raises ZeroDivisionError for an integer fmod or remainder by zero; the kernel
+    fails the call with a message naming the op (its by_zero case, on a zero divisor)."""
+    program = exported[(f"{op}.Tensor-by_zero", "Int")]
+    inputs = []
+    for name, values in (("self", [5, -7, 3, 0]), ("other", [2, 3, 0, 1])):
+        inputs += ["--input", str(tmp_path / f"{name}.npy")]
+        np.save(inputs[-1], np.array(values, np.int32))
+    proc = subprocess.run([built("portable").runner, os.path.join(REPO, program.pte), *inputs],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert f"{op}.Tensor_out: integer division by zero" in proc.stderr
 
 
 def test_case_ids_are_unique():
