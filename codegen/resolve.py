@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from codegen.dtypes import ALL_DTYPES, dtype_mask
 from codegen.errors import ManifestError, run_cli
 from codegen.kernel_manifest import KernelLibrary, LibraryKernel, load_library, manifest_op_name
+from codegen.nearest_kernel import Offer, describe_missing
 from codegen.oplist import OpList, OpUse, merge_oplists, parse_oplist
 from codegen.schema import REPO, load_aten_schemas
 from codegen.target import is_library_path, load_target
@@ -195,9 +196,18 @@ def _describe(group: list[_Missing], libraries) -> list[str]:
     what = "all dtypes" if m.key is None else _named_dtypes(m.use.op, m.key, libraries)
     head = f"{m.use.op} ({what}), {_who(sorted(models))}"
     if m.has_op:
-        keys = ", ".join(f"'{g.key}'" for g in group)
-        offered = sorted({_offered(k) for lib in libraries for k in lib.kernels_for(m.use.op)})
-        head += f": no kernel for key {keys}; the libraries have {', '.join(offered)}"
+        offers = [Offer(k.library, k.key, k.dtypes) for lib in libraries
+                  for k in lib.kernels_for(m.use.op)]
+        schema = _schema_of(m.use.op, libraries)
+        clauses = []
+        for g in group:
+            lacks, _ = describe_missing(g.key, offers, schema)
+            clauses.append(f"no kernel for key '{g.key}'" + (f"; {lacks}" if lacks else ""))
+        head += ": " + "; ".join(clauses)
+        if not all(describe_missing(g.key, offers, schema)[0] for g in group):
+            offered = sorted({_offered(k) for lib in libraries
+                              for k in lib.kernels_for(m.use.op)})
+            head += f"; the libraries have {', '.join(offered)}"
     else:
         head += ": no library has the op"
     shown = [f"  at {where}" for where in sources[:3]]       # under the op's line
@@ -220,10 +230,21 @@ def _missing_error(missing: list[_Missing], libraries, target_path: str, source:
     if any(not m.has_op for m in missing):
         fixes.append(f"add a kernel for each op no library has to one of {paths}, or add a "
                      f"library that has it to kernel_libraries{in_target}")
-    if any(m.has_op for m in missing):
+    kinds = set()
+    for m in missing:
+        if m.has_op:
+            offers = [Offer(k.library, k.key, k.dtypes) for lib in libraries
+                      for k in lib.kernels_for(m.use.op)]
+            kinds |= describe_missing(m.key, offers, _schema_of(m.use.op, libraries))[1] \
+                or {"dtype"}
+    if "dtype" in kinds:
         fixes.append("give the op's kernel the missing dtypes (`arg_meta: null` with them in "
                      "its `dtypes:`, or an entry whose type_alias lists them), or export the "
                      "model with dtypes the kernels support")
+    if kinds & {"rank", "dim order"}:
+        fixes.append("give the op a kernel for that rank or dim order (a kernel that handles "
+                     "it, declared with it in its dim_order_alias), or export the model so the "
+                     "op sees a rank and dim order the kernels take")
     return ManifestError(
         f"{source}: {len(groups)} operator use(s) have no kernel in [{names}]{where}:\n  "
         + "\n  ".join(lines) + "\n" + "\n".join(f"fix: {fix}" for fix in fixes))

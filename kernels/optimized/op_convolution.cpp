@@ -46,6 +46,8 @@ Tensor& convolution_out(KernelContext& ctx, const Tensor& input, const Tensor& w
   float* y = out.mutable_data<float>();
   if (transposed) {
     tailor::native::conv_transposed_direct(s, x, w, b, y);
+  } else if (s.volumetric()) {  // no key of its manifest sends one: portable's loop
+    tailor::native::conv_direct(s, x, w, b, y);
   } else if (s.in_per_group() == 1) {
     conv_depthwise_float(ctx, s, x, w, b, y);
   } else if (s.out_per_group() < kConvGemmMinRows) {

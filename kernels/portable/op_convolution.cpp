@@ -7,7 +7,8 @@ namespace tailor::native {
 // convolution.out(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride,
 //                 SymInt[] padding, SymInt[] dilation, bool transposed,
 //                 SymInt[] output_padding, SymInt groups, *, Tensor(a!) out) -> Tensor(a!)
-// 1-D (input [N, C, L]) and 2-D (input [N, C, H, W]) convolution with groups. The weight
+// 1-D (input [N, C, L]), 2-D ([N, C, H, W]) and 3-D ([N, C, D, H, W]) convolution with
+// groups. The weight
 // is [C_out, C_in / groups, k...], or when transposed [C_in, C_out / groups, k...];
 // output_padding only lengthens a transposed convolution's output.
 Tensor& convolution_out(KernelContext& ctx, const Tensor& input, const Tensor& weight,

@@ -113,7 +113,8 @@ def test_missing_kernels_are_all_listed_in_one_error(library):
         "selected_ops.yaml: 3 operator use(s) have no kernel in [optimized, portable] "
         "(kernel_libraries of manifests/targets/x.yaml):\n"
         "  aten::add.out (self: Half, other: Half, out: Half), model mlp: no kernel for key "
-        f"'{H2}'; the libraries have {F2}\n"
+        f"'{H2}'; what differs from the nearest kernel, optimized's '{F2}': dtype (self, other "
+        "and out are Half, it takes Float)\n"
         "  aten::gelu.out (self: Half, out: Half), model nanogpt: no library has the op\n"
         "  aten::mm.out (all dtypes), op list: no library has the op\n"
         "fix: add a kernel for each op no library has to one of "
@@ -176,8 +177,53 @@ def test_uncovered_dtype_is_missing_with_what_the_null_kernel_takes(library):
     with pytest.raises(ManifestError) as e:
         resolve_kernels(uses(F2, H2), [library(NULL_FLOAT)])
     assert (f"  aten::add.out (self: Half, other: Half, out: Half), model mlp: no kernel for "
-            f"key '{H2}'; the libraries have arg_meta: null (Double, Float)\n") in str(e.value)
+            f"key '{H2}'; what differs from the nearest kernel, portable's arg_meta: null: dtype "
+            "(self, other and out are Half, it takes Double, Float)\n") in str(e.value)
     assert "1 operator use(s)" in str(e.value)
+
+
+CONV = """
+    - op: convolution.out
+      type_alias: {T0: [Half, Float]}
+      dim_order_alias: {D0: [[0, 1, 2], [0, 1, 2, 3]], D1: [[0]]}
+      kernels:
+        - arg_meta: {input: [T0, D0], weight: [T0, D0], bias: [T0, D1], out: [T0, D0]}
+          kernel_name: tailor::convolution_out
+        - arg_meta: {input: [T0, D0], weight: [T0, D0], out: [T0, D0]}
+          kernel_name: tailor::convolution_out
+"""
+
+
+def test_a_missing_rank_is_named_against_the_nearest_key_not_every_key(library):
+    """Conv3d on a library of 1-D and 2-D convolutions: the rank is missing, not Float."""
+    r5, r4, r1 = "Float;0,1,2,3,4", "Float;0,1,2,3", "Float;0"
+    with pytest.raises(ManifestError) as e:
+        resolve_kernels(uses("|".join([r5, r5, r1, r5]), "|".join([r5, r5, r5]),
+                             op="aten::convolution.out", model="video"), [library(CONV)])
+    message = str(e.value)
+    nearest = "|".join([r4, r4, r1, r4])
+    assert (f"what differs from the nearest kernel, portable's '{nearest}': rank (input, "
+            "weight and out are 5-d, it takes 4-d)") in message
+    # Without a bias the key has three parts, named without the optional argument.
+    assert ("rank (input, weight and out are 5-d, it takes 4-d)") in message.split("\n")[1]
+    assert "Half" not in message and "the libraries have" not in message
+    assert "fix: give the op a kernel for that rank or dim order" in message
+    assert "missing dtypes" not in message
+
+
+def test_a_missing_dim_order_and_dtype_are_both_named(library):
+    last = "Half;0,2,3,1"
+    with pytest.raises(ManifestError) as e:
+        resolve_kernels(uses(f"{last}|{last}|Half;0|{last}", op="aten::convolution.out"),
+                        [library(CONV)])
+    message = str(e.value)
+    assert ("dim order (input, weight and out are 0,2,3,1, it takes 0,1,2,3)") in message
+    assert "fix: give the op's kernel the missing dtypes" not in message
+    with pytest.raises(ManifestError) as e:
+        resolve_kernels(uses("Double;0,1,2|Double;0,1,2|Double;0,1,2",
+                             op="aten::convolution.out"), [library(CONV)])
+    assert ("dtype (input, weight and out are Double, it takes Float)") in str(e.value)
+    assert "fix: give the op a kernel for that rank" not in str(e.value)
 
 
 def test_all_dtypes_selects_what_a_null_kernel_lists(library):

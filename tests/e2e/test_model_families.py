@@ -1,7 +1,8 @@
 """The common architectures build and match eager (examples/zoo/), on host and, where
 XNNPACK is installed, host-xnnpack: torchvision's classifiers, transformers' GPT-2, Llama,
 BERT, DistilBERT, ViT-style and Whisper encoders, timm ViT/DeiT, torch.nn's Transformer,
-MultiheadAttention, LSTM and GRU, and a 1-D keyword-spotting CNN.
+MultiheadAttention, LSTM and GRU, a 1-D keyword-spotting CNN, and (examples/zoo/
+operator_models.py) a ConvNeXt-V2 GRN block, a spatial transformer and a Conv3d video model.
 
 Per target, ONE runtime holds them all: one model of each family comes from its model
 manifest (manifests/models/, with run=1's self-check), the others are exported here with
@@ -24,7 +25,8 @@ BUILD = "build/test-e2e-families"
 ATOL = RTOL = 1e-4
 # One model of each family, from its manifest.
 MANIFESTS = ("resnet18", "mobilenet_v2", "gpt2", "llama", "bert", "vit", "whisper_encoder",
-             "kws_cnn", "nn_transformer", "lstm")
+             "kws_cnn", "nn_transformer", "lstm", "convnext_v2_grn", "spatial_transformer",
+             "video_conv3d")
 DYNAMIC = {"gpt2": 9, "llama": 5, "bert": 23}      # dynamic-length models: a second length
 # The families' neighbours, exported here and built in with programs=.
 CLASSIFIERS = ("mobilenet_v3_small", "efficientnet_b0", "regnet_x_400mf", "shufflenet_v2_x0_5",

@@ -418,6 +418,30 @@ CASES = [
     OpCase("layer_norm.default", ("Float", "Double"), [((2, 3, 4),)],
            args=([3, 4], None, None, 1e-3),
            name="two_dims"),
+    # linalg_vector_norm: ord, dim, keepdim. x.norm(p=2, dim=(1, 2), keepdim=True) is
+    # ConvNeXt-V2's GRN; every order torch.export emits for x.norm(p=...): 2, 1, inf,
+    # -inf, 0 (a count), any other p (negative too). Small integers give zeros to count.
+    OpCase("linalg_vector_norm.default", FLOAT,
+           [((2, 3, 4),), ((2, 0, 3),), ((1, 5, 7, 9),)], args=(2, [1, 2], True),
+           name="grn"),
+    OpCase("linalg_vector_norm.default", FLOAT, [((3, 4, 5),), ((),)], args=(2,),
+           name="all"),
+    *[OpCase("linalg_vector_norm.default", ("Float", "Double"),
+             [((3, 7),), ((2, 3, 65),), (In((5, 3), perm=(1, 0)),)], args=(order, [-1]),
+             domain="small", name=name)
+      for name, order in [("ord1", 1), ("inf", float("inf")), ("neg_inf", float("-inf")),
+                          ("ord0", 0), ("ord3", 3.0), ("ord_half", 0.5)]],
+    OpCase("linalg_vector_norm.default", ("Float", "Double"), [((3, 7),), ((4, 5),)],
+           args=(-1.5, [1]), domain="nonzero", name="negative_ord"),
+    OpCase("linalg_vector_norm.default", ("Float",), [((3, 4),)], args=(2, [0]),
+           kwargs={"dtype": Dtype("Double")}, name="dtype"),
+    # Infinities and NaN: a NaN makes every norm NaN, an infinity every norm but -inf's.
+    *[OpCase("linalg_vector_norm.default", ("Float",), [((4, 6),)], args=(order, [1]),
+             domain="edges", name=f"edges_{name}")
+      for name, order in [("2", 2), ("inf", float("inf")), ("neg_inf", float("-inf")),
+                          ("0", 0), ("1", 1)]],
+    OpCase("linalg_vector_norm.default", ("Float",), [((0, 4),), ((3, 0),)], args=(1, [0]),
+           name="empty"),
     OpCase("mean.dim", FLOAT, [((3, 4, 5),), ((2, 0, 3),)], args=([0, 2], True)),
     OpCase("mean.dim", ("Float",), [((3, 4),)], args=([-1],), kwargs={"dtype": Dtype("Double")},
            name="dtype"),
@@ -477,6 +501,20 @@ CASES = [
            domain="small", name="accumulate"),
     OpCase("index_put.default", others("Float", "Bool", "Half", "Long"),
            [((5, 6), Tensors((In((3,), "Long"),)), (3, 6))], domain="small", name="dtypes"),
+    # Bool (mask) indices, x[mask] = v: a mask over k dims indexes them with its true
+    # positions (row-major); values broadcast to [count, rest...]. A mask after a None,
+    # beside a Long index, accumulated, all false, and empty.
+    OpCase("index_put.default", ("Float", "Bool", "Half", "Long"),
+           [((5, 6), Tensors((In((5, 6), "Bool"),)), ()),
+            ((5, 6, 3), Tensors((In((5, 6), "Bool"),)), (3,)),
+            ((4, 5, 6), Tensors((None, In((5,), "Bool"))), (6,)),
+            ((4, 5), Tensors((In((4,), "Bool"), In((1,), "Long"))), (1,)),
+            ((3, 4), Tensors((Given((3, 4), "Bool", values=(0,) * 12),)), ()),
+            ((0, 3), Tensors((In((0, 3), "Bool"),)), ())], domain="small", name="mask"),
+    OpCase("index_put.default", ("Float", "Long"),
+           [((2, 4, 3), Tensors((In((2, 4), "Bool"),)), (3,)),
+            ((6, 2), Tensors((In((6,), "Bool"), None)), ())], args=(True,), domain="small",
+           name="mask_accumulate"),
     # Index values in [1, 6]: in range for dims of 7.
     OpCase("index_select.default", ("Float", "Bool", "Half", "Long"),
            [((7, 3), Arg(0), In((4,), "Long")), ((2, 7, 3), Arg(1), In((), "Int")),
@@ -720,6 +758,33 @@ CASES = [
              Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1))],
            domain="small", name="small_ints"),
 
+    # 3-D (Conv3d, video models): the direct loops over a depth; odd sizes, stride,
+    # padding, dilation and groups in each dim, no bias, an empty batch, transposed.
+    OpCase("convolution.default", ("Float", "Double"),
+           [((2, 3, 5, 6, 7), Constant((4, 3, 3, 3, 3)), Constant((4,)), Arg([1, 1, 1]),
+             Arg([1, 1, 1]), Arg([1, 1, 1]), Arg(False), Arg([0, 0, 0]), Arg(1)),
+            ((1, 4, 7, 5, 9), Constant((6, 2, 3, 2, 3)), Arg(None), Arg([2, 1, 3]),
+             Arg([1, 0, 2]), Arg([2, 1, 1]), Arg(False), Arg([0, 0, 0]), Arg(2)),
+            ((1, 3, 4, 4, 4), Constant((3, 1, 1, 3, 3)), Constant((3,)), Arg([1]), Arg([0]),
+             Arg([1]), Arg(False), Arg([0]), Arg(3)),
+            ((1, 2, 3, 5, 300), Constant((5, 2, 2, 1, 3)), Constant((5,)), Arg([1, 1, 1]),
+             Arg([0, 0, 1]), Arg([1, 1, 1]), Arg(False), Arg([0, 0, 0]), Arg(1)),
+            ((1, 2, 1, 1, 1), Constant((3, 2, 1, 1, 1)), Constant((3,)), Arg([1, 1, 1]),
+             Arg([0, 0, 0]), Arg([1, 1, 1]), Arg(False), Arg([0, 0, 0]), Arg(1)),
+            ((0, 2, 3, 3, 3), Constant((2, 2, 2, 2, 2)), Constant((2,)), Arg([1, 1, 1]),
+             Arg([0, 0, 0]), Arg([1, 1, 1]), Arg(False), Arg([0, 0, 0]), Arg(1))],
+           name="3d"),
+    OpCase("convolution.default", ("Float", "Double"),
+           [((1, 4, 3, 4, 5), Constant((4, 3, 3, 3, 2)), Constant((6,)), Arg([2, 2, 1]),
+             Arg([1, 1, 0]), Arg([1, 1, 2]), Arg(True), Arg([1, 0, 0]), Arg(2)),
+            ((2, 3, 2, 3, 3), Constant((3, 2, 2, 2, 2)), Arg(None), Arg([1, 1, 1]),
+             Arg([0, 0, 0]), Arg([1, 1, 1]), Arg(True), Arg([0, 0, 0]), Arg(1))],
+           name="3d_transposed"),
+    OpCase("convolution.default", ("Half", "BFloat16"),
+           [((1, 3, 4, 5, 6), Constant((4, 3, 3, 3, 3)), Constant((4,)), Arg([1, 2, 1]),
+             Arg([1, 1, 1]), Arg([1, 1, 1]), Arg(False), Arg([0, 0, 0]), Arg(1))],
+           domain="small", name="3d_small_ints"),
+
     # Batch norm in eval: input, weight, bias, running_mean, running_var, momentum, eps;
     # out1 and out2 are empty, as torch returns them.
     OpCase("_native_batch_norm_legit_no_training.default", FLOAT,
@@ -832,6 +897,68 @@ CASES = [
            [((2, 3, 1, 11),)], args=([1, 3], [1, 2], [0, 1], True, False), name="as_1d"),
     OpCase("avg_pool2d.default", ("Float",),
            [((0, 3, 6, 6),)], args=([2, 2],), name="empty_batch"),
+
+    # 3-d pooling (MaxPool3d, AvgPool3d): the 2-d rules per dim, over D x H x W volumes
+    # of 4-d and 5-d inputs. Arguments as the 2-d ops'.
+    OpCase("max_pool3d_with_indices.default", INT + FLOAT,
+           [((2, 3, 5, 6, 7),), ((3, 4, 5, 5),), ((1, 1, 2, 2, 2),)],
+           args=([3, 3, 3], [2, 2, 2], [1, 1, 1])),
+    OpCase("max_pool3d_with_indices.default", ("Float", "Int"),
+           [((1, 2, 6, 8, 7),), ((2, 7, 8, 5),)], args=([3, 2, 3], [2, 2, 3], [1, 1, 1],
+                                                      [1, 1, 1], True), name="ceil"),
+    OpCase("max_pool3d_with_indices.default", ("Float", "Half"),
+           [((1, 2, 7, 6, 9),)], args=([2, 3, 2], [1, 2, 1], [1, 0, 1], [2, 1, 3]),
+           name="dilation"),
+    OpCase("max_pool3d_with_indices.default", ("Float", "Long"),
+           [((2, 2, 4, 5, 6),), ((2, 4, 4, 4),)], args=([2],), name="defaults"),
+    OpCase("max_pool3d_with_indices.default", ("Float",), [((0, 2, 4, 4, 4),)], args=([2, 2, 2],),
+           name="empty_batch"),
+    OpCase("max_pool3d_with_indices.default", ("Float", "Short"), [((1, 2, 2, 2, 4),)],
+           args=([2, 2, 1], [1, 1, 1], [1, 1, 0], [3, 3, 1]), name="window_in_padding"),
+    OpCase("max_pool3d_with_indices.default", ("Float",),
+           [(Computed((1, 2, 4, 5, 6), by="log"),)], args=([2, 2, 2], [1, 2, 2]),
+           domain="small", name="nan"),
+    OpCase("avg_pool3d.default", ("Float", "Double"),
+           [((2, 3, 5, 6, 7),), ((3, 4, 5, 5),), ((1, 1, 3, 3, 3),)],
+           args=([3, 3, 3], [2, 2, 2], [1, 1, 1])),
+    OpCase("avg_pool3d.default", ("Float", "Double"), [((2, 2, 5, 7, 6),)],
+           args=([3, 3, 2], [2, 3, 2], [1, 1, 1], False, False), name="exclude_pad"),
+    OpCase("avg_pool3d.default", ("Float", "Double"), [((1, 2, 6, 8, 7),), ((2, 7, 8, 5),)],
+           args=([3, 3, 3], [2, 2, 3], [1, 1, 1], True, True), name="ceil"),
+    OpCase("avg_pool3d.default", ("Float",), [((1, 2, 6, 8, 7),)],
+           args=([3, 3, 3], [3, 3, 3], [1, 1, 1], True, False), name="ceil_exclude_pad"),
+    OpCase("avg_pool3d.default", ("Float",), [((1, 2, 5, 6, 7),)],
+           args=([2, 3, 2], [1, 2, 2], [1, 1, 0], False, True, -5), name="divisor"),
+    OpCase("avg_pool3d.default", ("Float",), [((2, 2, 4, 5, 6),)], args=([2],),
+           name="defaults"),
+    OpCase("avg_pool3d.default", ("Float",), [((0, 2, 4, 4, 4),)], args=([2, 2, 2],),
+           name="empty_batch"),
+
+    # grid_sampler_2d (F.grid_sample): input, grid, interpolation_mode (0 bilinear, 1
+    # nearest, 2 bicubic), padding_mode (0 zeros, 1 border, 2 reflection), align_corners.
+    # Random grids reach past [-1, 1] on every side; a 1x1 input has nothing to reflect
+    # over; the given grid holds the corners, the centre and points half a pixel off.
+    *[OpCase("grid_sampler_2d.default", dtypes,
+             [((2, 3, 5, 7), (2, 4, 6, 2)), ((1, 2, 1, 1), (1, 2, 3, 2)),
+              ((1, 2, 4, 4), Given((1, 3, 3, 2), values=(
+                  -1, -1, 1, 1, 0, 0, -1, 1, 1, -1, 0.125, 0.375, 1.5, -1.5, -1.25, 2.0,
+                  0.625, -0.875))),
+              ((0, 2, 3, 3), (0, 2, 2, 2)), ((1, 2, 3, 3), (1, 0, 3, 2))],
+             args=(mode, padding, align),
+             name=f"{mode_name}_{padding_name}{'_align' if align else ''}")
+      for mode, mode_name, dtypes in [(0, "bilinear", ("Float", "Double")),
+                                      (1, "nearest", ("Float", "Double")),
+                                      (2, "bicubic", ("Float",))]
+      for padding, padding_name in [(0, "zeros"), (1, "border"), (2, "reflection")]
+      for align in (False, True)],
+    OpCase("grid_sampler_2d.default", ("Half", "BFloat16"),
+           [((1, 2, 5, 6), (1, 3, 4, 2))], args=(0, 0, False), domain="small",
+           name="bilinear_16bit"),
+    # F.affine_grid's grid: a rotation and a scale (the spatial transformer's).
+    OpCase("grid_sampler_2d.default", ("Float",),
+           [((2, 3, 6, 8), Computed((2, 2, 3), by="affine_grid_generator",
+                                    args=([2, 3, 5, 7], False)))],
+           args=(0, 0, False), name="affine_grid"),
 
     # Adaptive pooling: output cell i of n covers [floor(i*in/n), ceil((i+1)*in/n)).
     OpCase("_adaptive_avg_pool2d.default", FLOAT, [((2, 3, 7, 9),), ((3, 7, 9),)],

@@ -48,6 +48,9 @@ def test_opinfos_reach_each_declared_op():
     assert "nn.functional.conv2d" in names("aten::convolution.out")
     assert names("aten::max_pool2d_with_indices.out") == {"nn.functional.max_pool2d"}
     assert "nn.functional.interpolate/bilinear" in names("aten::upsample_bilinear2d.vec_out")
+    assert names("aten::grid_sampler_2d.out") == {"grid_sampler_2d", "nn.functional.grid_sample"}
+    assert names("aten::max_pool3d_with_indices.out") == {"nn.functional.max_pool3d"}
+    assert names("aten::linalg_vector_norm.out") == {"linalg.vector_norm"}
 
 
 def test_groups_take_float_and_the_declared_integer_dtypes():

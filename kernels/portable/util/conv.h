@@ -1,5 +1,6 @@
-// The loops behind convolution.out (op_convolution.cpp), on contiguous NCHW tensors; a
-// 1-D convolution runs as a 2-D one of height 1.
+// The loops behind convolution.out (op_convolution.cpp), on contiguous NCHW (NCDHW)
+// tensors; a 1-D convolution runs as a 2-D one of height 1, a 2-D one as a 3-D one of
+// depth 1 (the depth loops of the direct paths then run once).
 //
 // - conv_gemm(): each group is a matrix product, weight [cout_g, cin_g * kh * kw] times
 //   the input's patches [cin_g * kh * kw, out_h * out_w]. The patches are never stored
@@ -8,7 +9,8 @@
 // - conv_direct(): one output row at a time, summed on the stack in the accumulation
 //   type, one kernel tap per pass over the row. For depthwise and other narrow groups
 //   (few output channels share each patch, so gathering patches does not pay), for
-//   16-bit floats whose depth does not fit one panel, and for -Os builds.
+//   16-bit floats whose depth does not fit one panel, for 3-D convolutions and for -Os
+//   builds.
 // - conv_transposed_direct(): the same per output row, gathering from the input the
 //   taps that land on it (each output column takes every stride-th input column).
 #pragma once
@@ -24,6 +26,12 @@ namespace tailor::native {
 struct ConvShape {
   int64_t batch = 0;
   int64_t in_channels = 0;
+  int64_t in_d = 1;  // the depth dims: 1 (and no padding) but in a 3-D convolution
+  int64_t out_d = 1;
+  int64_t kernel_d = 1;
+  int64_t stride_d = 1;
+  int64_t pad_d = 0;
+  int64_t dilation_d = 1;
   int64_t in_h = 1;
   int64_t in_w = 0;
   int64_t out_channels = 0;
@@ -40,6 +48,8 @@ struct ConvShape {
   int64_t groups = 1;
 
   int64_t in_per_group() const { return in_channels / groups; }
+  // A 3-D convolution: only the direct loops take a depth.
+  bool volumetric() const { return in_d != 1 || out_d != 1 || kernel_d != 1; }
   int64_t out_per_group() const { return out_channels / groups; }
   // 1x1, stride 1, no padding: the patch matrix of a group is its input planes as is.
   bool pointwise() const {
@@ -66,57 +76,66 @@ void conv_store_row(const Acc* acc, int64_t count, T* dst) {
   }
 }
 
-// out[n, oc, oh, ow] = bias[oc] + sum over (ic in oc's group, kh, kw) of
-// weight[oc, ic, kh, kw] * in[n, ic, oh * sh - ph + kh * dh, ow * sw - pw + kw * dw],
-// taps outside the input reading zero. Weight is [out_channels, cin_g, kh, kw].
+// out[n, oc, od, oh, ow] = bias[oc] + sum over (ic in oc's group, kd, kh, kw) of
+// weight[oc, ic, kd, kh, kw] * in[n, ic, od * sd - pd + kd * dd, oh * sh - ph + kh * dh,
+// ow * sw - pw + kw * dw], taps outside the input reading zero. Weight is
+// [out_channels, cin_g, kd, kh, kw] (kd = 1 for 1-D and 2-D).
 template <typename T>
 void conv_direct(const ConvShape& s, const T* in, const T* weight, const T* bias, T* out) {
   using Acc = acc_t<T>;
   Acc acc[kConvRowTile];
   const int64_t cin_g = s.in_per_group();
   const int64_t cout_g = s.out_per_group();
-  const int64_t in_plane = s.in_h * s.in_w;
-  const int64_t taps = s.kernel_h * s.kernel_w;
+  const int64_t in_volume = s.in_d * s.in_h * s.in_w;
+  const int64_t taps = s.kernel_d * s.kernel_h * s.kernel_w;
   for (int64_t n = 0; n < s.batch; ++n) {
     for (int64_t oc = 0; oc < s.out_channels; ++oc) {
-      const T* src = in + (n * s.in_channels + (oc / cout_g) * cin_g) * in_plane;
+      const T* src = in + (n * s.in_channels + (oc / cout_g) * cin_g) * in_volume;
       const T* w_oc = weight + oc * cin_g * taps;
-      T* dst = out + (n * s.out_channels + oc) * s.out_h * s.out_w;
+      T* dst = out + (n * s.out_channels + oc) * s.out_d * s.out_h * s.out_w;
       const Acc b = bias != nullptr ? static_cast<Acc>(bias[oc]) : Acc(0);
-      for (int64_t oh = 0; oh < s.out_h; ++oh) {
-        for (int64_t ow0 = 0; ow0 < s.out_w; ow0 += kConvRowTile) {
-          const int64_t ow1 = matmul_min(ow0 + kConvRowTile, s.out_w);
-          for (int64_t j = 0; j < ow1 - ow0; ++j) {
-            acc[j] = b;
-          }
-          for (int64_t ic = 0; ic < cin_g; ++ic) {
-            for (int64_t kh = 0; kh < s.kernel_h; ++kh) {
-              const int64_t ih = oh * s.stride_h - s.pad_h + kh * s.dilation_h;
-              if (ih < 0 || ih >= s.in_h) {
-                continue;
-              }
-              const T* row = src + ic * in_plane + ih * s.in_w;
-              const T* w_row = w_oc + (ic * s.kernel_h + kh) * s.kernel_w;
-              for (int64_t kw = 0; kw < s.kernel_w; ++kw) {
-                // Output columns whose tap kw lands inside the row: 0 <= ow * sw + off < in_w.
-                const int64_t off = kw * s.dilation_w - s.pad_w;
-                const int64_t lo = conv_max(ow0, conv_ceil_div(-off, s.stride_w));
-                const int64_t hi =
-                    matmul_min(ow1, conv_floor_div(s.in_w - 1 - off, s.stride_w) + 1);
-                const Acc tap = static_cast<Acc>(w_row[kw]);
-                if (s.stride_w == 1) {  // contiguous reads: the loop vectorizes
-                  for (int64_t ow = lo; ow < hi; ++ow) {
-                    acc[ow - ow0] += tap * static_cast<Acc>(row[ow + off]);
+      for (int64_t od = 0; od < s.out_d; ++od) {
+        for (int64_t oh = 0; oh < s.out_h; ++oh) {
+          for (int64_t ow0 = 0; ow0 < s.out_w; ow0 += kConvRowTile) {
+            const int64_t ow1 = matmul_min(ow0 + kConvRowTile, s.out_w);
+            for (int64_t j = 0; j < ow1 - ow0; ++j) {
+              acc[j] = b;
+            }
+            for (int64_t ic = 0; ic < cin_g; ++ic) {
+              for (int64_t kd = 0; kd < s.kernel_d; ++kd) {
+                const int64_t id = od * s.stride_d - s.pad_d + kd * s.dilation_d;
+                if (id < 0 || id >= s.in_d) {
+                  continue;
+                }
+                for (int64_t kh = 0; kh < s.kernel_h; ++kh) {
+                  const int64_t ih = oh * s.stride_h - s.pad_h + kh * s.dilation_h;
+                  if (ih < 0 || ih >= s.in_h) {
+                    continue;
                   }
-                } else {
-                  for (int64_t ow = lo; ow < hi; ++ow) {
-                    acc[ow - ow0] += tap * static_cast<Acc>(row[ow * s.stride_w + off]);
+                  const T* row = src + ic * in_volume + (id * s.in_h + ih) * s.in_w;
+                  const T* w_row = w_oc + ((ic * s.kernel_d + kd) * s.kernel_h + kh) * s.kernel_w;
+                  for (int64_t kw = 0; kw < s.kernel_w; ++kw) {
+                    // Output columns whose tap kw lands inside the row: 0 <= ow * sw + off < in_w.
+                    const int64_t off = kw * s.dilation_w - s.pad_w;
+                    const int64_t lo = conv_max(ow0, conv_ceil_div(-off, s.stride_w));
+                    const int64_t hi =
+                        matmul_min(ow1, conv_floor_div(s.in_w - 1 - off, s.stride_w) + 1);
+                    const Acc tap = static_cast<Acc>(w_row[kw]);
+                    if (s.stride_w == 1) {  // contiguous reads: the loop vectorizes
+                      for (int64_t ow = lo; ow < hi; ++ow) {
+                        acc[ow - ow0] += tap * static_cast<Acc>(row[ow + off]);
+                      }
+                    } else {
+                      for (int64_t ow = lo; ow < hi; ++ow) {
+                        acc[ow - ow0] += tap * static_cast<Acc>(row[ow * s.stride_w + off]);
+                      }
+                    }
                   }
                 }
               }
             }
+            conv_store_row(acc, ow1 - ow0, dst + (od * s.out_h + oh) * s.out_w + ow0);
           }
-          conv_store_row(acc, ow1 - ow0, dst + oh * s.out_w + ow0);
         }
       }
     }
@@ -126,7 +145,8 @@ void conv_direct(const ConvShape& s, const T* in, const T* weight, const T* bias
 // The transposed convolution (the gradient of conv_direct() with respect to its input):
 // input [n, in_channels, ih, iw] adds weight[ic, oc % cout_g, kh, kw] * in[n, ic, ih, iw]
 // to out[n, oc, ih * sh - ph + kh * dh, iw * sw - pw + kw * dw] for the oc of ic's group,
-// over bias[oc]. Weight is [in_channels, cout_g, kh, kw]. Each output row gathers its
+// over bias[oc] (and likewise along the depth of a 3-D one). Weight is
+// [in_channels, cout_g, kd, kh, kw]. Each output row gathers its
 // taps, so the sums stay on the stack in the accumulation type.
 template <typename T>
 void conv_transposed_direct(const ConvShape& s, const T* in, const T* weight, const T* bias,
@@ -135,43 +155,54 @@ void conv_transposed_direct(const ConvShape& s, const T* in, const T* weight, co
   Acc acc[kConvRowTile];
   const int64_t cin_g = s.in_per_group();
   const int64_t cout_g = s.out_per_group();
-  const int64_t in_plane = s.in_h * s.in_w;
-  const int64_t taps = s.kernel_h * s.kernel_w;
+  const int64_t in_volume = s.in_d * s.in_h * s.in_w;
+  const int64_t taps = s.kernel_d * s.kernel_h * s.kernel_w;
   for (int64_t n = 0; n < s.batch; ++n) {
     for (int64_t oc = 0; oc < s.out_channels; ++oc) {
       const int64_t g = oc / cout_g;
       const int64_t ocg = oc % cout_g;
-      const T* src = in + (n * s.in_channels + g * cin_g) * in_plane;
-      T* dst = out + (n * s.out_channels + oc) * s.out_h * s.out_w;
+      const T* src = in + (n * s.in_channels + g * cin_g) * in_volume;
+      T* dst = out + (n * s.out_channels + oc) * s.out_d * s.out_h * s.out_w;
       const Acc b = bias != nullptr ? static_cast<Acc>(bias[oc]) : Acc(0);
-      for (int64_t oh = 0; oh < s.out_h; ++oh) {
-        for (int64_t ow0 = 0; ow0 < s.out_w; ow0 += kConvRowTile) {
-          const int64_t ow1 = matmul_min(ow0 + kConvRowTile, s.out_w);
-          for (int64_t j = 0; j < ow1 - ow0; ++j) {
-            acc[j] = b;
-          }
-          for (int64_t ic = 0; ic < cin_g; ++ic) {
-            const T* w_ic = weight + ((g * cin_g + ic) * cout_g + ocg) * taps;
-            for (int64_t kh = 0; kh < s.kernel_h; ++kh) {
-              // Row oh takes input row ih when ih * sh == oh + ph - kh * dh.
-              const int64_t t = oh + s.pad_h - kh * s.dilation_h;
-              if (t < 0 || t % s.stride_h != 0 || t / s.stride_h >= s.in_h) {
-                continue;
-              }
-              const T* row = src + ic * in_plane + (t / s.stride_h) * s.in_w;
-              for (int64_t kw = 0; kw < s.kernel_w; ++kw) {
-                // Column ow takes input column iw when iw * sw == ow + base.
-                const int64_t base = s.pad_w - kw * s.dilation_w;
-                const int64_t lo = conv_max(0, conv_ceil_div(ow0 + base, s.stride_w));
-                const int64_t hi = matmul_min(s.in_w, conv_ceil_div(ow1 + base, s.stride_w));
-                const Acc tap = static_cast<Acc>(w_ic[kh * s.kernel_w + kw]);
-                for (int64_t iw = lo; iw < hi; ++iw) {
-                  acc[iw * s.stride_w - base - ow0] += tap * static_cast<Acc>(row[iw]);
+      for (int64_t od = 0; od < s.out_d; ++od) {
+        for (int64_t oh = 0; oh < s.out_h; ++oh) {
+          for (int64_t ow0 = 0; ow0 < s.out_w; ow0 += kConvRowTile) {
+            const int64_t ow1 = matmul_min(ow0 + kConvRowTile, s.out_w);
+            for (int64_t j = 0; j < ow1 - ow0; ++j) {
+              acc[j] = b;
+            }
+            for (int64_t ic = 0; ic < cin_g; ++ic) {
+              const T* w_ic = weight + ((g * cin_g + ic) * cout_g + ocg) * taps;
+              for (int64_t kd = 0; kd < s.kernel_d; ++kd) {
+                // Plane od takes input plane id when id * sd == od + pd - kd * dd.
+                const int64_t td = od + s.pad_d - kd * s.dilation_d;
+                if (td < 0 || td % s.stride_d != 0 || td / s.stride_d >= s.in_d) {
+                  continue;
+                }
+                for (int64_t kh = 0; kh < s.kernel_h; ++kh) {
+                  // Row oh takes input row ih when ih * sh == oh + ph - kh * dh.
+                  const int64_t t = oh + s.pad_h - kh * s.dilation_h;
+                  if (t < 0 || t % s.stride_h != 0 || t / s.stride_h >= s.in_h) {
+                    continue;
+                  }
+                  const T* row =
+                      src + ic * in_volume + ((td / s.stride_d) * s.in_h + t / s.stride_h) * s.in_w;
+                  for (int64_t kw = 0; kw < s.kernel_w; ++kw) {
+                    // Column ow takes input column iw when iw * sw == ow + base.
+                    const int64_t base = s.pad_w - kw * s.dilation_w;
+                    const int64_t lo = conv_max(0, conv_ceil_div(ow0 + base, s.stride_w));
+                    const int64_t hi = matmul_min(s.in_w, conv_ceil_div(ow1 + base, s.stride_w));
+                    const Acc tap =
+                        static_cast<Acc>(w_ic[(kd * s.kernel_h + kh) * s.kernel_w + kw]);
+                    for (int64_t iw = lo; iw < hi; ++iw) {
+                      acc[iw * s.stride_w - base - ow0] += tap * static_cast<Acc>(row[iw]);
+                    }
+                  }
                 }
               }
             }
+            conv_store_row(acc, ow1 - ow0, dst + (od * s.out_h + oh) * s.out_w + ow0);
           }
-          conv_store_row(acc, ow1 - ow0, dst + oh * s.out_w + ow0);
         }
       }
     }
@@ -195,7 +226,8 @@ bool conv_gemm_fits(const ConvShape& s) {
   using Acc = acc_t<T>;
   const int64_t depth = s.in_per_group() * s.kernel_h * s.kernel_w;
   const int64_t kc = is_same_v<Acc, T> ? matmul_min(depth, kMatmulDepth) : depth;
-  return s.out_per_group() >= kMatmulRows && conv_panel_columns<Acc>(kc) > 0;
+  return !s.volumetric() && s.out_per_group() >= kMatmulRows &&
+         conv_panel_columns<Acc>(kc) > 0;
 #else
   (void)s;
   return false;

@@ -18,7 +18,7 @@ inline int64_t param_at(IntArrayRef p, size_t d) {
 
 }  // namespace convolution_detail
 
-// Validates a convolution.out call (1-D or 2-D, groups, transposed), writes its geometry
+// Validates a convolution.out call (1-D, 2-D or 3-D, groups, transposed), writes its geometry
 // to *shape and resizes out; false after ctx.fail() otherwise.
 inline bool check_convolution_out(KernelContext& ctx, const Tensor& input, const Tensor& weight,
                                   const Tensor* bias, IntArrayRef stride, IntArrayRef padding,
@@ -29,8 +29,9 @@ inline bool check_convolution_out(KernelContext& ctx, const Tensor& input, const
   using convolution_detail::param_at;
   // Validate: ranks, dtypes and layouts.
   const int64_t rank = input.dim();
-  TL_KERNEL_CHECK_MSG(ctx, rank == 3 || rank == 4, InvalidArgument, false,
-                      "convolution.out: input must be 3-d (1-D) or 4-d (2-D), got %lld dims",
+  TL_KERNEL_CHECK_MSG(ctx, rank >= 3 && rank <= 5, InvalidArgument, false,
+                      "convolution.out: input must be 3-d (1-D), 4-d (2-D) or 5-d (3-D), got "
+                      "%lld dims",
                       static_cast<long long>(rank));
   TL_KERNEL_CHECK_MSG(ctx, weight.dim() == rank, InvalidArgument, false,
                       "convolution.out: weight has %lld dims for a %lld-d input",
@@ -84,8 +85,9 @@ inline bool check_convolution_out(KernelContext& ctx, const Tensor& input, const
                       "convolution.out: bias must be 1-d with %lld entries of the input's "
                       "dtype", static_cast<long long>(s.out_channels));
 
-  // Spatial dims: the last one is the width; a 1-D convolution keeps height 1.
-  int64_t out_sizes[4] = {s.batch, s.out_channels, 0, 0};
+  // Spatial dims, from the last: width, height, depth; a 1-D convolution keeps height 1,
+  // 1-D and 2-D ones depth 1.
+  int64_t out_sizes[5] = {s.batch, s.out_channels, 0, 0, 0};
   for (size_t d = 0; d < spatial; ++d) {
     const int64_t in_size = input.size(2 + d);
     const int64_t k = weight.size(2 + d);
@@ -118,13 +120,15 @@ inline bool check_convolution_out(KernelContext& ctx, const Tensor& input, const
                         "kernel %lld give no output", d, static_cast<long long>(in_size),
                         static_cast<long long>(pad), static_cast<long long>(span));
     out_sizes[2 + d] = size;
-    const bool width = d + 1 == spatial;
-    (width ? s.in_w : s.in_h) = in_size;
-    (width ? s.out_w : s.out_h) = size;
-    (width ? s.kernel_w : s.kernel_h) = k;
-    (width ? s.stride_w : s.stride_h) = st;
-    (width ? s.pad_w : s.pad_h) = pad;
-    (width ? s.dilation_w : s.dilation_h) = dil;
+    const size_t from_last = spatial - 1 - d;  // 0: width, 1: height, 2: depth
+    int64_t* fields[3][6] = {
+        {&s.in_w, &s.out_w, &s.kernel_w, &s.stride_w, &s.pad_w, &s.dilation_w},
+        {&s.in_h, &s.out_h, &s.kernel_h, &s.stride_h, &s.pad_h, &s.dilation_h},
+        {&s.in_d, &s.out_d, &s.kernel_d, &s.stride_d, &s.pad_d, &s.dilation_d}};
+    const int64_t values[6] = {in_size, size, k, st, pad, dil};
+    for (size_t f = 0; f < 6; ++f) {
+      *fields[from_last][f] = values[f];
+    }
   }
 
   // Resize
