@@ -3,7 +3,7 @@
 The model's code stays as it is: the copy has its nn.Linear (and nn.Embedding) children
 replaced by the modules of modules.py, and torch.export traces it like any other model.
 A tied embedding (its table is a Linear's weight, as in most LLMs) reads the Linear's
-quantized table, so the pair is stored once.
+quantized table, int8 in every scheme, so the pair is stored once.
 A layer the scheme cannot take stays in float and the report says why (8da4w needs
 in_features to be a multiple of group_size). Linear layers that their parent does not
 call through forward() (nn.MultiheadAttention reads out_proj.weight directly) stay too.
@@ -26,6 +26,7 @@ class QuantizeReport:
     linears: tuple[str, ...] = ()                 # module paths quantized
     embeddings: tuple[str, ...] = ()
     kept: tuple[tuple[str, str], ...] = ()        # (module path, why it stays float)
+    shared: tuple[tuple[str, str], ...] = ()      # (embedding, Linear) reading one table
     max_error: float | None = None                # against fp32 eager, on the example inputs
 
     def summary(self) -> str:
@@ -33,6 +34,8 @@ class QuantizeReport:
         if self.embeddings:
             parts.append(f"{len(self.embeddings)} embedding(s)")
         text = f"quantized {' and '.join(parts)} ({self.spec.describe()})"
+        if self.shared:
+            text += "; one int8 table for " + ", ".join(f"{e} and {l}" for e, l in self.shared)
         if self.kept:
             text += "; kept in float: " + ", ".join(f"{p} ({why})" for p, why in self.kept)
         if self.max_error is not None:
@@ -57,36 +60,47 @@ def _children(model: nn.Module):
             yield parent, name, f"{parent_name}.{name}" if parent_name else name, child
 
 
+def _tied_spec(spec: QuantizeSpec) -> QuantizeSpec:
+    """The scheme of a Linear whose weight is also an embedding table: int8 per row, the
+    activations as `spec` takes them. 8da4w's 4-bit groups would make the table a third
+    smaller, but cost the demo GPT 2.3 points more perplexity (+4.0% instead of +1.7%
+    against fp32) and, with today's kernels, decode time (BENCHMARKS.md)."""
+    return spec if spec.weight_bits == 8 else dataclasses.replace(spec, scheme="8da8w")
+
+
 def quantize_model(module: nn.Module, spec: QuantizeSpec) -> tuple[nn.Module, QuantizeReport]:
     """A quantized deep copy of `module` (the original is left as it was). Linear layers
-    first; then each embedding: one whose table is a Linear's weight (tied) reads that
-    Linear's quantized table (stored once) or, where the Linear stays float, stays float
-    with it; any other becomes int8 per row."""
+    first; then each embedding: one whose table is a quantized Linear's weight (tied)
+    reads that Linear's table, which is int8 (_tied_spec) and stored once; any other
+    becomes int8 per row."""
     model = copy.deepcopy(module).eval()
-    linears, embeddings, kept = [], [], []
-    tables = {}   # id(float weight of a Linear) -> its QuantizedLinear, or None if kept
+    tables = {id(m.weight) for m in model.modules()
+              if type(m) is nn.Embedding and spec.embeddings}
+    linears, embeddings, kept, shared = [], [], [], []
+    quantized = {}   # id(float weight of a Linear) -> (its QuantizedLinear, path)
     for parent, name, path, child in _children(model):
-        if type(child) is nn.Linear:
-            why = _why_not(child, spec)
-            if why:
-                kept.append((path, why))
-                tables[id(child.weight)] = None
-                continue
-            tables[id(child.weight)] = QuantizedLinear(child, spec)
-            setattr(parent, name, tables[id(child.weight)])
-            linears.append(path)
+        if type(child) is not nn.Linear:
+            continue
+        own = _tied_spec(spec) if id(child.weight) in tables else spec
+        why = _why_not(child, own)
+        if why:
+            kept.append((path, why))
+            continue
+        quantized[id(child.weight)] = (QuantizedLinear(child, own), path)
+        setattr(parent, name, quantized[id(child.weight)][0])
+        linears.append(path)
     for parent, name, path, child in _children(model):
         if type(child) is not nn.Embedding or not spec.embeddings:
             continue
-        if id(child.weight) in tables:
-            if tables[id(child.weight)] is None:
-                kept.append((path, "its table is a float Linear's weight"))
-                continue
-            setattr(parent, name, TiedEmbedding(tables[id(child.weight)]))
+        if id(child.weight) in quantized:
+            linear, linear_path = quantized[id(child.weight)]
+            setattr(parent, name, TiedEmbedding(linear))
+            shared.append((path, linear_path))
         else:
             setattr(parent, name, QuantizedEmbedding(child))
         embeddings.append(path)
-    return model, QuantizeReport(spec, tuple(linears), tuple(embeddings), tuple(kept))
+    return model, QuantizeReport(spec, tuple(linears), tuple(embeddings), tuple(kept),
+                                 tuple(shared))
 
 
 def max_abs_error(reference, outputs) -> float:
