@@ -45,19 +45,22 @@ SHAPES = {
                  max_position_embeddings=2048, tie_word_embeddings=True, rope_parameters={
                      "rope_type": "default", "rope_theta": 10000.0}),
 }
-MANIFEST = "description: {name}, random weights, for bench/llm_generation.py\n" \
+MANIFEST = "description: {name}, random weights, for bench/llm_*.py\n" \
            "llm: {{checkpoint: {checkpoint}, max_seq_len: {max_seq_len}}}\n"
 
 
-def prepare(name: str) -> tuple[str, str]:
-    """(checkpoint directory, manifest path) of model `name`, written once."""
+def prepare(name: str, quantize: str | None = None) -> tuple[str, str]:
+    """(checkpoint directory, manifest path) of model `name`, written once; the manifest
+    quantizes with `quantize` (a scheme name) when given."""
     checkpoint = os.path.join(REPO, BUILD, "llm_" + name.lower())
-    manifest = checkpoint + ".yaml"
+    manifest = checkpoint + (f"_{quantize}" if quantize else "") + ".yaml"
     if not os.path.isfile(os.path.join(checkpoint, "config.json")):
         print(f"saving the {name} checkpoint into {checkpoint}", file=sys.stderr)
         save_checkpoint("llama", checkpoint, **SHAPES[name])
     with open(manifest, "w") as f:
         f.write(MANIFEST.format(name=name, checkpoint=checkpoint, max_seq_len=MAX_SEQ_LEN))
+        if quantize:
+            f.write(f"quantize: {quantize}\n")
     return checkpoint, manifest
 
 

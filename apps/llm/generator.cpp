@@ -75,6 +75,8 @@ bool Model::load(const std::string& path, std::string* error, uint32_t threads) 
     *error = path + ": cannot load its forward method: " + tailor::error_name(err);
     return false;
   }
+  tailor::Result<tailor::MethodMeta> meta = module_.program().method_meta("forward");
+  planned_bytes_ = meta.ok() ? meta->planned_bytes(threads) : 0;
   tailor::Method& method = module_.method();
   // Before the first run, tensors carry their planned (upper-bound) sizes.
   has_cache_ = method.inputs_size() == 2;

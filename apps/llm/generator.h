@@ -37,6 +37,9 @@ class Model final {
   const std::vector<int64_t>& eos_ids() const { return eos_ids_; }
   /// The id a text starts with (get_bos_id), or -1 when the program does not say.
   int64_t bos_id() const { return bos_id_; }
+  /// The memory the forward method was given (its arenas: the KV cache and the
+  /// activations at their planned upper bounds, and its allocator), from its MethodMeta.
+  uint64_t planned_bytes() const { return planned_bytes_; }
   /// The threads the kernels may use from now on (after load(); see Method::set_parallel):
   /// at most load()'s `threads`.
   tailor::Error set_parallel(const tailor::Parallel* parallel) {
@@ -62,6 +65,7 @@ class Model final {
   size_t vocab_size_ = 0;
   std::vector<int64_t> eos_ids_;
   int64_t bos_id_ = -1;
+  uint64_t planned_bytes_ = 0;
   std::vector<int64_t> positions_;
 };
 

@@ -11,12 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
 #include "apps/llm/generator.h"
+#include "apps/llm/memory_stats.h"
 #include "apps/llm/sampler.h"
 #include "apps/llm/tokenizer/file_reader.h"
 #include "apps/llm/tokenizer/id_text.h"
@@ -35,7 +37,7 @@ constexpr int kExitUsage = 2;
 const char kUsage[] =
     "usage: llm PROGRAM [--tokenizer FILE] [--prompt TEXT | --prompt-ids IDS] [--max-tokens N]\n"
     "           [--greedy] [--temperature T] [--top-k K] [--top-p P] [--repetition-penalty R]\n"
-    "           [--seed S] [--threads N] [--print-ids]\n"
+    "           [--seed S] [--threads N] [--print-ids] [--memory]\n"
     "       llm --tokenizer FILE (--encode TEXT | --decode IDS)\n"
     "       llm PROGRAM --bench T[,T...] [--repeat N] [--threads N]\n"
     "       llm PROGRAM --decode-bench C[,C...] [--repeat N] [--threads N]\n"
@@ -63,6 +65,8 @@ const char kUsage[] =
     "  --seed S              sampling seed (default 1): the same seed gives the same text\n"
     "  --greedy              always take the most likely token\n"
     "  --print-ids           after the text, print 'generated ids: IDS' (an eos included)\n"
+    "  --memory              after the stats, print the peak resident memory (Linux) next\n"
+    "                        to the program's size and the memory planned for the method\n"
     "  --encode TEXT         print the token ids of TEXT (no special tokens added) on one\n"
     "                        line; '-' reads the text from stdin\n"
     "  --decode IDS          write the text of the token ids (no newline added); '-' reads\n"
@@ -81,6 +85,7 @@ struct Options {
   size_t max_tokens = 100;
   llm::SamplerOptions sampler;
   bool print_ids = false;
+  bool memory = false;               // print the resident memory after generating
   std::vector<size_t> bench;         // window lengths to time
   std::vector<size_t> decode_bench;  // contexts to time a decode step at
   size_t repeat = 20;
@@ -186,8 +191,12 @@ int parse_args(int argc, char** argv, Options* o) {
       fputs(kUsage, stdout);
       return kExitOk;
     }
-    if (arg == "--greedy" || arg == "--print-ids") {
-      (arg == "--greedy" ? o->sampler.greedy : o->print_ids) = true;
+    bool* flag = arg == "--greedy"      ? &o->sampler.greedy
+                 : arg == "--print-ids" ? &o->print_ids
+                 : arg == "--memory"    ? &o->memory
+                                        : nullptr;
+    if (flag != nullptr) {
+      *flag = true;
       continue;
     }
     if (arg.size() > 1 && arg[0] == '-' && arg[1] == '-') {
@@ -381,6 +390,23 @@ void print_stats(const llm::Model& model, const llm::GenerateStats& stats, doubl
           stats.decode_seconds > 0 ? decoded / stats.decode_seconds : 0.0, slides.c_str());
 }
 
+// The process's peak resident memory beside what it is made of: the program file (mapped,
+// so its weights count once, as file pages) and the memory planned for the method (the
+// KV cache and the activations at their upper bounds).
+void print_memory(const std::string& program, const llm::Model& model) {
+  const llm::MemoryStats m = llm::read_memory_stats();
+  if (!m.known) {
+    fprintf(stderr, "llm: memory: not known here (no /proc/self/status)\n");
+    return;
+  }
+  struct stat file;
+  const double program_mb = stat(program.c_str(), &file) == 0 ? file.st_size / 1e6 : 0.0;
+  fprintf(stderr, "llm: memory: peak resident %.1f MB; now %.1f MB (%.1f MB mapped from files, "
+                  "%.1f MB allocated); program %.1f MB, planned for the method %.1f MB\n",
+          m.peak_kb * 1024 / 1e6, m.resident_kb * 1024 / 1e6, m.file_kb * 1024 / 1e6,
+          m.anon_kb * 1024 / 1e6, program_mb, model.planned_bytes() / 1e6);
+}
+
 // Generates from the prompt; without a tokenizer (null: --prompt-ids and none beside
 // PROGRAM) only the ids come out, with --print-ids.
 int run_generate(const Options& o, const llm::Tokenizer* tokenizer,
@@ -427,6 +453,7 @@ int run_generate(const Options& o, const llm::Tokenizer* tokenizer,
   if (o.print_ids) write_bytes("generated ids: " + llm::format_ids(generated) + "\n");
   if (!ok) return failure(error);
   print_stats(model, stats, load_ms, stats.ended ? generated.back() : -1);
+  if (o.memory) print_memory(o.program, model);
   return kExitOk;
 }
 

@@ -2,6 +2,8 @@
 
 The model's code stays as it is: the copy has its nn.Linear (and nn.Embedding) children
 replaced by the modules of modules.py, and torch.export traces it like any other model.
+A tied embedding (its table is a Linear's weight, as in most LLMs) reads the Linear's
+quantized table, int8 in every scheme, so the pair is stored once.
 A layer the scheme cannot take stays in float and the report says why (8da4w needs
 in_features to be a multiple of group_size). Linear layers that their parent does not
 call through forward() (nn.MultiheadAttention reads out_proj.weight directly) stay too.
@@ -14,7 +16,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from exporter.quantize.modules import QuantizedEmbedding, QuantizedLinear
+from exporter.quantize.modules import QuantizedEmbedding, QuantizedLinear, TiedEmbedding
 from exporter.quantize.scheme import QuantizeSpec, parse_quantize
 
 
@@ -24,6 +26,7 @@ class QuantizeReport:
     linears: tuple[str, ...] = ()                 # module paths quantized
     embeddings: tuple[str, ...] = ()
     kept: tuple[tuple[str, str], ...] = ()        # (module path, why it stays float)
+    shared: tuple[tuple[str, str], ...] = ()      # (embedding, Linear) reading one table
     max_error: float | None = None                # against fp32 eager, on the example inputs
 
     def summary(self) -> str:
@@ -31,6 +34,8 @@ class QuantizeReport:
         if self.embeddings:
             parts.append(f"{len(self.embeddings)} embedding(s)")
         text = f"quantized {' and '.join(parts)} ({self.spec.describe()})"
+        if self.shared:
+            text += "; one int8 table for " + ", ".join(f"{e} and {l}" for e, l in self.shared)
         if self.kept:
             text += "; kept in float: " + ", ".join(f"{p} ({why})" for p, why in self.kept)
         if self.max_error is not None:
@@ -45,26 +50,57 @@ def _why_not(linear: nn.Linear, spec: QuantizeSpec) -> str | None:
     return None
 
 
-def quantize_model(module: nn.Module, spec: QuantizeSpec) -> tuple[nn.Module, QuantizeReport]:
-    """A quantized deep copy of `module` (the original is left as it was)."""
-    model = copy.deepcopy(module).eval()
-    linears, embeddings, kept = [], [], []
+def _children(model: nn.Module):
+    """(parent, attribute name, module path, child) of every child quantize_model may
+    replace; a MultiheadAttention's children stay."""
     for parent_name, parent in list(model.named_modules()):
         if isinstance(parent, nn.MultiheadAttention):
             continue
         for name, child in list(parent.named_children()):
-            path = f"{parent_name}.{name}" if parent_name else name
-            if type(child) is nn.Linear:
-                why = _why_not(child, spec)
-                if why:
-                    kept.append((path, why))
-                    continue
-                setattr(parent, name, QuantizedLinear(child, spec))
-                linears.append(path)
-            elif type(child) is nn.Embedding and spec.embeddings:
-                setattr(parent, name, QuantizedEmbedding(child))
-                embeddings.append(path)
-    return model, QuantizeReport(spec, tuple(linears), tuple(embeddings), tuple(kept))
+            yield parent, name, f"{parent_name}.{name}" if parent_name else name, child
+
+
+def _tied_spec(spec: QuantizeSpec) -> QuantizeSpec:
+    """The scheme of a Linear whose weight is also an embedding table: int8 per row, the
+    activations as `spec` takes them. 8da4w's 4-bit groups would make the table a third
+    smaller, but cost the demo GPT 2.3 points more perplexity (+4.0% instead of +1.7%
+    against fp32) and, with today's kernels, decode time (BENCHMARKS.md)."""
+    return spec if spec.weight_bits == 8 else dataclasses.replace(spec, scheme="8da8w")
+
+
+def quantize_model(module: nn.Module, spec: QuantizeSpec) -> tuple[nn.Module, QuantizeReport]:
+    """A quantized deep copy of `module` (the original is left as it was). Linear layers
+    first; then each embedding: one whose table is a quantized Linear's weight (tied)
+    reads that Linear's table, which is int8 (_tied_spec) and stored once; any other
+    becomes int8 per row."""
+    model = copy.deepcopy(module).eval()
+    tables = {id(m.weight) for m in model.modules()
+              if type(m) is nn.Embedding and spec.embeddings}
+    linears, embeddings, kept, shared = [], [], [], []
+    quantized = {}   # id(float weight of a Linear) -> (its QuantizedLinear, path)
+    for parent, name, path, child in _children(model):
+        if type(child) is not nn.Linear:
+            continue
+        own = _tied_spec(spec) if id(child.weight) in tables else spec
+        why = _why_not(child, own)
+        if why:
+            kept.append((path, why))
+            continue
+        quantized[id(child.weight)] = (QuantizedLinear(child, own), path)
+        setattr(parent, name, quantized[id(child.weight)][0])
+        linears.append(path)
+    for parent, name, path, child in _children(model):
+        if type(child) is not nn.Embedding or not spec.embeddings:
+            continue
+        if id(child.weight) in quantized:
+            linear, linear_path = quantized[id(child.weight)]
+            setattr(parent, name, TiedEmbedding(linear))
+            shared.append((path, linear_path))
+        else:
+            setattr(parent, name, QuantizedEmbedding(child))
+        embeddings.append(path)
+    return model, QuantizeReport(spec, tuple(linears), tuple(embeddings), tuple(kept),
+                                 tuple(shared))
 
 
 def max_abs_error(reference, outputs) -> float:
@@ -77,6 +113,19 @@ def max_abs_error(reference, outputs) -> float:
     return worst
 
 
+def _run_keeping_buffers(module: nn.Module, inputs: tuple):
+    """module(*inputs), its buffers set back afterwards: a model that writes buffers (a
+    KV cache) must export, and keep, its initial state (zeros, which the constant
+    segment stores once for all the layers), not the example's keys and values."""
+    saved = [(b, b.clone()) for b in module.buffers()]
+    try:
+        with torch.no_grad():
+            return module(*inputs)
+    finally:
+        for buffer, value in saved:
+            buffer.copy_(value)
+
+
 def quantize_for_export(module: nn.Module, example_inputs: tuple, quantize
                         ) -> tuple[nn.Module, QuantizeReport]:
     """`quantize` (a scheme name, mapping or QuantizeSpec) applied to a copy of `module`,
@@ -84,6 +133,6 @@ def quantize_for_export(module: nn.Module, example_inputs: tuple, quantize
     Raises ValueError for a bad setting (the message names the entry and the fix)."""
     spec = parse_quantize(quantize)
     quantized, report = quantize_model(module, spec)
-    with torch.no_grad():
-        error = max_abs_error(module.eval()(*example_inputs), quantized(*example_inputs))
+    error = max_abs_error(_run_keeping_buffers(module.eval(), example_inputs),
+                          _run_keeping_buffers(quantized, example_inputs))
     return quantized, dataclasses.replace(report, max_error=error)

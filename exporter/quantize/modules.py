@@ -1,4 +1,5 @@
-"""The modules quantize_model() puts in place of nn.Linear and nn.Embedding.
+"""The modules quantize_model() puts in place of nn.Linear and nn.Embedding (and of an
+nn.Embedding whose table is a Linear's weight: TiedEmbedding reads that Linear's).
 
 Each holds its quantized weight and scales as buffers (so export stores them, packed, in
 the constant segment) and calls one operator of ops.py, whose eager implementation is
@@ -48,3 +49,20 @@ class QuantizedEmbedding(nn.Module):
         return torch.ops.quantized_decomposed.embedding_byte(
             self.weight, self.weight_scales, None, -127, 127, indices)
 
+
+
+class TiedEmbedding(nn.Module):
+    """An embedding whose table is a quantized Linear's weight (tied embeddings and
+    output projection, [vocab, hidden]): it registers the Linear's own packed weight and
+    scales, so the program stores the table once, read by the linear kernel and by the
+    lookup of tailor_quant::embedding."""
+
+    def __init__(self, linear: QuantizedLinear):
+        super().__init__()
+        self.register_buffer("weight", linear.weight)
+        self.register_buffer("weight_scales", linear.weight_scales)
+        self.weight_bits, self.dim = linear.weight_bits, linear.in_features
+
+    def forward(self, indices: torch.Tensor) -> torch.Tensor:
+        return torch.ops.tailor_quant.embedding(self.weight, self.weight_scales,
+                                                self.weight_bits, self.dim, indices)

@@ -9,6 +9,10 @@ Importing this module defines:
   blocks of 8 output rows, see weights.py; weight_scales: float [K / group_size, N],
   which gives N; with `dynamic_input`, each input row is quantized per token first, see
   activations.py);
+- `tailor_quant::embedding(Tensor weight, Tensor weight_scales, int weight_bits, int dim,
+  Tensor indices) -> Tensor` and its `.out`: an embedding lookup in a table packed as
+  tailor_quant::linear's weight (rows [N, dim] in blocks of 8, int8 or int4, scales
+  [G, N]), so a tied embedding and output projection share one quantized table;
 - `quantized_decomposed::embedding_byte` and `.out`, with ExecuTorch's schema: an
   embedding lookup in an int8 table with one scale per row;
 - the `.out` variants torch lacks of the quantized_decomposed ops Tailor has kernels for
@@ -25,16 +29,20 @@ import torch.ao.quantization.fx._decomposed  # noqa: F401  (defines quantized_de
 import torch.nn.functional as F
 
 from exporter.quantize.activations import fake_quantize_tokens
-from exporter.quantize.weights import dequantize
+from exporter.quantize.weights import BLOCK_ROWS, dequantize, unpack
 
 _LINEAR_ARGS = ("Tensor input, Tensor weight, Tensor weight_scales, Tensor? bias, "
                 "int weight_bits, bool dynamic_input")
+_PACKED_EMBEDDING_ARGS = ("Tensor weight, Tensor weight_scales, int weight_bits, int dim, "
+                          "Tensor indices")
 _EMBEDDING_ARGS = ("Tensor weight, Tensor weight_scales, Tensor? weight_zero_points, "
                    "int weight_quant_min, int weight_quant_max, Tensor indices")
 
 _tailor = torch.library.Library("tailor_quant", "DEF")
 _tailor.define(f"linear({_LINEAR_ARGS}) -> Tensor")
 _tailor.define(f"linear.out({_LINEAR_ARGS}, *, Tensor(a!) out) -> Tensor(a!)")
+_tailor.define(f"embedding({_PACKED_EMBEDDING_ARGS}) -> Tensor")
+_tailor.define(f"embedding.out({_PACKED_EMBEDDING_ARGS}, *, Tensor(a!) out) -> Tensor(a!)")
 
 _decomposed = torch.library.Library("quantized_decomposed", "FRAGMENT")
 _decomposed.define(f"embedding_byte({_EMBEDDING_ARGS}) -> Tensor")
@@ -61,6 +69,17 @@ def linear(input, weight, weight_scales, bias, weight_bits, dynamic_input):
     return F.linear(x, dequantize(weight, weight_scales, weight_bits, input.shape[-1]), bias)
 
 
+def embedding(weight, weight_scales, weight_bits, dim, indices):
+    """Rows `indices` of a table packed as a linear's weight: each index's block of 8
+    rows unpacked, its row taken and scaled (per group of dim / G inputs)."""
+    flat = indices.reshape(-1).long()
+    q = unpack(weight[flat // BLOCK_ROWS], weight_bits, flat.numel() * BLOCK_ROWS, dim)
+    q = q.reshape(flat.numel(), BLOCK_ROWS, dim)[torch.arange(flat.numel()), flat % BLOCK_ROWS]
+    groups = weight_scales.shape[0]
+    scales = weight_scales[:, flat].t().float().repeat_interleave(dim // groups, dim=1)
+    return (q.float() * scales).reshape(*indices.shape, dim)
+
+
 def embedding_byte(weight, weight_scales, weight_zero_points, quant_min, quant_max, indices):
     scales = weight_scales.reshape(weight.shape[0], -1).float()
     table = weight.float()
@@ -71,6 +90,10 @@ def embedding_byte(weight, weight_scales, weight_zero_points, quant_min, quant_m
 
 def _linear_fake(input, weight, weight_scales, bias, weight_bits, dynamic_input):
     return input.new_empty((*input.shape[:-1], weight_scales.shape[1]))
+
+
+def _packed_embedding_fake(weight, weight_scales, weight_bits, dim, indices):
+    return weight_scales.new_empty((*indices.shape, dim))
 
 
 def _embedding_fake(weight, weight_scales, weight_zero_points, quant_min, quant_max, indices):
@@ -88,8 +111,11 @@ def _out(functional):
 
 _tailor.impl("linear", linear, "CompositeExplicitAutograd")
 _tailor.impl("linear.out", _out(linear), "CompositeExplicitAutograd")
+_tailor.impl("embedding", embedding, "CompositeExplicitAutograd")
+_tailor.impl("embedding.out", _out(embedding), "CompositeExplicitAutograd")
 _decomposed.impl("embedding_byte", embedding_byte, "CompositeExplicitAutograd")
 _decomposed.impl("embedding_byte.out", _out(embedding_byte), "CompositeExplicitAutograd")
 torch.library.register_fake("tailor_quant::linear", _linear_fake, lib=_tailor)
+torch.library.register_fake("tailor_quant::embedding", _packed_embedding_fake, lib=_tailor)
 torch.library.register_fake("quantized_decomposed::embedding_byte", _embedding_fake,
                             lib=_decomposed)

@@ -5,7 +5,9 @@
 
 1. greedy generation: the app's ids from a prompt against transformers' generate
    (do_sample=False) on the same checkpoint and prompt ids; without transformers
-   installed, against Tailor's own decoder in torch eager (said in the report);
+   installed, against Tailor's own decoder in torch eager (said in the report). A
+   quantized build (`quantize:`) is compared with Tailor's decoder quantized the same
+   way, in eager (quantization changes the ids; the runtime must not);
 2. the tokenizer: the app's --encode and --decode of a few strings (Unicode, whitespace,
    numbers) against transformers' AutoTokenizer of the checkpoint (or the `tokenizers`
    package for a tokenizer.json), when either is installed.
@@ -73,19 +75,8 @@ def _run(command: list[str]) -> str:
     return proc.stdout
 
 
-def reference_greedy(checkpoint: str, max_seq_len: int, prompt: list[int], count: int,
-                     eos_ids) -> tuple[list[int], str]:
-    """(greedy ids after `prompt`, stopping after an eos id, the reference's name)."""
-    if _have_transformers():
-        from transformers import AutoModelForCausalLM
-        model = AutoModelForCausalLM.from_pretrained(checkpoint, dtype=torch.float32).eval()
-        ids = torch.tensor([prompt])
-        with torch.no_grad():
-            out = model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=False,
-                                 max_new_tokens=count, pad_token_id=eos_ids[0] if eos_ids else 0)
-        return out[0, len(prompt):].tolist(), "transformers generate(do_sample=False)"
-    from tailor.llm.export import make_decoder
-    decoder = make_decoder(checkpoint, max_seq_len)
+def eager_greedy(decoder, prompt: list[int], count: int, eos_ids) -> list[int]:
+    """Greedy ids after `prompt` from a decoder in torch eager, stopping after an eos id."""
     generated = []
     with torch.no_grad():
         logits = decoder(torch.tensor([prompt]), torch.arange(len(prompt)))
@@ -95,14 +86,37 @@ def reference_greedy(checkpoint: str, max_seq_len: int, prompt: list[int], count
                 break
             position = torch.tensor([len(prompt) + len(generated) - 1])
             logits = decoder(torch.tensor([[generated[-1]]]), position)
-    return generated, "Tailor's decoder in torch eager (transformers is not installed)"
+    return generated
+
+
+def reference_greedy(checkpoint: str, max_seq_len: int, prompt: list[int], count: int,
+                     eos_ids, quantize=None) -> tuple[list[int], str]:
+    """(greedy ids after `prompt`, stopping after an eos id, the reference's name);
+    `quantize` (a QuantizeSpec) makes the reference the decoder quantized so."""
+    from tailor.llm.export import make_decoder
+    if quantize is not None:
+        from exporter.quantize.apply import quantize_model
+        decoder, _ = quantize_model(make_decoder(checkpoint, max_seq_len), quantize)
+        return (eager_greedy(decoder, prompt, count, eos_ids),
+                f"Tailor's decoder quantized ({quantize.describe()}) in torch eager")
+    if _have_transformers():
+        from transformers import AutoModelForCausalLM
+        model = AutoModelForCausalLM.from_pretrained(checkpoint, dtype=torch.float32).eval()
+        ids = torch.tensor([prompt])
+        with torch.no_grad():
+            out = model.generate(ids, attention_mask=torch.ones_like(ids), do_sample=False,
+                                 max_new_tokens=count, pad_token_id=eos_ids[0] if eos_ids else 0)
+        return out[0, len(prompt):].tolist(), "transformers generate(do_sample=False)"
+    return (eager_greedy(make_decoder(checkpoint, max_seq_len), prompt, count, eos_ids),
+            "Tailor's decoder in torch eager (transformers is not installed)")
 
 
 def check(args) -> tuple[bool, list[str]]:
     from exporter.manifest import load_manifest
     from tailor.llm.config import read_config
     from tailor.llm.manifest import tokenizer_files
-    factory_args = dict(load_manifest(args.manifest).factory_args)
+    manifest = load_manifest(args.manifest)
+    factory_args = dict(manifest.factory_args)
     args.checkpoint, args.max_seq_len = factory_args["checkpoint"], factory_args["max_seq_len"]
     config = read_config(args.checkpoint)
     files = tokenizer_files(args.checkpoint)
@@ -119,7 +133,7 @@ def check(args) -> tuple[bool, list[str]]:
         prompt = torch.randint(0, config.vocab_size, (8,), generator=generator).tolist()
     count = max(1, min(args.tokens, args.max_seq_len - len(prompt)))
     want, reference = reference_greedy(args.checkpoint, args.max_seq_len, prompt, count,
-                                       config.eos_ids)
+                                       config.eos_ids, manifest.quantize)
     out = _run(app + [args.program, "--prompt-ids", " ".join(map(str, prompt)),
                       "--max-tokens", str(count), "--greedy", "--print-ids"])
     got = [int(t) for line in out.splitlines() if line.startswith("generated ids:")

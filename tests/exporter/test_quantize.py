@@ -132,3 +132,42 @@ def test_embeddings_become_int8_tables():
     assert program.quantization.embeddings == ("0",)
     no_tables = export(model, (idx,), quantize={"scheme": "8da4w", "embeddings": False})
     assert "aten::embedding.out" in no_tables.operators
+
+
+class _Tied(nn.Module):
+    """An embedding whose table is the output projection's weight (most LLMs)."""
+
+    def __init__(self, vocab: int, dim: int):
+        super().__init__()
+        self.embed, self.head = nn.Embedding(vocab, dim), nn.Linear(dim, vocab, bias=False)
+        self.head.weight = self.embed.weight
+
+    def forward(self, idx):
+        return self.head(self.embed(idx))
+
+
+@pytest.mark.parametrize("scheme", ["8da4w", "8da8w", "int8-weight"])
+def test_a_tied_embedding_reads_the_projections_int8_table(scheme):
+    """One int8 table (per-row scales, the linear's packed layout) read by the lookup and
+    the projection; 8da4w too (whose other layers stay 4-bit), even at 48 inputs."""
+    model = _Tied(50, 48).eval()
+    quantized, report = quantize_model(model, parse_quantize(scheme))
+    assert quantized.embed.weight is quantized.head.weight
+    head = quantized.head
+    assert head.weight_bits == 8 and head.dynamic_input == (scheme != "int8-weight")
+    assert report.embeddings == ("embed",) and report.linears == ("head",)
+    assert report.shared == (("embed", "head"),)
+    assert "one int8 table for embed and head" in report.summary()
+    idx = torch.tensor([[0, 7, 8, 49, 33]])
+    table = dequantize(head.weight, head.weight_scales, 8, 48)
+    assert torch.equal(quantized.embed(idx), table[idx])
+    program = export(model, (idx,), quantize=scheme)
+    assert "tailor_quant::embedding.out" in program.operators
+    assert len(program.segment) < head.weight.numel() * 1.5   # the table once (+ scales)
+
+
+def test_embeddings_false_keeps_a_tied_table_float_beside_the_projection():
+    quantized, report = quantize_model(_Tied(50, 64).eval(),
+                                       parse_quantize({"scheme": "8da4w", "embeddings": False}))
+    assert type(quantized.embed) is nn.Embedding and quantized.head.weight_bits == 4
+    assert report.shared == () and report.embeddings == ()

@@ -1,6 +1,7 @@
 """Running the llm app (apps/llm/) in tests: the binary a build made, a program, and the
 tokenizer it reads (the nanogpt weights' vocab.json, merges.txt beside it, by default)."""
 
+import re
 import subprocess
 from dataclasses import dataclass
 
@@ -33,3 +34,17 @@ def split_ids(stdout: str) -> tuple[str, list[int]]:
     text, _, line = stdout.rstrip("\n").rpartition("\n")
     assert line.startswith("generated ids:"), stdout
     return text, [int(t) for t in line[len("generated ids:"):].split()]
+
+
+# The app's --memory line (apps/llm/main.cpp's print_memory), in MB.
+MEMORY_LINE = re.compile(
+    r"peak resident ([\d.]+) MB; now [\d.]+ MB \(([\d.]+) MB mapped from files, ([\d.]+) MB "
+    r"allocated\); program ([\d.]+) MB, planned for the method ([\d.]+) MB")
+
+
+def memory_figures(stderr: str) -> dict[str, float] | None:
+    """{peak, mapped, allocated, program, planned} (MB) of the app's --memory line, or
+    None when the output has none."""
+    found = MEMORY_LINE.search(stderr)
+    names = ("peak", "mapped", "allocated", "program", "planned")
+    return dict(zip(names, map(float, found.groups()))) if found else None

@@ -2,11 +2,13 @@
 a checkpoint directory saved with save_pretrained (random weights, the tokenizer.json of
 its family trained on KJV text), a two-line manifest, `scons model=... run=1`.
 
-One build per target holds all seven models in one runtime. Its run=1 self-check is
-the proof: the runner's logits against torch eager, then (tailor/llm/selfcheck.py) the
-llm app's greedy ids against transformers' generate on the same prompt ids, and the
-app's tokenizer against transformers' on Unicode, whitespace and number strings. The
-tests read the reports and check the files a user gets."""
+One build per target holds all seven models in one runtime, and Qwen2's (tied
+embeddings) again with `quantize: 8da4w`. Its run=1 self-check is the proof: the
+runner's logits against torch eager, then (tailor/llm/selfcheck.py) the llm app's greedy
+ids against transformers' generate on the same prompt ids (the quantized model: against
+Tailor's decoder quantized the same way, in eager), and the app's tokenizer against
+transformers' on Unicode, whitespace and number strings. The tests read the reports and
+check the files a user gets."""
 
 import os
 import re
@@ -42,6 +44,11 @@ def checkpoints(tmp_path_factory) -> dict[str, str]:
         with open(manifests[name], "w") as f:
             f.write(f"description: a tiny random {name} checkpoint\n"
                     f"llm: {{checkpoint: {checkpoint}, max_seq_len: {MAX_SEQ_LEN}}}\n")
+    manifests["qwen2_8da4w"] = str(folder / "hf_qwen2_8da4w.yaml")
+    with open(manifests["qwen2_8da4w"], "w") as f:
+        f.write(f"description: the tiny qwen2 checkpoint in 8da4w\n"
+                f"llm: {{checkpoint: {folder / 'qwen2'}, max_seq_len: {MAX_SEQ_LEN}}}\n"
+                "quantize: 8da4w\n")
     return manifests
 
 
@@ -53,7 +60,7 @@ def _build(target: str, checkpoints: dict) -> str:
     if target not in _built:
         proc = run_scons(f"target={target}", "model=" + ",".join(checkpoints.values()),
                          "run=1")
-        # Seven models: a directory named by the first, a count and a digest.
+        # Eight models: a directory named by the first, a count and a digest.
         where = re.search(r"(build/%s/[^/\s`']+)/hf_" % target, proc.stdout)
         assert where, proc.stdout[-3000:]
         _built[target] = os.path.join(REPO, where.group(1))
@@ -71,6 +78,20 @@ def test_generates_like_transformers(target, name, checkpoints):
     assert "against transformers generate(do_sample=False)" in report, report
     assert "the same " in report and "encode and decode alike" in report, report
     assert report.strip().endswith("llm check passed")
+
+
+@pytest.mark.parametrize("target", _targets())
+def test_a_quantized_tied_decoder_generates_like_its_quantized_eager_model(target, checkpoints):
+    """Qwen2's tied table in 8da4w: one 4-bit table that the embedding's lookup and the
+    output projection both read; the runtime's logits and greedy ids are those of the
+    same quantized decoder in eager (quantization may change the ids; the runtime may not)."""
+    out = _build(target, checkpoints)
+    with open(os.path.join(out, "hf_qwen2_8da4w.check.txt")) as f:
+        assert f.read().strip().endswith("check passed")
+    with open(os.path.join(out, "hf_qwen2_8da4w.llm-check.txt")) as f:
+        report = f.read()
+    assert "against Tailor's decoder quantized (8da4w, group size 32) in torch eager" in report
+    assert "the same " in report and report.strip().endswith("llm check passed"), report
 
 
 @pytest.mark.parametrize("target", _targets())

@@ -1488,6 +1488,16 @@ QUANTIZED_CASES = [
            [_qlinear((1,), 8, 64, 8, 1), _qlinear((7,), 3, 37, 8, 1),
             _qlinear((2, 2), 5, 64, 8, 1, bias=False)],
            args=(8, False), name="int8_weight", atol=1e-4, rtol=1e-5),
+    # Lookups in a linear's packed table (a tied embedding): 13 rows end in a partial
+    # block of 8, 70 inputs in a partial quad (int8); two groups per row (int4).
+    OpCase("tailor_quant::embedding.default", ("Float",),
+           [(*_qlinear((), 13, 70, 8, 1)[1:3], Arg(8), Arg(70), In((2, 3), "Long", domain="positive")),
+            (*_qlinear((), 16, 64, 8, 1)[1:3], Arg(8), Arg(64), In((5,), "Int", domain="positive"))],
+           name="int8"),
+    OpCase("tailor_quant::embedding.default", ("Float",),
+           [(*_qlinear((), 13, 64, 4, 2)[1:3], Arg(4), Arg(64), In((2, 3), "Long", domain="positive")),
+            (*_qlinear((), 9, 96, 4, 1)[1:3], Arg(4), Arg(96), In((4,), "Long", domain="positive"))],
+           name="int4"),
     OpCase("quantized_decomposed::embedding_byte.default", ("Float",),
            [(Constant((10, 4), "Char"), Constant((10,), "Float", domain="positive"), None,
              Arg(-127), Arg(127), In((2, 3), "Long", domain="positive")),
