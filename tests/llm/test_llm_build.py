@@ -82,7 +82,7 @@ def test_generates_like_transformers(target, name, checkpoints):
 
 @pytest.mark.parametrize("target", _targets())
 def test_a_quantized_tied_decoder_generates_like_its_quantized_eager_model(target, checkpoints):
-    """Qwen2's tied table in 8da4w: one 4-bit table that the embedding's lookup and the
+    """Qwen2's tied table in 8da4w: one int8 table that the embedding's lookup and the
     output projection both read; the runtime's logits and greedy ids are those of the
     same quantized decoder in eager (quantization may change the ids; the runtime may not)."""
     out = _build(target, checkpoints)
