@@ -18,7 +18,7 @@ struct MaskIndex {
   void init(const Tensor& mask) {
     data = static_cast<const uint8_t*>(mask.data());
     count = 0;
-    for (int64_t p = 0; p < mask.numel(); ++p) count += data[p] != 0;
+    for (size_t p = 0; p < mask.numel(); ++p) count += data[p] != 0;
   }
 
   int64_t nth(int64_t i) {  // i < count
