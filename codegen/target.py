@@ -91,6 +91,13 @@ def kernels_dir(target_path: str) -> str:
     return os.path.join(os.path.dirname(os.path.dirname(target_path)) or ".", "kernels")
 
 
+def builtin_libraries(directory: str) -> frozenset[str]:
+    """The names of the kernel libraries in `directory` (manifests/kernels/: one <name>.yaml
+    each)."""
+    found = os.listdir(directory) if os.path.isdir(directory) else []
+    return frozenset(f[:-5] for f in found if f.endswith(".yaml"))
+
+
 def parse_target(text: str, path: str, libraries: frozenset[str]) -> Target:
     """Target manifest text -> Target; `libraries` are the kernel libraries that exist."""
     data = load_yaml(text, path)
@@ -147,10 +154,7 @@ def parse_target(text: str, path: str, libraries: frozenset[str]) -> Target:
 def load_target(path: str) -> Target:
     with open(path) as f:
         text = f.read()
-    directory = kernels_dir(path)
-    found = os.listdir(directory) if os.path.isdir(directory) else []
-    libraries = frozenset(f[:-5] for f in found if f.endswith(".yaml"))
-    return parse_target(text, os.path.relpath(path), libraries)
+    return parse_target(text, os.path.relpath(path), builtin_libraries(kernels_dir(path)))
 
 
 def main(argv: list[str] | None = None) -> int:

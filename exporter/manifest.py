@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 from codegen.backends import available_backends, plan_backends
 from codegen.errors import ManifestError
-from codegen.target import is_library_path
+from codegen.target import builtin_libraries, is_library_path
 from codegen.yaml_io import load_yaml, once_per_file
 from exporter.errors import ExportError
 from exporter.quantize.scheme import parse_quantize
@@ -253,8 +253,7 @@ def _matching_files(repo: str, path: str, key: str, patterns: list) -> tuple[str
 def _model_libraries(repo: str, path: str, libraries: list) -> tuple[str, ...]:
     """A model's `kernel_libraries:`: kernel manifests (paths relative to the repository)
     whose stems do not shadow a library of manifests/kernels/."""
-    builtin = {f[:-5] for f in os.listdir(os.path.join(repo, "manifests", "kernels"))
-               if f.endswith(".yaml")}
+    builtin = builtin_libraries(os.path.join(repo, "manifests", "kernels"))
     for library in libraries:
         name = os.path.splitext(os.path.basename(str(library)))[0]
         if not (isinstance(library, str) and is_library_path(library)

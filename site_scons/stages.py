@@ -16,7 +16,8 @@ from dataclasses import dataclass
 import size_build
 import targets
 from codegen.errors import ManifestError
-from codegen.target import is_library_path, kernels_dir, libraries_for_build, load_target
+from codegen.target import (builtin_libraries, is_library_path, kernels_dir,
+                            libraries_for_build, load_target)
 from compilation_db import wire_compilation_db
 from exporter.manifest import load_manifest  # the one reader of model manifests
 from kernel_shards import shard_count
@@ -200,8 +201,7 @@ def wire(env, plan: BuildPlan):
     chosen_libraries = tuple(plan.libraries or tenv["TL_KERNEL_LIBRARIES"])
     if model_libraries:
         build_libraries = chosen_libraries or target.kernel_libraries
-        builtin = {os.path.splitext(f)[0] for f in os.listdir(kernels_dir(target.path))
-                   if f.endswith(".yaml")}
+        builtin = builtin_libraries(kernels_dir(target.path))
         chosen_libraries = (libraries_for_build(model_libraries, build_libraries, builtin)
                             + build_libraries)
     library_names = chosen_libraries or target.kernel_libraries

@@ -21,3 +21,17 @@ def make_llm(checkpoint: str, max_seq_len: int, example_length: int = 8, seed: i
     tokens = torch.randint(0, decoder.config.vocab_size, (1, length),
                            generator=torch.Generator().manual_seed(seed))
     return decoder, (tokens, torch.arange(length))
+
+
+def eager_greedy(decoder, prompt: list[int], count: int, eos_ids=()) -> list[int]:
+    """Greedy ids after `prompt` from a decoder in torch eager, stopping after an eos id."""
+    generated = []
+    with torch.no_grad():
+        logits = decoder(torch.tensor([prompt]), torch.arange(len(prompt)))
+        while len(generated) < count:
+            generated.append(int(logits[0, -1].argmax()))
+            if generated[-1] in eos_ids:
+                break
+            position = torch.tensor([len(prompt) + len(generated) - 1])
+            logits = decoder(torch.tensor([[generated[-1]]]), position)
+    return generated

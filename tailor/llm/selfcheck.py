@@ -75,25 +75,11 @@ def _run(command: list[str]) -> str:
     return proc.stdout
 
 
-def eager_greedy(decoder, prompt: list[int], count: int, eos_ids) -> list[int]:
-    """Greedy ids after `prompt` from a decoder in torch eager, stopping after an eos id."""
-    generated = []
-    with torch.no_grad():
-        logits = decoder(torch.tensor([prompt]), torch.arange(len(prompt)))
-        while len(generated) < count:
-            generated.append(int(logits[0, -1].argmax()))
-            if generated[-1] in eos_ids:
-                break
-            position = torch.tensor([len(prompt) + len(generated) - 1])
-            logits = decoder(torch.tensor([[generated[-1]]]), position)
-    return generated
-
-
 def reference_greedy(checkpoint: str, max_seq_len: int, prompt: list[int], count: int,
                      eos_ids, quantize=None) -> tuple[list[int], str]:
     """(greedy ids after `prompt`, stopping after an eos id, the reference's name);
     `quantize` (a QuantizeSpec) makes the reference the decoder quantized so."""
-    from tailor.llm.export import make_decoder
+    from tailor.llm.export import eager_greedy, make_decoder
     if quantize is not None:
         from exporter.quantize.apply import quantize_model
         decoder, _ = quantize_model(make_decoder(checkpoint, max_seq_len), quantize)

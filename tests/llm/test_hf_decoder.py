@@ -12,22 +12,12 @@ import torch
 from exporter.manifest import parse_manifest
 from tailor.llm.config import LlmError, read_config
 from tailor.llm.decoder import Decoder
-from tailor.llm.export import make_decoder
+from tailor.llm.export import eager_greedy, make_decoder
 from tailor.llm.weights import load_weights
 from tests.llm.checkpoints import ARCHITECTURES, greedy, load_transformers, save_checkpoint
 
 PROMPT = [5, 17, 200, 33, 9, 41, 77, 3, 12]
 NEW_TOKENS = 24  # past every test checkpoint's sliding window
-
-
-def decoder_greedy(decoder: Decoder, prompt: list[int], count: int) -> list[int]:
-    out = []
-    with torch.no_grad():
-        logits = decoder(torch.tensor([prompt]), torch.arange(len(prompt)))
-        for step in range(count):
-            out.append(int(logits[0, -1].argmax()))
-            logits = decoder(torch.tensor([[out[-1]]]), torch.tensor([len(prompt) + step]))
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +36,7 @@ def test_decoder_equals_transformers(checkpoints, name):
     assert want.abs().max() > 1.0  # not near-uniform logits, where any order would pass
     torch.testing.assert_close(got, want, atol=1e-5, rtol=1e-5)
     # A fresh decoder: the cache starts empty.
-    assert decoder_greedy(make_decoder(checkpoints[name], 64), PROMPT, NEW_TOKENS) == greedy(
+    assert eager_greedy(make_decoder(checkpoints[name], 64), PROMPT, NEW_TOKENS) == greedy(
         reference, PROMPT, NEW_TOKENS)
 
 
@@ -69,7 +59,7 @@ def test_sliding_window_changes_generation(checkpoints):
     for layer in unwindowed.layers:
         layer.window = 0
     reference = load_transformers(checkpoints["mistral"])
-    assert decoder_greedy(unwindowed, PROMPT, NEW_TOKENS) != greedy(reference, PROMPT,
+    assert eager_greedy(unwindowed, PROMPT, NEW_TOKENS) != greedy(reference, PROMPT,
                                                                     NEW_TOKENS)
 
 
