@@ -45,12 +45,8 @@ Tensor& embedding_out(KernelContext& ctx, const Tensor& weight, const Tensor& we
                   InvalidArgument, out);
   const int64_t n = weight_scales.size(1);
   const int64_t groups = weight_scales.size(0);
-  const bool groups_fit = bits == 8 ? groups == 1
-                                    : groups > 0 && dim % groups == 0 &&
-                                          (dim / groups) % kInt4Group == 0;
   TL_KERNEL_CHECK_MSG(ctx,
-                      dim > 0 && groups_fit && weight.size(0) == (n + kQBlock - 1) / kQBlock &&
-                          weight.size(1) == qlinear_block_bytes(dim, bits),
+                      qlinear_layout_fits(dim, n, groups, bits, weight.size(0), weight.size(1)),
                       InvalidArgument, out,
                       "embedding.out: dim %lld, weight [%lld, %lld] and scales [%lld, %lld] "
                       "do not fit together",

@@ -37,11 +37,8 @@ Tensor& linear_out(KernelContext& ctx, const Tensor& input, const Tensor& weight
   const int64_t k = input.size(input.dim() - 1);
   const int64_t n = weight_scales.size(1);
   const int64_t groups = weight_scales.size(0);
-  const bool groups_fit =
-      bits == 8 ? groups == 1 : groups > 0 && k % groups == 0 && (k / groups) % kInt4Group == 0;
   TL_KERNEL_CHECK_MSG(ctx,
-                      k > 0 && groups_fit && weight.size(0) == (n + kQBlock - 1) / kQBlock &&
-                          weight.size(1) == qlinear_block_bytes(k, bits),
+                      qlinear_layout_fits(k, n, groups, bits, weight.size(0), weight.size(1)),
                       InvalidArgument, out,
                       "linear.out: input [..., %lld], weight [%lld, %lld] and scales "
                       "[%lld, %lld] do not fit together",

@@ -71,6 +71,19 @@ inline int64_t qlinear_block_bytes(int64_t k, int weight_bits) {
   return weight_bits == 4 ? k * 4 : qlinear_padded_k(k) * kQBlock;
 }
 
+// Whether weight [rows, row_bytes] with scales [groups, n] packs n rows of k values at
+// `weight_bits` as util/qlinear_layout.h lays them out: one scale group for int8, whole
+// int4 groups of a multiple of kInt4Group values. The linear and the embedding that reads
+// a tied linear's table both check their operands with it.
+inline bool qlinear_layout_fits(int64_t k, int64_t n, int64_t groups, int weight_bits,
+                                int64_t rows, int64_t row_bytes) {
+  const bool groups_fit = weight_bits == 8 ? groups == 1
+                                           : groups > 0 && k % groups == 0 &&
+                                                 (k / groups) % kInt4Group == 0;
+  return k > 0 && groups_fit && rows == (n + kQBlock - 1) / kQBlock &&
+         row_bytes == qlinear_block_bytes(k, weight_bits);
+}
+
 // Input rows per chunk (0 when not even one row fits the buffers).
 inline int64_t qlinear_chunk_rows(int64_t k, int64_t groups, int weight_bits, bool dynamic) {
   if (!dynamic) return kQMaxChunkRows;
