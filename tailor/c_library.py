@@ -39,7 +39,7 @@ _SIGNATURES = {
     "tl_status_name": (ctypes.c_char_p, [_STATUS]),
     "tl_last_error": (ctypes.c_char_p, []),
     "tl_program_load_file": (_STATUS, [ctypes.c_char_p, ctypes.POINTER(_P)]),
-    "tl_program_load_buffer": (_STATUS, [ctypes.c_char_p, _SIZE, ctypes.POINTER(_P)]),
+    "tl_program_load_buffer": (_STATUS, [_P, _SIZE, ctypes.POINTER(_P)]),
     "tl_program_destroy": (None, [_P]),
     "tl_program_method_count": (_STATUS, [_P, ctypes.POINTER(_SIZE)]),
     "tl_program_method_name": (_STATUS, [_P, _SIZE, ctypes.POINTER(ctypes.c_char_p)]),
