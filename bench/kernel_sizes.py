@@ -12,7 +12,7 @@ import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "site_scons"))
-import size_report  # noqa: E402
+import size_attribution  # noqa: E402
 
 BUILD = "build/bench-sizes"
 ARGS = ("profile=size", "log=0", "size=1", "build_dir=" + BUILD)
@@ -37,7 +37,7 @@ def export_add_float() -> None:
 def measure(variant: str):
     folder = os.path.join(REPO, TARGET_DIR, variant)
     plan = os.path.join(folder, "kernel_plan.yaml")
-    return size_report.attribute_files(os.path.join(folder, "bin", "size_app"), None,
+    return size_attribution.attribute_files(os.path.join(folder, "bin", "size_app"), None,
                                        plan if os.path.exists(plan) else None)
 
 

@@ -17,7 +17,7 @@ import yaml
 from tests.conftest import REPO, run_scons
 
 sys.path.insert(0, os.path.join(REPO, "site_scons"))
-import size_report  # noqa: E402
+import size_attribution  # noqa: E402
 
 BUILD = "build/test-size"
 BUDGETS = os.path.join(REPO, "tests", "size", "budgets.yaml")
@@ -77,8 +77,9 @@ def test_size_within_budget(entry):
     run = subprocess.run([path, os.path.join(REPO, program)], capture_output=True)
     assert run.returncode == (1 if entry == "core" else 0), (entry, run)
 
-    result = size_report.attribute_files(path, None, plan and os.path.join(REPO, plan))
-    report = "\n".join("%10d  %s" % (n, c) for c, n in size_report.ordered(result.components))
+    result = size_attribution.attribute_files(path, None, plan and os.path.join(REPO, plan))
+    report = "\n".join("%10d  %s" % (n, c)
+                       for c, n in size_attribution.ordered(result.components))
     assert result.stripped_bytes <= spec["budget"], (
         "%s: %s is %d stripped bytes, over its budget of %d in tests/size/budgets.yaml "
         "(reached %d when it was set). Size report:\n%s"

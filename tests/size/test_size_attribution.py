@@ -1,4 +1,5 @@
-"""site_scons/size_report.py: map parsing, symbol classification, and one real attribution."""
+"""site_scons/size_attribution.py: map parsing, symbol classification, and one real
+attribution."""
 
 import os
 import subprocess
@@ -9,7 +10,7 @@ import pytest
 from tests.conftest import REPO
 
 sys.path.insert(0, os.path.join(REPO, "site_scons"))
-import size_report as sr  # noqa: E402
+import size_attribution as sr  # noqa: E402
 
 MAP = """\
 Memory Configuration
