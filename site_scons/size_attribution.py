@@ -1,4 +1,4 @@
-"""Linked binary + GNU ld link map -> bytes per component (site_scons/size_report.py writes the report).
+"""Linked binary + GNU ld link map -> bytes per component (the report: size_report.py).
 
 Every byte of the stripped binary goes to exactly one component. Sections the linker
 makes (dynamic tables, unwind tables) are its own; the rest is claimed in layers, each
