@@ -11,7 +11,6 @@ prints a table of medians and the stripped sizes of libtailor.so and the runner.
 
 import argparse
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -25,6 +24,7 @@ sys.path.insert(0, REPO)
 
 import tailor  # noqa: E402
 from bench.benchmarks_md import write_section  # noqa: E402
+from bench.common import run_runner, scons, stripped_size  # noqa: E402
 
 BUILD = "build/bench-c-api"
 MODELS = ("mlp", "gpt_tiny")
@@ -33,16 +33,8 @@ PROCESSES = 20
 
 
 def build(model: str) -> str:
-    scons = os.path.join(os.path.dirname(sys.executable), "scons")
-    subprocess.run([scons, "-j2", "model=" + model, "lib=shared", "build_dir=" + BUILD],
-                   cwd=REPO, check=True, capture_output=True)
+    scons("model=" + model, "lib=shared", build_dir=BUILD)
     return os.path.join(REPO, BUILD, "host-shared", model)
-
-
-def stripped_size(path: str) -> int:
-    with tempfile.NamedTemporaryFile() as f:
-        subprocess.run(["strip", "-o", f.name, path], check=True)
-        return os.path.getsize(f.name)
 
 
 def time_model(out: str, model: str) -> dict:
@@ -58,9 +50,8 @@ def time_model(out: str, model: str) -> dict:
         loaded.run(x)
         samples.append(time.perf_counter() - start)
     runner = os.path.join(out, "bin", "runner")
-    repeat = subprocess.run([runner, program, "--input", input_path, "--repeat", str(RUNS)],
-                            capture_output=True, text=True, check=True).stdout
-    execute_ms = float(re.search(r"median ([0-9.]+) ms", repeat).group(1))
+    execute_ms = run_runner(runner, program, "--input", input_path, repeat=RUNS,
+                            warmup=0)["median_ms"]
     processes = []
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(PROCESSES):

@@ -16,26 +16,17 @@ BENCHMARKS.md under "## Model families".
 import argparse
 import glob
 import os
-import re
-import subprocess
 import sys
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 from bench import benchmarks_md  # noqa: E402
-from bench.xnnpack_latency import stripped_size  # noqa: E402
+from bench.common import run_runner, scons, stripped_size  # noqa: E402
 
 BUILD = "build/bench-families"
 MODELS = ("resnet18", "mobilenet_v2", "kws_cnn", "gpt2", "llama", "bert", "vit",
           "whisper_encoder", "nn_transformer", "lstm")
-
-
-def scons(*args: str) -> None:
-    cmd = [os.path.join(REPO, ".venv", "bin", "scons"), "-j2", "build_dir=" + BUILD, *args]
-    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
-    if proc.returncode != 0:
-        sys.exit("error: %s failed:\n%s%s" % (" ".join(cmd), proc.stdout[-3000:], proc.stderr))
 
 
 def runtime_dir(target: str, first: str) -> str:
@@ -46,10 +37,8 @@ def runtime_dir(target: str, first: str) -> str:
 
 def runner_ms(out: str, model: str, runs: int) -> float:
     inputs = sorted(glob.glob(os.path.join(out, f"{model}_io", "input_*.npy")))
-    proc = subprocess.run([os.path.join(out, "bin", "runner"), os.path.join(out, f"{model}.pte"),
-                           "--input", *inputs, "--threads", "1", "--repeat", str(runs + 1)],
-                          capture_output=True, text=True, check=True)
-    return float(re.search(r"median ([0-9.]+) ms", proc.stdout).group(1))
+    return run_runner(os.path.join(out, "bin", "runner"), os.path.join(out, f"{model}.pte"),
+                      "--input", *inputs, repeat=runs)["median_ms"]
 
 
 def eager_ms(module, inputs, runs: int) -> float:
@@ -88,7 +77,7 @@ def main(argv=None) -> int:
     models = [m for m in args.models.split(",") if m]
     print(f"building {len(models)} models for host and host-xnnpack", flush=True)
     for target in ("host", "host-xnnpack"):
-        scons("target=" + target, "model=" + ",".join(models))
+        scons("target=" + target, "model=" + ",".join(models), build_dir=BUILD)
     outs = {t: runtime_dir(t, models[0]) for t in ("host", "host-xnnpack")}
     rows = ["| model | core-ATen nodes | kernel calls after the passes | nodes on XNNPACK "
             "| runtime, size profile (bytes) | host / eager | host-xnnpack / eager |",
@@ -96,7 +85,7 @@ def main(argv=None) -> int:
     for name in models:
         print(f"measuring {name}", flush=True)
         module, inputs, nodes, calls, delegated = export_figures(name)
-        scons("model=" + name, "profile=size")
+        scons("model=" + name, "profile=size", build_dir=BUILD)
         size = stripped_size(os.path.join(runtime_dir("host-size", name), "bin", "runner"))
         eager = eager_ms(module, inputs, args.runs)
         host = runner_ms(outs["host"], name, args.runs)

@@ -14,30 +14,31 @@ summed against the method's time per run (the inspector's coverage).
 """
 
 import argparse
+import glob
 import json
 import os
-import re
 import statistics
-import subprocess
 import sys
 import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SCONS = os.path.join(os.path.dirname(sys.executable), "scons")
+sys.path.insert(0, REPO)
+from bench.common import run_runner, scons  # noqa: E402
+
 PROGRAM = os.path.join(REPO, "build", "host", "nanogpt", "nanogpt.pte")
 
 
 def build(trace: bool) -> str:
-    subprocess.run([SCONS, "-j2", "model=nanogpt"] + (["trace=1"] if trace else []),
-                   cwd=REPO, check=True, stdout=subprocess.DEVNULL)
+    scons("model=nanogpt", *(["trace=1"] if trace else []))
     return os.path.join(REPO, "build", "host-trace" if trace else "host", "nanogpt", "bin",
                         "runner")
 
 
-def min_and_median_ms(command: list[str]) -> tuple[float, float]:
-    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-    low, median = re.search(r"min ([\d.]+) ms, median ([\d.]+) ms", out).groups()
-    return float(low), float(median)
+def min_and_median_ms(command: list[str], repeat: int) -> tuple[float, float]:
+    """`command`: the runner, the program and its arguments. trace=1 runtimes take no
+    warm-up runs (their tracer records every run)."""
+    summary = run_runner(*command, repeat=repeat, warmup=0)
+    return summary["min_ms"], summary["median_ms"]
 
 
 def coverage(trace_path: str) -> tuple[float, float]:
@@ -58,8 +59,8 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=15)
     args = parser.parse_args()
     plain, traced = build(False), build(True)
-    inputs = ["--input", os.path.join(REPO, "build", "host", "nanogpt", "nanogpt_io",
-                                      "input_0.npy")]
+    inputs = ["--input", *sorted(glob.glob(os.path.join(REPO, "build", "host", "nanogpt",
+                                                       "nanogpt_io", "input_*.npy")))]
     trace_file = os.path.join(tempfile.mkdtemp(), "nanogpt.trace.json")
     runs = {"default runtime": [plain, PROGRAM, *inputs],
             "trace=1, no --trace": [traced, PROGRAM, *inputs],
@@ -67,7 +68,7 @@ def main() -> int:
     times = {name: [] for name in runs}
     for _ in range(args.rounds):
         for name, command in runs.items():
-            times[name].append(min_and_median_ms(command + ["--repeat", str(args.repeat)]))
+            times[name].append(min_and_median_ms(command, args.repeat))
     base = min(low for low, _ in times["default runtime"])
     print(f"nanoGPT forward, T=64, {args.rounds} rounds of runner --repeat {args.repeat}:\n")
     print("| runtime | min ms | overhead (min) | median of medians ms |")

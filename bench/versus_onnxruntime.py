@@ -40,6 +40,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 from bench import benchmarks_md  # noqa: E402
 from bench import gemm as gemm_bench  # noqa: E402
+from bench.common import run_runner, scons  # noqa: E402
 
 BUILD = "build/bench-ort"
 TARGETS = ("host", "host-xnnpack")
@@ -57,11 +58,7 @@ tolerance: {atol: 1.0e-3, rtol: 1.0e-3}
 def scons_build(target: str, manifests: list[str]) -> str:
     """Builds one runtime with every model for `target`; returns its directory (named as
     site_scons/stages.py names a model set: the manifests' stems joined by '+')."""
-    cmd = [os.path.join(os.path.dirname(sys.executable), "scons"), "-j2", "target=" + target,
-           "model=" + ",".join(manifests), "build_dir=" + BUILD]
-    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
-    if proc.returncode != 0:
-        sys.exit("error: %s failed:\n%s%s" % (" ".join(cmd), proc.stdout[-3000:], proc.stderr))
+    scons("target=" + target, "model=" + ",".join(manifests), build_dir=BUILD)
     names = [os.path.splitext(os.path.basename(m))[0] for m in manifests]
     return os.path.join(REPO, BUILD, target, "+".join(names))
 
@@ -134,14 +131,8 @@ def burst_ms(fn, runs: int) -> float:
 
 
 def runner_ms(out: str, w: Workload, runs: int) -> float:
-    cmd = [os.path.join(out, "bin", "runner"), os.path.join(out, w.program + ".pte"),
-           "--threads", "1", "--warmup", str(runs), "--repeat", str(runs)]
-    for path in w.npy:
-        cmd += ["--input", path]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        sys.exit(f"error: {' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout}{proc.stderr}")
-    return float(re.search(r"min ([0-9.]+) ms", proc.stdout).group(1))
+    return run_runner(os.path.join(out, "bin", "runner"), os.path.join(out, w.program + ".pte"),
+                      "--input", *w.npy, repeat=runs, warmup=runs)["min_ms"]
 
 
 def measure(work: list[Workload], builds: dict, sessions, rounds: int, runs: int) -> dict:

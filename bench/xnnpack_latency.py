@@ -18,15 +18,14 @@ under "## XNNPACK".
 import argparse
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 from bench import benchmarks_md  # noqa: E402
+from bench.common import run_runner, scons, stripped_size  # noqa: E402
 
 BUILD = "build/bench-xnnpack"
 CONFIG = dict(n_layer=4, n_head=4, n_embd=128, vocab_size=512, block_size=64)
@@ -69,29 +68,15 @@ def eager_ms(model, idx, runs: int) -> float:
 
 
 def build(target: str, program: str, libraries: str = "") -> str:
-    cmd = [os.path.join(os.path.dirname(sys.executable), "scons"), "-j2", "target=" + target,
-           "programs=" + program, "build_dir=" + BUILD]
-    cmd += ["libraries=" + libraries] if libraries else []
-    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
-    if proc.returncode != 0:
-        sys.exit("error: %s failed:\n%s%s" % (" ".join(cmd), proc.stdout[-3000:], proc.stderr))
+    scons("target=" + target, "programs=" + program,
+          *(["libraries=" + libraries] if libraries else []), build_dir=BUILD)
     stem = os.path.splitext(os.path.basename(program))[0]
     stem += "@" + libraries.replace(",", "+") if libraries else ""
     return os.path.join(REPO, BUILD, target, stem, "bin", "runner")
 
 
 def runner_ms(runner: str, program: str, idx: str, runs: int) -> float:
-    proc = subprocess.run([runner, program, "--input", idx, "--threads", "1", "--repeat",
-                           str(runs + 1)], capture_output=True, text=True, check=True)
-    median = re.search(r"median ([0-9.]+) ms", proc.stdout)
-    return float(median.group(1))
-
-
-def stripped_size(path: str) -> int:
-    with tempfile.TemporaryDirectory() as tmp:
-        copy = os.path.join(tmp, "bin")
-        subprocess.run(["strip", "-o", copy, path], check=True)
-        return os.path.getsize(copy)
+    return run_runner(runner, program, "--input", idx, repeat=runs)["median_ms"]
 
 
 def library_sizes(runner: str) -> list:

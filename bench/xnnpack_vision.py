@@ -15,26 +15,21 @@ record (graph nodes inside DelegateCalls over all nodes), and each runner runs f
 import argparse
 import json
 import os
-import re
-import subprocess
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
-from bench import model_families  # noqa: E402
+from bench import benchmarks_md, model_families  # noqa: E402
+from bench.common import run_runner, scons  # noqa: E402
 
 BUILD = "build/bench-vision"
 MODELS = ("resnet18", "mobilenet_v2", "kws_cnn")
-SECTION = "## XNNPACK vision models"
+SECTION = "XNNPACK vision models"
 
 
 def build(target: str) -> str:
     """Builds every model for `target`; returns the build's directory."""
-    cmd = [os.path.join(os.path.dirname(sys.executable), "scons"), "-j2", "target=" + target,
-           "model=" + ",".join(MODELS), "build_dir=" + BUILD]
-    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
-    if proc.returncode != 0:
-        sys.exit("error: %s failed:\n%s%s" % (" ".join(cmd), proc.stdout[-3000:], proc.stderr))
+    scons("target=" + target, "model=" + ",".join(MODELS), build_dir=BUILD)
     return os.path.join(REPO, BUILD, target, "+".join(MODELS))
 
 
@@ -47,10 +42,8 @@ def delegated_share(out: str, model: str) -> tuple:
 
 
 def runner_ms(out: str, model: str, runs: int) -> float:
-    proc = subprocess.run([os.path.join(out, "bin", "runner"), os.path.join(out, model + ".pte"),
-                           "--check", "--atol", "1e-4", "--rtol", "1e-4", "--threads", "1",
-                           "--repeat", str(runs + 1)], capture_output=True, text=True, check=True)
-    return float(re.search(r"median ([0-9.]+) ms", proc.stdout).group(1))
+    return run_runner(os.path.join(out, "bin", "runner"), os.path.join(out, model + ".pte"),
+                      "--check", "--atol", "1e-4", "--rtol", "1e-4", repeat=runs)["median_ms"]
 
 
 def eager_ms(model: str, runs: int) -> float:
@@ -81,16 +74,10 @@ def main(argv=None) -> int:
 
 
 def write_section(table: str) -> None:
-    path = os.path.join(REPO, "BENCHMARKS.md")
-    body = open(path).read()
-    section = (SECTION + "\n\nShare of graph nodes the XNNPACK delegate runs and forward "
-               "latency (fp32, 1 thread, median) of the vision manifests on this machine. "
-               "Command:\n\n    .venv/bin/python bench/xnnpack_vision.py --write\n\n" + table)
-    pattern = re.compile("^" + re.escape(SECTION) + r"\n.*?(?=^## |\Z)", re.M | re.S)
-    body = pattern.sub(lambda _: section + "\n", body) if pattern.search(body) \
-        else body.rstrip("\n") + "\n\n" + section
-    with open(path, "w") as f:
-        f.write(body)
+    benchmarks_md.write_section(SECTION, (
+        "Share of graph nodes the XNNPACK delegate runs and forward latency (fp32, 1 "
+        "thread, median) of the vision manifests on this machine. Command:\n\n"
+        "    .venv/bin/python bench/xnnpack_vision.py --write\n\n") + table)
 
 
 if __name__ == "__main__":

@@ -2,16 +2,14 @@
 //
 //   runner PROGRAM [--method NAME | --list-methods] [--input FILE.npy ...] [--output FILE.npy ...]
 //          [--check] [--atol X] [--rtol X] [--threads N] [--repeat N] [--warmup N]
-//          [--reset-state] [--verbose]
+//          [--reset-state] [--verbose] [--json FILE]
 //          [--max-memory BYTES] [--max-elements N]
 //          [--trace FILE] [--dump-intermediates DIR]      (trace=1 builds)
 //
 // Exit codes: 0 ok, 1 load/run error or check failure, 2 usage error.
-#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <algorithm>
@@ -20,6 +18,8 @@
 
 #include "runner/check.h"
 #include "runner/npy.h"
+#include "runner/options.h"
+#include "runner/summary.h"
 #include "runtime/core/half.h"
 #include "runtime/kernel/cpu_level.h"
 #include "runtime/kernel/thread_pool.h"
@@ -35,183 +35,16 @@ using tailor::Error;
 using tailor::EValue;
 using tailor::Method;
 using tailor::ScalarType;
+using tailor::runner::kExitFailure;
+using tailor::runner::kExitOk;
+using tailor::runner::kExitUsage;
 using tailor::runner::NpyArray;
-
-constexpr int kExitOk = 0;
-constexpr int kExitFailure = 1;
-constexpr int kExitUsage = 2;
+using tailor::runner::Options;
+using tailor::runner::RunSummary;
 
 // Runtime log messages are about the program file: prefix them with its path.
 const char* g_log_prefix = "runner";
 bool g_verbose = false;
-
-const char kUsage[] =
-    "usage: runner PROGRAM [--method NAME] [--input FILE.npy ...] [--output FILE.npy ...]\n"
-    "              [--check] [--atol X] [--rtol X] [--threads N] [--repeat N] [--warmup N]\n"
-    "              [--verbose]\n"
-    "              [--max-memory BYTES] [--max-elements N] [--stack BYTES]\n"
-    "  --method NAME    method to run (default: forward)\n"
-    "  --list-methods   print each method's name, inputs, outputs and kernel scratch (a\n"
-    "                   thread's), and run nothing\n"
-    "  --reset-state    restore the method's state (its mutable buffers, a KV cache) to\n"
-    "                   their initial values before each of the --repeat runs\n"
-    "  --input FILE     one .npy per method input, in order (none: zeros, before each run)\n"
-    "  --output FILE    write output i to the i-th FILE\n"
-    "  --check          compare outputs with <dir>/<stem>_io/expected_<i>.npy (inputs\n"
-    "                   from <dir>/<stem>_io/input_<i>.npy unless --input is given)\n"
-    "  --atol X --rtol X  float tolerance: |a - e| <= atol + rtol * |e| (default 1e-05)\n"
-    "  --threads N      threads the kernels and each delegate (backend) may use (default 1:\n"
-    "                   the runtime creates no thread)\n"
-    "  --repeat N       run the method N times and print the min and median time\n"
-    "  --warmup N       run it N times first, untimed (not with trace=1 builds)\n"
-    "  --max-memory B   refuse a method that plans more memory (default 1G; K, M, G suffixes)\n"
-    "  --max-elements N refuse a method whose run touches more tensor elements (default 4G)\n"
-    "  --stack BYTES    load and run the method on a thread with this much stack (K, M\n"
-    "                   suffixes): checks it fits a target with small thread stacks\n"
-    "  --verbose        log what happens (and the CPU level the kernels use)\n"
-#if TL_TRACE
-    "  --trace FILE     write a Chrome trace (chrome://tracing, ui.perfetto.dev) of the load,\n"
-    "                   every run and every instruction; python -m inspector reads it\n"
-    "  --dump-intermediates DIR  write what each instruction wrote (first run) to\n"
-    "                   DIR/<instruction>_<argument>.npy, for python -m inspector --dump-dir\n"
-#endif
-    "environment: TL_CPU_LEVEL=baseline|avx2|avx512 caps the instruction set the optimized\n"
-    "  kernels use (default: the best this CPU has)\n";
-
-struct Options {
-  std::string program;
-  std::string method = "forward";
-  std::vector<std::string> inputs;
-  std::vector<std::string> outputs;
-  bool check = false;
-  tailor::runner::Tolerance tol;
-  uint32_t threads = 1;
-  uint32_t repeat = 1;
-  uint32_t warmup = 0;  // untimed runs before the --repeat ones
-  bool list_methods = false;
-  bool reset_state = false;  // Method::reset_state() before each run
-  tailor::LoadLimits limits;
-  uint64_t stack_bytes = 0;  // 0: the main thread's stack
-#if TL_TRACE
-  std::string trace_file;
-  std::string dump_dir;
-#endif
-};
-
-int usage_error(const std::string& message) {
-  fprintf(stderr, "runner: %s\n%s", message.c_str(), kUsage);
-  return kExitUsage;
-}
-
-// "4096", "64K", "1G" (binary multiples); false unless the whole text is such a count.
-bool parse_count(const char* text, uint64_t* out) {
-  if (text[0] < '0' || text[0] > '9') return false;
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long long n = strtoull(text, &end, 10);
-  if (errno != 0) return false;
-  unsigned shift = 0;
-  if (*end == 'K' || *end == 'M' || *end == 'G' || *end == 'T') {
-    shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 40;
-    ++end;
-  }
-  if (*end != '\0' || n > (UINT64_MAX >> shift)) return false;
-  *out = static_cast<uint64_t>(n) << shift;
-  return true;
-}
-
-bool parse_number(const char* text, double* out) {
-  char* end = nullptr;
-  *out = strtod(text, &end);
-  return end != text && *end == '\0' && *out >= 0;
-}
-
-// Returns -1 when the arguments are fine, else the exit code to stop with.
-int parse_args(int argc, char** argv, Options* o) {
-  std::vector<std::string>* list = nullptr;  // the option that takes several files
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "-h" || arg == "--help") {
-      fputs(kUsage, stdout);
-      return kExitOk;
-    }
-    if (arg == "--input" || arg == "--output") {
-      list = arg == "--input" ? &o->inputs : &o->outputs;
-      if (i + 1 >= argc || argv[i + 1][0] == '-') return usage_error(arg + " needs a file");
-      continue;
-    }
-    if (arg == "--method" || arg == "--atol" || arg == "--rtol") {
-      list = nullptr;
-      if (i + 1 >= argc) return usage_error(arg + " needs a value");
-      const char* value = argv[++i];
-      if (arg == "--method") {
-        o->method = value;
-      } else if (!parse_number(value, arg == "--atol" ? &o->tol.atol : &o->tol.rtol)) {
-        return usage_error(arg + ": '" + value + "' is not a non-negative number");
-      }
-      continue;
-    }
-    if (arg == "--threads" || arg == "--repeat" || arg == "--warmup") {
-      list = nullptr;
-      if (i + 1 >= argc) return usage_error(arg + " needs a value");
-      const char* value = argv[++i];
-      char* end = nullptr;
-      const unsigned long n = strtoul(value, &end, 10);
-      if (end == value || *end != '\0' || n < (arg == "--warmup" ? 0u : 1u) || n > 100000 ||
-          (arg == "--threads" && n > tailor::ThreadPool::kMaxThreads)) {
-        return usage_error(arg + ": '" + value + "' is not a count from " +
-                           (arg == "--warmup" ? "0" : "1") + " to " +
-                           (arg == "--threads" ? "64" : "100000"));
-      }
-      (arg == "--threads" ? o->threads : arg == "--repeat" ? o->repeat : o->warmup) =
-          static_cast<uint32_t>(n);
-#if TL_TRACE
-      // The tracer records every run it sees, the first one's intermediates too.
-      if (o->warmup > 0) return usage_error("--warmup: not in a runtime built with trace=1");
-#endif
-      continue;
-    }
-    if (arg == "--max-memory" || arg == "--max-elements" || arg == "--stack") {
-      list = nullptr;
-      if (i + 1 >= argc) return usage_error(arg + " needs a value");
-      const char* value = argv[++i];
-      uint64_t* limit = arg == "--max-memory"   ? &o->limits.max_memory_bytes
-                        : arg == "--stack"      ? &o->stack_bytes
-                                                : &o->limits.max_elements_per_execute;
-      if (!parse_count(value, limit)) {
-        return usage_error(arg + ": '" + value + "' is not a count (like 4096, 64M or 2G)");
-      }
-      continue;
-    }
-#if TL_TRACE
-    if (arg == "--trace" || arg == "--dump-intermediates") {
-      list = nullptr;
-      if (i + 1 >= argc) return usage_error(arg + " needs a value");
-      (arg == "--trace" ? o->trace_file : o->dump_dir) = argv[++i];
-      continue;
-    }
-#endif
-    if (arg == "--check" || arg == "--verbose" || arg == "--list-methods" ||
-        arg == "--reset-state") {
-      list = nullptr;
-      (arg == "--check"          ? o->check
-       : arg == "--verbose"      ? g_verbose
-       : arg == "--list-methods" ? o->list_methods
-                                 : o->reset_state) = true;
-      continue;
-    }
-    if (arg.size() > 1 && arg[0] == '-') return usage_error("unknown option " + arg);
-    if (list != nullptr) {
-      list->push_back(arg);
-    } else if (o->program.empty()) {
-      o->program = arg;
-    } else {
-      return usage_error("unexpected argument '" + arg + "'");
-    }
-  }
-  if (o->program.empty()) return usage_error("no PROGRAM given");
-  return -1;
-}
 
 // "<dir>/<stem>_io/<name>" for PROGRAM = "<dir>/<stem>.pte".
 std::string io_path(const std::string& program, const std::string& name) {
@@ -322,8 +155,8 @@ std::string method_list(const tailor::Program& program) {
   return names.empty() ? "none" : names;
 }
 
-// Prints, writes or checks every output; returns the exit code.
-int handle_outputs(const Options& o, Method& method) {
+// Prints, writes or checks every output, noting each in `summary`; returns the exit code.
+int handle_outputs(const Options& o, Method& method, RunSummary* summary) {
   bool all_ok = true;
   for (size_t i = 0; i < method.outputs_size(); ++i) {
     NpyArray actual;
@@ -331,8 +164,10 @@ int handle_outputs(const Options& o, Method& method) {
     if (!tailor::runner::output_to_array(method.output(i), &actual, &error)) {
       fprintf(stderr, "%s: output %zu: %s\n", o.program.c_str(), i, error.c_str());
       all_ok = false;
+      summary->outputs.push_back({{}, ScalarType::Float, 0});
       continue;
     }
+    summary->outputs.push_back({actual.shape, actual.dtype, -1});
     if (i < o.outputs.size() && !tailor::runner::write_npy(o.outputs[i], actual, &error)) {
       fprintf(stderr, "%s: %s\n", o.outputs[i].c_str(), error.c_str());
       all_ok = false;
@@ -348,6 +183,7 @@ int handle_outputs(const Options& o, Method& method) {
     if (!tailor::runner::read_npy(expected_path, &expected, &error)) {
       printf("output %zu: %s: %s: FAILED\n", i, expected_path.c_str(), error.c_str());
       all_ok = false;
+      summary->outputs.back().check = 0;
       continue;
     }
     std::string line;
@@ -359,6 +195,7 @@ int handle_outputs(const Options& o, Method& method) {
              "check would pass on zeros too; give the model inputs or weights that make its "
              "outputs larger, or lower atol\n", i);
     }
+    summary->outputs.back().check = match ? 1 : 0;
     all_ok = all_ok && match;
   }
   if (o.check) printf(all_ok ? "check passed\n" : "check FAILED\n");
@@ -465,14 +302,23 @@ int run(const Options& o) {
 #if TL_TRACE
   if (!trace.finish()) return kExitFailure;
 #endif
-  const uint64_t elapsed = times[0];
+  RunSummary summary{o.program, o.method, o.threads, times, {}};
   if (o.repeat > 1) {
     std::sort(times.begin(), times.end());
     printf("%s: method '%s' ran %u times: min %.4f ms, median %.4f ms\n", o.program.c_str(),
            o.method.c_str(), o.repeat, times[0] / 1e6, times[times.size() / 2] / 1e6);
   }
-  if (g_verbose) fprintf(stderr, "%s: method '%s' ran in %.3f ms\n", o.program.c_str(), o.method.c_str(), elapsed / 1e6);
-  return handle_outputs(o, method);
+  if (g_verbose) {
+    fprintf(stderr, "%s: method '%s' ran in %.3f ms\n", o.program.c_str(), o.method.c_str(),
+            summary.times_ns[0] / 1e6);
+  }
+  const int exit_code = handle_outputs(o, method, &summary);
+  std::string error;
+  if (!o.json_file.empty() && !tailor::runner::write_summary(o.json_file, summary, &error)) {
+    fprintf(stderr, "runner: --json: %s\n", error.c_str());
+    return kExitFailure;
+  }
+  return exit_code;
 }
 
 }  // namespace
@@ -519,7 +365,8 @@ int run_with_stack(const Options& o) {
 
 int main(int argc, char** argv) {
   Options options;
-  const int stop = parse_args(argc, argv, &options);
+  const int stop = tailor::runner::parse_args(argc, argv, &options);
   if (stop >= 0) return stop;
+  g_verbose = options.verbose;
   return options.stack_bytes > 0 ? run_with_stack(options) : run(options);
 }

@@ -1,5 +1,6 @@
 """Valid programs run under ASan/UBSan and give the numbers numpy gives."""
 
+import json
 import re
 
 import numpy as np
@@ -43,6 +44,27 @@ def test_check_mode_fails_on_wrong_numbers(tmp_path, run):
     assert r.stdout.strip().endswith("check FAILED")
     # A looser tolerance accepts the same numbers.
     assert run(pte, "--check", "--atol", "1e-2").returncode == 0
+
+
+def test_json_summary(tmp_path, run):
+    """--json writes each timed run, each output's shape and dtype and its check result:
+    what bench/common.py reads."""
+    pte = tmp_path / "relu.pte"
+    P.write(pte, P.program(P.relu_method()))
+    x = np.ones((4, 4), np.float32)
+    P.write_io(pte, [x], [x + 1e-3])
+    r = run(pte, "--check", "--repeat", "3", "--json", tmp_path / "summary.json")
+    assert r.returncode == 1, r
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["program"] == str(pte) and summary["method"] == "forward"
+    assert summary["threads"] == 1 and len(summary["times_ms"]) == 3
+    assert summary["min_ms"] == min(summary["times_ms"]) > 0
+    assert summary["min_ms"] <= summary["median_ms"] <= max(summary["times_ms"])
+    assert summary["outputs"] == [{"shape": [4, 4], "dtype": "Float", "check": False}]
+    assert not list(tmp_path.glob("*.tmp"))
+    run(pte, "--json", tmp_path / "summary.json")
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["outputs"][0]["check"] is None and len(summary["times_ms"]) == 1
 
 
 def test_check_mode_reports_shape_mismatch(tmp_path, run):

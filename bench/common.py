@@ -1,0 +1,49 @@
+"""What the benchmarks do the same way: build with SCons, time a program with the runner
+(its --json summary, not its text) and measure a binary's stripped size.
+
+    from bench.common import REPO, run_runner, scons, stripped_size   # or `import common`
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCONS = os.path.join(os.path.dirname(sys.executable), "scons")
+
+
+def scons(*args: str, build_dir: str | None = None, jobs: int = 2) -> None:
+    """`scons -jJOBS [build_dir=BUILD_DIR] ARGS` in the repository; its output is shown
+    only when it fails, and then the benchmark stops."""
+    cmd = [SCONS, "-Q", "-j%d" % jobs, *(["build_dir=" + build_dir] if build_dir else []),
+           *args]
+    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit("error: %s failed:\n%s%s" % (" ".join(cmd), proc.stdout[-3000:], proc.stderr))
+
+
+def run_runner(runner: str, program: str, *args: str, repeat: int, warmup: int = 1,
+               threads: int = 1) -> dict:
+    """The runner's --json summary (runner/summary.h: times_ms, min_ms, median_ms, outputs)
+    of `repeat` timed runs of `program` after `warmup` untimed ones; ARGS go to the runner
+    as given (--input FILE, --check, ...)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        summary = os.path.join(tmp, "summary.json")
+        cmd = [runner, program, *args, "--threads", str(threads), "--warmup", str(warmup),
+               "--repeat", str(repeat), "--json", summary]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            sys.exit(f"error: {' '.join(cmd)} exited {proc.returncode}:\n"
+                     f"{proc.stdout}{proc.stderr}")
+        with open(summary) as f:
+            return json.load(f)
+
+
+def stripped_size(path: str) -> int:
+    """Bytes of `path` after `strip`: what a device would store."""
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = os.path.join(tmp, "stripped")
+        subprocess.run(["strip", "-o", copy, path], check=True)
+        return os.path.getsize(copy)
