@@ -36,6 +36,7 @@ sys.path.insert(0, REPO)
 
 import torch  # noqa: E402
 
+from bench.common import scons  # noqa: E402
 from bench.tables import print_table  # noqa: E402
 from examples.nanogpt.kv_cache import make_cached_gpt  # noqa: E402
 
@@ -88,9 +89,7 @@ def write_manifests(shape: dict, paths: list[str]) -> None:
 
 def build(manifests: list[str]) -> tuple[str, str]:
     """(the llm app, the folder of its programs) of one runtime for `manifests`."""
-    scons = os.path.join(os.path.dirname(sys.executable), "scons")
-    subprocess.run([scons, "-j2", "model=" + ",".join(manifests), "build_dir=" + BUILD],
-                   cwd=REPO, check=True, stdout=subprocess.DEVNULL)
+    scons("model=" + ",".join(manifests), build_dir=BUILD)
     names = [os.path.splitext(os.path.basename(m))[0] for m in manifests]
     out = os.path.join(REPO, BUILD, "host", "+".join(names))
     return os.path.join(out, "bin", "llm"), out

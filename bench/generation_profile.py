@@ -20,6 +20,7 @@ import numpy as np
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
+from bench.common import scons  # noqa: E402
 from bench.tables import print_table  # noqa: E402
 from inspector.trace_file import read_trace  # noqa: E402
 
@@ -37,12 +38,6 @@ GROUPS = {
     "cache update": ("aten::index_put.out",),
 }
 COLUMNS = tuple(GROUPS) + ("other", "total")
-
-
-def build() -> None:
-    scons = os.path.join(os.path.dirname(sys.executable), "scons")
-    subprocess.run([scons, "-j2", "model=gpt_kv", "trace=1"], cwd=REPO, check=True,
-                   stdout=subprocess.DEVNULL)
 
 
 def group_of(operator: str) -> str:
@@ -75,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", action="store_true", help="print a Markdown table")
     args = parser.parse_args(argv)
 
-    build()
+    scons("model=gpt_kv", "trace=1")
     rows = []
     with tempfile.TemporaryDirectory() as folder:
         for c in CONTEXTS:

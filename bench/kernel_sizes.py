@@ -12,7 +12,9 @@ import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "site_scons"))
+sys.path.insert(0, REPO)
 import size_attribution  # noqa: E402
+from bench import common  # noqa: E402
 
 BUILD = "build/bench-sizes"
 ARGS = ("profile=size", "log=0", "size=1", "build_dir=" + BUILD)
@@ -21,9 +23,7 @@ ADD_PROGRAM = os.path.join(BUILD, "add_float.pte")
 
 
 def scons(*args: str) -> None:
-    scons_bin = os.path.join(os.path.dirname(sys.executable), "scons")
-    subprocess.run([scons_bin, "-Q", "-j2", *args, *ARGS], cwd=REPO, check=True,
-                   stdout=subprocess.DEVNULL)
+    common.scons(*args, *ARGS)
 
 
 def export_add_float() -> None:

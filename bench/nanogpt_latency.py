@@ -26,6 +26,7 @@ sys.path.insert(0, REPO)
 
 import torch  # noqa: E402
 
+from bench.common import scons  # noqa: E402
 from examples.nanogpt.bpe import Tokenizer  # noqa: E402
 from examples.nanogpt.trained import MERGES, VOCAB, load_trained  # noqa: E402
 
@@ -36,10 +37,7 @@ OUT = os.path.join(REPO, "build", "host", "nanogpt_nocache")
 
 def build(libraries: str = "") -> tuple[str, str]:
     """The llm app and program of `scons model=nanogpt_nocache [libraries=...]`."""
-    scons = os.path.join(os.path.dirname(sys.executable), "scons")
-    subprocess.run([scons, "-j2", "model=nanogpt_nocache"]
-                   + ([f"libraries={libraries}"] if libraries else []),
-                   cwd=REPO, check=True, stdout=subprocess.DEVNULL)
+    scons("model=nanogpt_nocache", *([f"libraries={libraries}"] if libraries else []))
     out = OUT + ("@" + libraries.replace(",", "+") if libraries else "")
     return os.path.join(out, "bin", "llm"), os.path.join(OUT, "nanogpt_nocache.pte")
 

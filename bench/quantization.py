@@ -39,6 +39,7 @@ sys.path.insert(0, REPO)
 import torch  # noqa: E402
 import yaml  # noqa: E402
 
+from bench.common import scons  # noqa: E402
 from exporter.manifest import load_manifest, load_model  # noqa: E402
 from exporter.quantize.apply import quantize_for_export  # noqa: E402
 
@@ -69,9 +70,7 @@ def variant_manifest(model: str, scheme: str) -> str:
 
 def build(model: str, scheme: str) -> str:
     """Builds the variant with its self-check; returns its output directory."""
-    scons = os.path.join(os.path.dirname(sys.executable), "scons")
-    subprocess.run([scons, "-j2", f"model={variant_manifest(model, scheme)}", "run=1",
-                    f"build_dir={BUILD}"], cwd=REPO, check=True, stdout=subprocess.DEVNULL)
+    scons(f"model={variant_manifest(model, scheme)}", "run=1", build_dir=BUILD)
     return os.path.join(REPO, BUILD, "host", variant_name(model, scheme))
 
 
