@@ -1,4 +1,6 @@
-"""Dtype names and their ATen ScalarType codes (schema/program.fbs uses the same codes)."""
+"""Dtype names, their ATen ScalarType codes and element sizes: the one table of them in
+Python. schema/program.fbs, runtime/core/scalar_type.h and c_api/tailor.h spell the same
+codes; tests/codegen/test_dtype_table.py fails when one of them changes alone."""
 
 # The order users read them in messages: bool, integers by width, then floats.
 DTYPE_NAMES = ("Bool", "Byte", "Char", "Short", "Int", "Long", "Half", "BFloat16", "Float",
@@ -6,6 +8,10 @@ DTYPE_NAMES = ("Bool", "Byte", "Char", "Short", "Int", "Long", "Half", "BFloat16
 
 SCALAR_TYPE_CODES = {"Byte": 0, "Char": 1, "Short": 2, "Int": 3, "Long": 4, "Half": 5,
                      "Float": 6, "Double": 7, "Bool": 11, "BFloat16": 15}
+
+# Bytes per element.
+ITEM_SIZES = {"Byte": 1, "Char": 1, "Short": 2, "Int": 4, "Long": 8, "Half": 2, "Float": 4,
+              "Double": 8, "Bool": 1, "BFloat16": 2}
 
 # A Scalar argument's value kind in a program -> the dtype a kernel switches on.
 SCALAR_VALUE_DTYPES = {"Int": "Long", "Double": "Double", "Bool": "Bool"}

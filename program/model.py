@@ -10,11 +10,10 @@ Tables the exporter fills in step by step (a tensor's placement) are mutable.
 import re
 from dataclasses import dataclass, field
 
-# schema/program.fbs ScalarType, by name: the codes of ATen's c10::ScalarType.
-SCALAR_TYPES = ("Byte", "Char", "Short", "Int", "Long", "Half", "Float", "Double", "Bool",
-                "BFloat16")
-ITEM_SIZES = {"Byte": 1, "Char": 1, "Short": 2, "Int": 4, "Long": 8, "Half": 2, "Float": 4,
-              "Double": 8, "Bool": 1, "BFloat16": 2}
+from codegen.dtypes import ITEM_SIZES, SCALAR_TYPE_CODES
+
+# schema/program.fbs ScalarType, by name, in code order.
+SCALAR_TYPES = tuple(SCALAR_TYPE_CODES)
 
 
 @dataclass

@@ -5,15 +5,16 @@ Kept apart from tailor/runtime.py, which turns them into Python objects and erro
 
 import ctypes
 
+from codegen.dtypes import SCALAR_TYPE_CODES
+
 C_API_VERSION = 1  # TL_C_API_VERSION of the header these declarations follow
 MAX_RANK = 16      # TL_MAX_RANK
 
 # tl_value_kind
 KIND_TENSOR, KIND_INT, KIND_DOUBLE, KIND_BOOL, KIND_OTHER = 1, 2, 3, 4, 5
 
-# tl_dtype codes by name (the runtime's ScalarType names).
-DTYPES = {"Byte": 0, "Char": 1, "Short": 2, "Int": 3, "Long": 4, "Half": 5, "Float": 6,
-          "Double": 7, "Bool": 11, "BFloat16": 15}
+# tl_dtype codes by name (the runtime's ScalarType names and codes).
+DTYPES = SCALAR_TYPE_CODES
 
 
 class ValueInfo(ctypes.Structure):
