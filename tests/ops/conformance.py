@@ -149,11 +149,8 @@ def plan_groups(library: str, only: tuple = (), subset: tuple = ()) -> list[Grou
 
 
 def harness_name(dtype) -> str:
-    torch = _torch()
-    return {torch.bool: "Bool", torch.uint8: "Byte", torch.int8: "Char", torch.int16: "Short",
-            torch.int32: "Int", torch.int64: "Long", torch.float16: "Half",
-            torch.float32: "Float", torch.float64: "Double",
-            torch.bfloat16: "BFloat16"}.get(dtype, str(dtype))
+    from exporter.scalar_types import SCALAR_TYPE_NAMES
+    return SCALAR_TYPE_NAMES.get(dtype, str(dtype))
 
 
 def _opinfo(ident: str):

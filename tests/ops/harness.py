@@ -150,10 +150,8 @@ def case_params() -> list[tuple[OpCase, str]]:
 
 
 def _torch_dtype(name: str):
-    import torch
-    return {"Bool": torch.bool, "Byte": torch.uint8, "Char": torch.int8, "Short": torch.int16,
-            "Int": torch.int32, "Long": torch.int64, "Half": torch.float16,
-            "Float": torch.float32, "Double": torch.float64, "BFloat16": torch.bfloat16}[name]
+    from exporter.scalar_types import SCALAR_TYPE_NAMES  # torch: only when exporting
+    return next(dtype for dtype, n in SCALAR_TYPE_NAMES.items() if n == name)
 
 
 def _as_in(item):
