@@ -39,12 +39,12 @@ from dataclasses import dataclass
 
 from codegen.backends import available_backends, plan_backends
 from codegen.errors import ManifestError
-from codegen.target import builtin_libraries, is_library_path
+from codegen.roots import PACKAGE as REPO
+from codegen.roots import manifest_names
+from codegen.target import is_library_path
 from codegen.yaml_io import load_yaml, once_per_file
 from exporter.errors import ExportError
 from exporter.quantize.scheme import parse_quantize
-
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 _FACTORY = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*$")
 _NAME = re.compile(r"^[A-Za-z_]\w*$")
@@ -253,7 +253,7 @@ def _matching_files(repo: str, path: str, key: str, patterns: list) -> tuple[str
 def _model_libraries(repo: str, path: str, libraries: list) -> tuple[str, ...]:
     """A model's `kernel_libraries:`: kernel manifests (paths relative to the repository)
     whose stems do not shadow a library of manifests/kernels/."""
-    builtin = builtin_libraries(os.path.join(repo, "manifests", "kernels"))
+    builtin = manifest_names("kernels")
     for library in libraries:
         name = os.path.splitext(os.path.basename(str(library)))[0]
         if not (isinstance(library, str) and is_library_path(library)

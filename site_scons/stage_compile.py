@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from SCons.Script import Action
 
+from codegen import roots
 from codegen.errors import ManifestError
 
 import sysroot
@@ -29,7 +30,7 @@ def _announce(ctx, what: str, node) -> list:
     """An alias that says where `node` is ("<what>: <path>") on every build, up to date
     or not: it is what the user came for (and what scripts read, fuzz/build.py)."""
     def say(target, source, env):
-        print("%s: %s" % (what, os.path.relpath(str(source[0]), env.Dir("#").abspath)))
+        print("%s: %s" % (what, roots.shown(str(source[0]))))
         return 0
     # One alias per build directory: a matrix build would merge same-named ones.
     alias = ctx.tenv.Alias("%s-path-%s" % (what.replace(" ", "-"), ctx.out), node,
