@@ -61,7 +61,7 @@ class BuildPlan:
     size: bool = False   # also link the size apps and write the size report
     generate: str = ""   # a prompt for each model's app, run after the build
     trace: bool = False  # compile the event tracer in (TL_TRACE=1, runtime/trace/)
-    lib: str = "static"  # "shared": also link lib/libtailor.so with the C API (-fPIC)
+    lib: str = "none"    # "shared"/"static": also lib/libtailor.so (-fPIC) or .a, with the C API
     shards: int = 1      # kernel shards (site_scons/kernel_shards.py): one per job
     launcher: str = ""   # compiler launcher (ccache, ...); "" = the target's, "none" = none
     compiledb: bool = False  # also write ./compile_commands.json (each build writes its own)
