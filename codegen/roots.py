@@ -73,6 +73,12 @@ def overrides() -> list[str]:
     return lines
 
 
+def in_project(path: str) -> bool:
+    """Whether `path` is one of the project's files (in project mode)."""
+    return in_project_mode() and not os.path.relpath(
+        os.path.abspath(path), project_root()).startswith(os.pardir)
+
+
 def find_source(path: str) -> str:
     """A source named relative to a root (a kernel's `source:`, a profile's link source):
     the package's file if it has one, else the project's; absolute paths stay."""

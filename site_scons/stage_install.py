@@ -30,15 +30,30 @@ def _api_version(repo: str) -> str:
         return re.search(r"#define TL_C_API_VERSION (\d+)", f.read()).group(1)
 
 
-def _render(target, source, env):
-    """SCons action: the CMake config and the pkg-config file from templates/."""
+def prefix_values(target, lib: str, repo: str) -> dict:
+    """What the two files say for a lib=`lib` build for `target` (codegen.target.Target,
+    variables substituted)."""
+    return {"kind": "SHARED" if lib == "shared" else "STATIC",
+            "library": "libtailor.so" if lib == "shared" else "libtailor.a",
+            "libs": list(target.libs), "libpath": list(target.libpath),
+            "version": _api_version(repo), "cxx_runtime": _CXX_RUNTIME[target.toolchain]}
+
+
+def render_prefix_files(values: dict, repo: str) -> tuple[str, str]:
+    """(tailorConfig.cmake, tailor.pc) from templates/."""
     templates = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(os.path.join(env.Dir("#").abspath, "templates")),
+        loader=jinja2.FileSystemLoader(os.path.join(repo, "templates")),
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, autoescape=False)
-    values = env["TL_PREFIX_VALUES"]
-    for node, name in zip(target, ("tailorConfig.cmake.j2", "tailor.pc.j2")):
-        write_text_atomic(str(node), templates.get_template(name).render(**values))
+    return tuple(templates.get_template(name).render(**values)
+                 for name in ("tailorConfig.cmake.j2", "tailor.pc.j2"))
+
+
+def _render(target, source, env):
+    """SCons action: writes the CMake config and the pkg-config file."""
+    for node, text in zip(target, render_prefix_files(env["TL_PREFIX_VALUES"],
+                                                      env.Dir("#").abspath)):
+        write_text_atomic(str(node), text)
     return 0
 
 
@@ -46,11 +61,8 @@ def wire_prefix(ctx, library) -> list:
     """include/, the CMake config and the pkg-config file beside `library` (the variant's
     lib/libtailor.so or lib/libtailor.a)."""
     library = library[0]  # the builder's node list
-    target = ctx.target
-    values = {"kind": "SHARED" if ctx.plan.lib == "shared" else "STATIC",
-              "library": library.name, "libs": list(target.libs),
-              "libpath": list(target.libpath), "version": _api_version(ctx.repo),
-              "cxx_runtime": _CXX_RUNTIME[target.toolchain]}
+    values = prefix_values(ctx.target, ctx.plan.lib, ctx.repo)
+    assert values["library"] == library.name, library
     header = ctx.tenv.Command("%s/include/tailor.h" % ctx.out, HEADER, Copy("$TARGET", "$SOURCE"))
     configs = ctx.tenv.Command(
         ["%s/lib/cmake/tailor/tailorConfig.cmake" % ctx.out, "%s/lib/pkgconfig/tailor.pc" % ctx.out],
