@@ -12,7 +12,10 @@ apt_packages=(g++ python3-venv
   # the demo GPT's corpus: its held-out slice for bench/quantization.py's perplexity
   bible-kjv
   # launcher=ccache, and its test (tests/e2e/test_launcher.py)
-  ccache)
+  ccache
+  # the C apps that link lib=shared/static through find_package(tailor) and tailor.pc
+  # (tests/bindings/test_c_program.py, test_wheel.py)
+  cmake pkg-config)
 missing=()
 for package in "${apt_packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

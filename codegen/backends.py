@@ -17,10 +17,10 @@ import sys
 from dataclasses import dataclass
 
 from codegen.errors import ManifestError, run_cli, suggest
+from codegen.roots import PACKAGE as REPO
 from codegen.target import load_target
 from codegen.yaml_io import dump_yaml, load_yaml, write_text
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _KEYS = ("description", "symbol", "header", "sources", "schemas", "partitioner")
 _ENTRY_POINT = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")   # module:function
 _HEADER = "# Backend plan, written by codegen/backends.py: the target's delegate backends.\n"

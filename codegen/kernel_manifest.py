@@ -24,6 +24,7 @@ import re
 import sys
 from dataclasses import dataclass
 
+from codegen import roots
 from codegen.cpp_types import check_supported
 from codegen.dtypes import DTYPE_NAMES, is_dtype
 from codegen.errors import ManifestError, run_cli, suggest
@@ -372,7 +373,7 @@ def parse_library(text: str, path: str, aten: dict[str, Schema]) -> KernelLibrar
 def load_library(path: str, aten: dict[str, Schema] | None = None) -> KernelLibrary:
     with open(path) as f:
         text = f.read()
-    return parse_library(text, os.path.relpath(path), aten or load_aten_schemas())
+    return parse_library(text, roots.shown(path), aten or load_aten_schemas())
 
 
 def main(argv: list[str] | None = None) -> int:

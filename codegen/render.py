@@ -24,11 +24,11 @@ from codegen.dtypes import ALL_DTYPES_MASK
 from codegen.errors import run_cli
 from codegen.kernel_manifest import manifest_op_name
 from codegen.resolve import KernelChoice, KernelPlan, parse_plan
+from codegen.roots import PACKAGE
 from codegen.schema import Schema, parse_schema
 from codegen.yaml_io import write_text
 
-TEMPLATE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                            "templates")
+TEMPLATE_DIR = os.path.join(PACKAGE, "templates")
 ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATE_DIR),
                          undefined=jinja2.StrictUndefined, trim_blocks=True,
                          lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)

@@ -34,7 +34,8 @@ from codegen.errors import ManifestError, run_cli
 from codegen.kernel_manifest import KernelLibrary, LibraryKernel, load_library, manifest_op_name
 from codegen.nearest_kernel import Offer, describe_missing
 from codegen.oplist import OpList, OpUse, merge_oplists, parse_oplist
-from codegen.schema import REPO, load_aten_schemas
+from codegen.roots import find_source, in_project
+from codegen.schema import load_aten_schemas
 from codegen.target import is_library_path, load_target
 from codegen.yaml_io import dump_yaml, load_yaml, write_text
 
@@ -331,7 +332,8 @@ def choice_report(selection: OpList, libraries: list[KernelLibrary],
     return lines
 
 
-def check_kernel_sources(plan: KernelPlan, libraries: list[KernelLibrary], repo: str) -> None:
+def check_kernel_sources(plan: KernelPlan, libraries: list[KernelLibrary],
+                         locate=find_source) -> None:
     """Each chosen kernel's source exists and defines its function, and belongs to one
     library (a kernel shard compiles it once, under its library's dtype selection), so
     a manifest typo stops the build naming the entry, not with a compiler or linker error."""
@@ -347,7 +349,7 @@ def check_kernel_sources(plan: KernelPlan, libraries: list[KernelLibrary], repo:
                                 f"kernels from {k.source}, which is compiled once, with one "
                                 "library's dtype selection; give each library its own file")
         if k.source not in texts:
-            path = os.path.join(repo, k.source)
+            path = locate(k.source)  # the file of a `source:` path (codegen/roots.py)
             texts[k.source] = open(path).read() if os.path.isfile(path) else None
         if texts[k.source] is None:
             raise ManifestError(f"{where}: the source of {k.op}'s kernel, {k.source}, does not "
@@ -435,14 +437,16 @@ def main(argv: list[str] | None = None) -> int:
         if not os.path.exists(target.library_path(name)):
             raise ManifestError(f"--libraries: there is no {target.library_path(name)}")
     libraries = [load_library(target.library_path(name)) for name in names]
-    own = frozenset(lib.name for name, lib in zip(names, libraries) if is_library_path(name))
+    # The user's libraries: named by their path, or the project's (codegen/roots.py).
+    own = frozenset(lib.name for name, lib in zip(names, libraries)
+                    if is_library_path(name) or in_project(target.library_path(name)))
     lists = []
     for path in args.oplist:
         with open(path) as f:
             lists.append(parse_oplist(f.read(), path))
     plan = resolve_kernels(merge_oplists(lists), libraries, args.select == "all", target.path,
                            ", ".join(args.oplist) or "--select all")
-    check_kernel_sources(plan, libraries, REPO)
+    check_kernel_sources(plan, libraries)
     check_plan_covers(plan, merge_oplists(lists))
     for line in choice_report(merge_oplists(lists), libraries, own):
         print(f"  kernel choice: {line}")

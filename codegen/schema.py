@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import yaml
 
 from codegen.errors import ManifestError, run_cli, suggest
+from codegen.roots import PACKAGE as REPO
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ATEN_OPS_YAML = os.path.join(REPO, "schema", "aten_ops.yaml")
 
 _IDENT = r"[A-Za-z_]\w*"

@@ -2,7 +2,8 @@
 
 A target names its toolchain, compiler and flags, its backends, and the kernel
 libraries it may use in precedence order (the first library to provide a kernel wins).
-Each library must exist as manifests/kernels/<library>.yaml next to the targets dir.
+Each library must exist as manifests/kernels/<library>.yaml of the project, next to the
+targets dir, or of the package, first found wins (codegen/roots.py).
 
 `arch` says what the binaries run on (run=1 skips the self-checks of a foreign arch
 without an emulator), `ar` the archiver of a cross toolchain, `launcher` a program
@@ -21,6 +22,7 @@ import os
 import sys
 from dataclasses import dataclass
 
+from codegen import roots
 from codegen.errors import ManifestError, run_cli, suggest
 from codegen.yaml_io import load_yaml, once_per_file
 
@@ -56,11 +58,14 @@ class Target:
     sysroot_debs: tuple[str, ...] = ()   # unpacked into the build's private ${SYSROOT}
 
     def library_path(self, library: str) -> str:
-        """manifests/kernels/<library>.yaml, beside this target's directory; a user's
-        library (a model's `kernel_libraries:`) is named by its path, which ends in .yaml."""
+        """manifests/kernels/<library>.yaml: the project's, the one beside this target's
+        directory, or the package's, first found; a user's library (a model's
+        `kernel_libraries:`) is named by its path, which ends in .yaml."""
         if is_library_path(library):
             return library
-        return os.path.join(kernels_dir(self.path), f"{library}.yaml")
+        candidates = [os.path.join(d, f"{library}.yaml") for d in library_dirs(self.path)]
+        found = [c for c in candidates if os.path.isfile(c)]
+        return roots.scons_path((found or candidates)[:1][0])
 
 
 def is_library_path(library: str) -> bool:
@@ -89,6 +94,19 @@ def libraries_for_build(model_libraries: tuple, build_libraries: tuple, builtin:
 
 def kernels_dir(target_path: str) -> str:
     return os.path.join(os.path.dirname(os.path.dirname(target_path)) or ".", "kernels")
+
+
+def library_dirs(target_path: str) -> list[str]:
+    """Where a target's kernel libraries are looked up, in order: the project's
+    manifests/kernels/, the one beside the target's directory, the package's."""
+    found = roots.manifest_dirs("kernels")
+    beside = os.path.abspath(kernels_dir(target_path))
+    return list(dict.fromkeys(found[:-1] + [beside] + found[-1:]))
+
+
+def known_libraries(target_path: str) -> frozenset[str]:
+    """The names of every kernel library a target may list (library_dirs)."""
+    return frozenset().union(*(builtin_libraries(d) for d in library_dirs(target_path)))
 
 
 def builtin_libraries(directory: str) -> frozenset[str]:
@@ -139,7 +157,7 @@ def parse_target(text: str, path: str, libraries: frozenset[str]) -> Target:
     for library in order:
         if library not in libraries:
             raise ManifestError(
-                f"{path}: kernel library '{library}' is not in {kernels_dir(path)}/"
+                f"{path}: kernel library '{library}' is not in manifests/kernels/"
                 f"{suggest(library, libraries)}; the libraries are "
                 f"{', '.join(sorted(libraries)) or '(none)'}")
         if order.count(library) > 1:
@@ -154,7 +172,7 @@ def parse_target(text: str, path: str, libraries: frozenset[str]) -> Target:
 def load_target(path: str) -> Target:
     with open(path) as f:
         text = f.read()
-    return parse_target(text, os.path.relpath(path), builtin_libraries(kernels_dir(path)))
+    return parse_target(text, roots.scons_path(path), known_libraries(path))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,9 +13,8 @@ import hashlib
 import os
 import sys
 
+from codegen.roots import PACKAGE as REPO
 from program.atomic import write_text_atomic
-
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _installed(path: str) -> bool:

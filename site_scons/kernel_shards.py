@@ -59,6 +59,7 @@ def write_kernel_shards(target, source, env):
     """SCons action: kernel_sources.txt + kernel_plan.yaml -> the shards in `target`."""
     # Imported here: size_report.py runs as a script without the repository on sys.path.
     from codegen.resolve import parse_plan
+    from codegen.roots import find_source
     from codegen.signature_checks import signature_checks
 
     with open(str(source[0])) as f:
@@ -72,7 +73,7 @@ def write_kernel_shards(target, source, env):
     for index, node in enumerate(target):
         sources = []
         for path in kernel_files[index::len(target)]:
-            with open(os.path.join(repo, path)) as f:
+            with open(find_source(path)) as f:
                 sources.append({"path": path, "library": libraries[path],
                                 "ops": "|".join(ops[path]),
                                 "checks": signature_checks(plan, path, f.read())})

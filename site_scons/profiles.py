@@ -16,6 +16,7 @@ from dataclasses import dataclass
 if __name__ == "__main__":  # the CLI runs from the repo root without SCons' sys.path
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from codegen import roots
 from codegen.errors import ManifestError, run_cli, suggest
 from codegen.yaml_io import load_yaml
 
@@ -34,18 +35,13 @@ class Profile:
     kernel_libraries: tuple[str, ...] = ()  # instead of the target's; () keeps the target's
 
 
-def profiles_dir(repo: str) -> str:
-    return os.path.join(repo, "manifests", "profiles")
+def available_profiles() -> list[str]:
+    """manifests/profiles/ of the project and the package (codegen/roots.py)."""
+    return roots.manifest_names("profiles")
 
 
-def available_profiles(repo: str) -> list[str]:
-    folder = profiles_dir(repo)
-    found = os.listdir(folder) if os.path.isdir(folder) else []
-    return sorted(name[:-len(".yaml")] for name in found if name.endswith(".yaml"))
-
-
-def parse_profile(text: str, path: str, repo: str) -> Profile:
-    """Profile manifest text -> Profile; link_sources must exist under `repo`."""
+def parse_profile(text: str, path: str) -> Profile:
+    """Profile manifest text -> Profile; link_sources must exist (roots.find_source)."""
     data = load_yaml(text, path)
     if not isinstance(data, dict):
         raise ManifestError(f"{path}: a profile is a YAML mapping (cxxflags:, linkflags:, ...)")
@@ -60,28 +56,28 @@ def parse_profile(text: str, path: str, repo: str) -> Profile:
             raise ManifestError(f"{path}: {key} must be a list of strings, e.g. "
                                 f"{key}: [a, b] (or [] for none)")
     for source in data.get("link_sources", []):
-        if not os.path.isfile(os.path.join(repo, source)):
+        if not os.path.isfile(roots.find_source(source)):
             raise ManifestError(f"{path}: link_sources names {source}, which does not exist "
-                                "(paths are relative to the repository)")
+                                "(paths are relative to the package or the project)")
     for library in data.get("kernel_libraries", []):
-        if not os.path.isfile(os.path.join(repo, "manifests", "kernels", library + ".yaml")):
+        if roots.find_manifest("kernels", library) is None:
             raise ManifestError(f"{path}: kernel_libraries names {library}, but there is no "
                                 f"manifests/kernels/{library}.yaml")
     name = os.path.splitext(os.path.basename(path))[0]
     return Profile(name=name, **{k: (tuple(v) if k in _LISTS else v) for k, v in data.items()})
 
 
-def load_profile(repo: str, name: str, asked_by: str) -> Profile | None:
+def load_profile(name: str, asked_by: str) -> Profile | None:
     """The profile called `name` (None for "none" or ""); `asked_by` names who chose it."""
     if name in ("", NONE):
         return None
-    known = available_profiles(repo)
-    if name not in known:
+    path = roots.find_manifest("profiles", name)
+    if path is None:
+        known = available_profiles()
         raise ManifestError(f"{asked_by}: there is no manifests/profiles/{name}.yaml"
                             f"{suggest(name, known)}; profiles: {', '.join(known + [NONE])}")
-    path = os.path.join(profiles_dir(repo), name + ".yaml")
     with open(path) as f:
-        return parse_profile(f.read(), os.path.relpath(path, repo), repo)
+        return parse_profile(f.read(), roots.shown(path))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -90,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         print("usage: python site_scons/profiles.py PROFILE.yaml", file=sys.stderr)
         return 2
     with open(argv[0]) as f:
-        profile = parse_profile(f.read(), argv[0], os.getcwd())
+        profile = parse_profile(f.read(), argv[0])
     for field in Profile.__dataclass_fields__:
         print(f"{field}: {getattr(profile, field)}")
     return 0

@@ -1,16 +1,19 @@
 """Compile and link stages: the runtime core once per target configuration (shared by
 every model set), the variant's glue and kernel shards, then bin/runner, the models'
-apps and (lib=shared) lib/libtailor.so."""
+apps and (lib=shared) lib/libtailor.so or (lib=static) lib/libtailor.a with the files an
+application's build finds them by (stage_install.py)."""
 
 import os
-import sys
 from dataclasses import dataclass
 
 from SCons.Script import Action
 
+from codegen import roots
 from codegen.errors import ManifestError
+from program.flatc import flatc
 
 import sysroot
+from stage_install import wire_prefix
 
 
 @dataclass(frozen=True)
@@ -29,7 +32,7 @@ def _announce(ctx, what: str, node) -> list:
     """An alias that says where `node` is ("<what>: <path>") on every build, up to date
     or not: it is what the user came for (and what scripts read, fuzz/build.py)."""
     def say(target, source, env):
-        print("%s: %s" % (what, os.path.relpath(str(source[0]), env.Dir("#").abspath)))
+        print("%s: %s" % (what, roots.shown(str(source[0]))))
         return 0
     # One alias per build directory: a matrix build would merge same-named ones.
     alias = ctx.tenv.Alias("%s-path-%s" % (what.replace(" ", "-"), ctx.out), node,
@@ -54,7 +57,7 @@ def wire_schema_headers(ctx, backends) -> list:
                                            os.path.splitext(os.path.basename(schema))[0]),
             schema,
             Action('"%s" --cpp -o ${TARGET.dir} $SOURCE'
-                   % os.path.join(os.path.dirname(sys.executable), "flatc"),
+                   % flatc(),
                    None if ctx.plan.verbose else "[schema] flatc $SOURCE"))
     ctx.tenv.Append(CPPPATH=["%s/schema" % ctx.plan.root])
     return headers
@@ -84,14 +87,27 @@ def _checkout_objects(ctx, sources: list, schema_headers, plan_yaml) -> list:
 def _shared_library(ctx, objs: list, c_api_objs: list) -> list:
     """lib/libtailor.so: the runtime, the selected kernels and the C API (c_api/tailor.h),
     exporting only the C API's functions. The C API lives outside runtime/ because its
-    log sink replaces the platform's: no other program may link it."""
+    log sink replaces the platform's: no other program may link it. Its soname lets an
+    application's link record libtailor.so, not the path it was linked from."""
     tenv = ctx.tenv
     exports = "c_api/exports.map"
     lib = tenv.SharedLibrary("%s/lib/tailor" % ctx.out, c_api_objs + objs,
-                             SHLINKFLAGS=["$LINKFLAGS", "-shared",
+                             SHLINKFLAGS=["$LINKFLAGS", "-shared", "-Wl,-soname,libtailor.so",
                                           "-Wl,--version-script=%s" % exports])
     tenv.Depends(lib, exports)
-    return [lib, _announce(ctx, "shared library", lib)]
+    return [lib, _announce(ctx, "shared library", lib)] + wire_prefix(ctx, lib)
+
+
+def _static_library(ctx, objs: list, c_api_objs: list) -> list:
+    """lib/libtailor.a: what libtailor.so holds, as one relocatable object (ld -r) in an
+    archive. As separate members, the platform's weak log sink (default/posix.o, pulled
+    in for its other functions) would keep the linker from taking the C API's."""
+    tenv = ctx.tenv
+    whole = tenv.Command("%s/obj/libtailor.o" % ctx.out, c_api_objs + objs,
+                         Action("$CXX $CXXFLAGS -r -nostdlib -o $TARGET $SOURCES",
+                                ctx.label("prelinking $TARGET")))
+    lib = tenv.StaticLibrary("%s/lib/tailor" % ctx.out, whole)
+    return [lib, _announce(ctx, "static library", lib)] + wire_prefix(ctx, lib)
 
 
 def wire_compile(ctx, selection) -> Compiled:
@@ -137,10 +153,11 @@ def wire_compile(ctx, selection) -> Compiled:
                               LINKFLAGS=genv["FUZZER_LINKFLAGS"])
         defaults += [fuzzer, _announce(ctx, "fuzzer", fuzzer[0])]
         objects += fuzz_objs
-    if plan.lib == "shared":
+    if plan.lib in ("shared", "static"):
         c_api_objs = _checkout_objects(ctx, ctx.sources("c_api/*.cpp"), schema_headers,
                                        selection.plan_yaml)
-        defaults += _shared_library(ctx, runtime_objs + gen_objs + link_objs, c_api_objs)
+        library = _shared_library if plan.lib == "shared" else _static_library
+        defaults += library(ctx, runtime_objs + gen_objs + link_objs, c_api_objs)
         objects += c_api_objs
     apps, by_name = [], {}
     for model in plan.models:

@@ -6,11 +6,13 @@ import os
 import sys
 from dataclasses import dataclass
 
+from codegen import roots
+
 
 @dataclass(frozen=True)
 class StageContext:
     plan: object         # stages.BuildPlan
-    repo: str            # the checkout's absolute path
+    repo: str            # the package root's absolute path (codegen/roots.py)
     env: object          # the SConstruct's environment (target-independent nodes)
     tenv: object         # the target's environment (targets.configure)
     target: object       # codegen.target.Target, variables substituted
@@ -18,7 +20,7 @@ class StageContext:
 
     @property
     def target_manifest(self) -> str:
-        return "manifests/targets/%s.yaml" % self.plan.target_name
+        return self.target.path  # the project's or the package's (targets.target_path)
 
     @property
     def objects(self) -> str:
@@ -36,8 +38,12 @@ class StageContext:
         return sources(self.repo, pattern)
 
     def object_of(self, env, source: str):
-        """The object of a checkout source under the shared obj/ tree."""
-        return env.Object("%s/%s.o" % (self.objects, os.path.splitext(source)[0]), source)
+        """The object of a package source (relative) or a project source (absolute: an
+        app of the project's manifest) under the shared obj/ tree."""
+        stem = os.path.splitext(source)[0]
+        if os.path.isabs(source):
+            stem = os.path.join("project", os.path.relpath(stem, roots.project_root()))
+        return env.Object("%s/%s.o" % (self.objects, stem), source)
 
 
 def sources(repo: str, pattern: str) -> list:

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 import size_build
 import targets
+from codegen import roots
 from codegen.errors import ManifestError
-from codegen.target import (builtin_libraries, is_library_path, kernels_dir,
-                            libraries_for_build, load_target)
+from codegen.target import (is_library_path, known_libraries, libraries_for_build,
+                            load_target)
 from compilation_db import wire_compilation_db
 from exporter.manifest import load_manifest  # the one reader of model manifests
 from kernel_shards import shard_count
@@ -31,7 +32,7 @@ from stage_export import wire_export, wire_tokenizers
 @dataclass(frozen=True)
 class ModelInfo:
     name: str
-    manifest: str        # manifests/models/<name>.yaml, relative to the repo
+    manifest: str        # manifests/models/<name>.yaml as SCons names it (roots.scons_path)
     sources: tuple       # the data files its factory reads (manifest `data:`), so edits re-export
     atol: float
     rtol: float
@@ -60,7 +61,7 @@ class BuildPlan:
     size: bool = False   # also link the size apps and write the size report
     generate: str = ""   # a prompt for each model's app, run after the build
     trace: bool = False  # compile the event tracer in (TL_TRACE=1, runtime/trace/)
-    lib: str = "static"  # "shared": also link lib/libtailor.so with the C API (-fPIC)
+    lib: str = "none"    # "shared"/"static": also lib/libtailor.so (-fPIC) or .a, with the C API
     shards: int = 1      # kernel shards (site_scons/kernel_shards.py): one per job
     launcher: str = ""   # compiler launcher (ccache, ...); "" = the target's, "none" = none
     compiledb: bool = False  # also write ./compile_commands.json (each build writes its own)
@@ -95,10 +96,22 @@ class BuildPlan:
         return name + ("-all" if self.select == "all" and parts else "")
 
 
-def _read_model(repo: str, name: str) -> ModelInfo:
-    """`name` is a manifest in manifests/models/, or the path of a manifest elsewhere."""
+def _manifest_root(path: str) -> str:
+    """The root a model manifest's relative paths (data:, app sources, kernel_libraries:)
+    start from: the project or the package it was found in; the project for one named by
+    its path elsewhere."""
+    for root in (roots.PACKAGE, roots.project_root()):
+        if not os.path.relpath(path, root).startswith(os.pardir):
+            return root
+    return roots.project_root()
+
+
+def _read_model(name: str) -> ModelInfo:
+    """`name` is a manifest in manifests/models/ (the project's, else the package's), or
+    the path of a manifest elsewhere (relative to the project)."""
     if name.endswith((".yaml", ".yml")):
         rel, name = name, os.path.splitext(os.path.basename(name))[0]
+        path = os.path.join(roots.project_root(), rel)  # an absolute `rel` joins as itself
     elif not re.match(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$", name) or ".." in name:
         # model=../targets/host would read a target manifest as a model.
         raise ManifestError("model=%s: a model is a manifest name in manifests/models/ "
@@ -106,38 +119,43 @@ def _read_model(repo: str, name: str) -> ModelInfo:
                             "(model=path/to/my_model.yaml)" % name)
     else:
         rel = os.path.join("manifests", "models", name + ".yaml")
-    path = os.path.join(repo, rel)  # an absolute `rel` joins as itself
+        path = roots.find_manifest("models", name) or os.path.join(roots.project_root(), rel)
     if not os.path.exists(path):
-        folder = os.path.join(repo, "manifests", "models")
-        known = sorted(f[:-5] for f in os.listdir(folder) if f.endswith(".yaml"))
         raise ManifestError("model=%s: there is no %s; models: %s"
-                            % (name, rel, ", ".join(known) or "(none)"))
-    manifest = load_manifest(path, repo, label=rel)
-    return ModelInfo(name, rel, manifest.data_files, manifest.tolerance.atol,
+                            % (name, rel, ", ".join(roots.manifest_names("models")) or "(none)"))
+    manifest = load_manifest(path, _manifest_root(path), label=roots.shown(path))
+    return ModelInfo(name, roots.scons_path(path), manifest.data_files, manifest.tolerance.atol,
                      manifest.tolerance.rtol, manifest.app_name, manifest.app_sources,
                      manifest.app_args, manifest.backend, manifest.kernel_libraries,
                      manifest.llm_checkpoint)
 
 
-def _program_paths(repo: str, option: str) -> tuple:
+def _user_path(path: str) -> str:
+    """A path the user gave (programs=, ops=FILE.yaml): relative to the project."""
+    return roots.scons_path(os.path.join(roots.project_root(), path))
+
+
+def _program_paths(option: str) -> tuple:
     """programs=a.pte,b.pte, or programs=@list.txt: a file with one path per line."""
     if option.startswith("@"):
-        path = os.path.join(repo, option[1:])
+        path = os.path.join(roots.project_root(), option[1:])
         if not os.path.exists(path):
             raise ManifestError("programs=%s: no such file" % option)
         with open(path) as f:
-            return tuple(line.strip() for line in f if line.strip())
-    return tuple(p.strip() for p in option.split(",") if p.strip())
+            return tuple(_user_path(line.strip()) for line in f if line.strip())
+    return tuple(_user_path(p.strip()) for p in option.split(",") if p.strip())
 
 
-def plan_build(env, repo: str, jobs: int = 1) -> list:
+def plan_build(env, jobs: int = 1) -> list:
     """One BuildPlan per target of the command line (target=host,linux-aarch64: a matrix
     build), each with every model; [] when there is nothing to build."""
-    models = tuple(_read_model(repo, m.strip()) for m in env["model"].split(",") if m.strip())
-    programs = _program_paths(repo, env["programs"])
+    models = tuple(_read_model(m.strip()) for m in env["model"].split(",") if m.strip())
+    programs = _program_paths(env["programs"])
     for path in programs:
-        if not os.path.exists(os.path.join(repo, path)):  # (an absolute path joins as itself)
-            raise ManifestError("programs=%s: no such file" % path)
+        if not os.path.exists(os.path.join(roots.PACKAGE, path)):  # (absolute: as itself)
+            raise ManifestError("programs=%s: no such file" % roots.shown(path))
+    ops = (_user_path(env["ops"]) if env["ops"].endswith((".yaml", ".yml"))
+           else env["ops"])
     libraries = tuple(l.strip() for l in env["libraries"].split(",") if l.strip())
     if not models and not programs and not env["ops"] and env["select"] != "all":
         print("Nothing to build: name a model (scons model=mlp) or operators "
@@ -154,13 +172,12 @@ def plan_build(env, repo: str, jobs: int = 1) -> list:
                 % ("no model is named" if not models
                    else "%s has no app:" % ", ".join(no_app)))
     plans = []
-    for target_name in targets.target_names(repo, env["target"]):
+    for target_name in targets.target_names(env["target"]):
         profile = env["profile"]
         if not profile:  # the target's default, if it names one
-            path = os.path.join(repo, "manifests", "targets", target_name + ".yaml")
-            profile = load_target(path).profile
+            profile = load_target(targets.target_path(target_name)).profile
         profile = "" if profile == "none" else profile
-        plans.append(BuildPlan(target_name, models, programs, libraries, env["ops"],
+        plans.append(BuildPlan(target_name, models, programs, libraries, ops,
                                env["select"], env["run"], env["sanitize"], env["verbose"],
                                env["build_dir"], profile, env["log"], env["size"],
                                env["generate"], env["trace"], env["lib"], shard_count(jobs),
@@ -201,7 +218,7 @@ def wire(env, plan: BuildPlan):
     chosen_libraries = tuple(plan.libraries or tenv["TL_KERNEL_LIBRARIES"])
     if model_libraries:
         build_libraries = chosen_libraries or target.kernel_libraries
-        builtin = builtin_libraries(kernels_dir(target.path))
+        builtin = known_libraries(target.path)
         chosen_libraries = (libraries_for_build(model_libraries, build_libraries, builtin)
                             + build_libraries)
     library_names = chosen_libraries or target.kernel_libraries

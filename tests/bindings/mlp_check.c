@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "c_api/tailor.h"
+#include "tailor.h"  /* c_api/, or include/ of an install prefix */
 
 static int failures = 0;
 

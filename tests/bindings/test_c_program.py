@@ -1,13 +1,13 @@
 """The C API from C: `scons model=mlp lib=shared` builds libtailor.so, gcc compiles
 tests/bindings/mlp_check.c as C11 against c_api/tailor.h, and it runs the MLP program
 on the example input and compares with torch eager's output (and checks bad calls fail
-with codes)."""
+with codes). Then the same program built by CMake (find_package(tailor)) and by
+pkg-config against the install prefixes of lib=shared and lib=static."""
 
 import os
 import subprocess
 
-import numpy as np
-
+from tests.bindings.c_check import build_cmake_app, run_check
 from tests.bindings.conftest import BUILD
 from tests.conftest import REPO, run_scons
 
@@ -34,18 +34,10 @@ def _compile_and_run(library: str, program: str, tmp_path, flags=(), env=None):
     lib_dir = os.path.dirname(library)
     exe = tmp_path / "mlp_check"
     subprocess.run(["gcc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", *flags,
-                    "-I", REPO, os.path.join(HERE, "mlp_check.c"), "-o", str(exe),
-                    "-L", lib_dir, "-ltailor", "-Wl,-rpath," + lib_dir, "-lm"],
+                    "-I", os.path.join(REPO, "c_api"), os.path.join(HERE, "mlp_check.c"),
+                    "-o", str(exe), "-L", lib_dir, "-ltailor", "-Wl,-rpath," + lib_dir, "-lm"],
                    check=True)
-    io = os.path.splitext(program)[0] + "_io"
-    x = np.load(os.path.join(io, "input_0.npy"))
-    expected = np.load(os.path.join(io, "expected_0.npy"))
-    assert x.dtype == np.float32 and expected.dtype == np.float32
-    x.tofile(tmp_path / "input.f32")
-    expected.tofile(tmp_path / "expected.f32")
-    return subprocess.run([str(exe), program, str(tmp_path / "input.f32"),
-                           ",".join(map(str, x.shape)), str(tmp_path / "expected.f32"), "1e-5"],
-                          capture_output=True, text=True, env=env)
+    return run_check(str(exe), program, tmp_path, env)
 
 
 def test_c_program_runs_the_mlp(mlp_shared, tmp_path):
@@ -68,3 +60,40 @@ def test_c_program_under_asan(tmp_path):
                             os.path.join(out, "mlp.pte"), tmp_path, flags, env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "c api check passed" in proc.stdout
+
+
+def test_cmake_app_against_the_shared_prefix(mlp_shared, tmp_path):
+    prefix = os.path.dirname(os.path.dirname(mlp_shared.library))
+    exe = build_cmake_app(prefix, tmp_path)
+    needed = subprocess.run(["readelf", "-d", exe], capture_output=True, text=True,
+                            check=True).stdout
+    assert "Shared library: [libtailor.so]" in needed  # by its soname, not a build path
+    proc = run_check(exe, mlp_shared.program, tmp_path)
+    assert proc.returncode == 0 and "c api check passed" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_cmake_and_pkg_config_apps_against_the_static_prefix(tmp_path):
+    proc = run_scons("model=mlp", "lib=static", "build_dir=" + BUILD)
+    prefix = os.path.join(REPO, BUILD, "host", "mlp")
+    assert "static library: %s/host/mlp/lib/libtailor.a" % BUILD in proc.stdout, proc.stdout
+    for path in ("include/tailor.h", "lib/cmake/tailor/tailorConfig.cmake",
+                 "lib/pkgconfig/tailor.pc"):
+        assert os.path.isfile(os.path.join(prefix, path)), path
+    exe = build_cmake_app(prefix, tmp_path)
+    dynamic = subprocess.run(["readelf", "-d", exe], capture_output=True, text=True).stdout
+    assert "libtailor" not in dynamic  # linked in
+    program = os.path.join(prefix, "mlp.pte")
+    proc = run_check(exe, program, tmp_path)
+    assert proc.returncode == 0 and "c api check passed" in proc.stdout, proc.stdout + proc.stderr
+    # The C API's log sink, not the platform's: a failing call prints nothing.
+    assert proc.stderr == ""
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "tailor"], capture_output=True,
+                           text=True, check=True,
+                           env=dict(os.environ, PKG_CONFIG_PATH=os.path.join(prefix, "lib",
+                                                                            "pkgconfig"))
+                           ).stdout.split()
+    exe = str(tmp_path / "mlp_check_pc")
+    subprocess.run(["gcc", "-std=c11", os.path.join(HERE, "mlp_check.c"), "-o", exe, *flags,
+                    "-lm"], check=True)
+    proc = run_check(exe, program, tmp_path)
+    assert proc.returncode == 0 and "c api check passed" in proc.stdout, proc.stdout + proc.stderr

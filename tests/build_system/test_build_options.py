@@ -23,12 +23,12 @@ def target(name: str):
 
 
 def test_target_list_keeps_order_and_drops_repeats():
-    assert targets.target_names(REPO, "host, linux-aarch64,host") == ["host", "linux-aarch64"]
+    assert targets.target_names("host, linux-aarch64,host") == ["host", "linux-aarch64"]
 
 
 def test_unknown_target_in_a_list_is_named_with_a_suggestion():
     with pytest.raises(ManifestError) as e:
-        targets.target_names(REPO, "host,linux-arch64")
+        targets.target_names("host,linux-arch64")
     assert "target=linux-arch64: there is no manifests/targets/linux-arch64.yaml" in str(e.value)
     assert "did you mean 'linux-aarch64'" in str(e.value)
 

@@ -280,7 +280,7 @@ def test_kernel_source_must_exist_and_define_the_kernel(library, tmp_path):
     lib = library(NULL)
     plan = resolve_kernels(uses(F2), [lib])
     with pytest.raises(ManifestError) as e:
-        check_kernel_sources(plan, [lib], str(tmp_path))
+        check_kernel_sources(plan, [lib], lambda path: str(tmp_path / path))
     assert str(e.value) == (
         "manifests/kernels/portable.yaml:2: entry 1 (op: add.out): kernel 1: the source of "
         "aten::add.out's kernel, kernels/portable/op_add.cpp, does not exist; create it or "
@@ -290,9 +290,9 @@ def test_kernel_source_must_exist_and_define_the_kernel(library, tmp_path):
     source.write_text("Tensor& add_out_typo(KernelContext& ctx) {}\n")
     with pytest.raises(ManifestError, match="kernel_name says tailor::native::add_out, but "
                        "kernels/portable/op_add.cpp defines no function add_out; fix "):
-        check_kernel_sources(plan, [lib], str(tmp_path))
+        check_kernel_sources(plan, [lib], lambda path: str(tmp_path / path))
     source.write_text("Tensor& add_out(KernelContext& ctx) {}\n")
-    check_kernel_sources(plan, [lib], str(tmp_path))
+    check_kernel_sources(plan, [lib], lambda path: str(tmp_path / path))
 
 
 def test_choice_report_shows_which_library_takes_which_dtypes(library):

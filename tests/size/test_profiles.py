@@ -15,17 +15,17 @@ PATH = "manifests/profiles/small.yaml"
 
 
 def test_the_size_profile_loads():
-    size = profiles.load_profile(REPO, "size", "profile=size")
+    size = profiles.load_profile("size", "profile=size")
     assert "-Os" in size.cxxflags and "-flto" in size.linkflags
     assert size.link_sources == ("runtime/platform/default/terminate.cpp",)
     # Not the optimized kernels; the quantized ones only serve quantized models.
     assert size.kernel_libraries == ("quantized", "portable", "prim")
-    assert profiles.load_profile(REPO, "none", "profile=none") is None
+    assert profiles.load_profile("none", "profile=none") is None
 
 
 def test_unknown_profile_names_the_choices():
     with pytest.raises(ManifestError) as e:
-        profiles.load_profile(REPO, "sise", "profile=sise")
+        profiles.load_profile("sise", "profile=sise")
     assert str(e.value).startswith("profile=sise: there is no manifests/profiles/sise.yaml; "
                                    "did you mean 'size'?")
     assert "none" in str(e.value)
@@ -42,6 +42,6 @@ def test_unknown_profile_names_the_choices():
 ])
 def test_validation(text, message):
     with pytest.raises(ManifestError) as e:
-        profiles.parse_profile(text, PATH, REPO)
+        profiles.parse_profile(text, PATH)
     assert str(e.value).startswith(PATH + ": ")
     assert message in str(e.value)
