@@ -159,6 +159,31 @@ def test_integer_division_by_zero_fails_the_call(op, exported, built, tmp_path):
     assert f"{op}.Tensor_out: integer division by zero" in proc.stderr
 
 
+def test_random_ops_follow_the_seed_rule(exported, built, tmp_path):
+    """README.md, Random operators: the same seed draws the same numbers on any number of
+    threads (the first call spans two parallel blocks), another seed or the next run other
+    ones, and --reset-state makes every run the first again."""
+    program = exported[("rand.default", "Float")]
+    runner = built("portable").runner
+
+    def draw(name, *options):
+        path = tmp_path / f"{name}.npy"
+        proc = subprocess.run([runner, os.path.join(REPO, program.pte), "--output", str(path),
+                               *options], capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        return np.load(path)
+
+    first = draw("first", "--seed", "7")
+    assert first.shape == (160, 128)
+    np.testing.assert_array_equal(draw("again", "--seed", "7"), first)
+    np.testing.assert_array_equal(draw("threads", "--seed", "7", "--threads", "2"), first)
+    np.testing.assert_array_equal(
+        draw("reset", "--seed", "7", "--repeat", "2", "--reset-state"), first)
+    assert not np.array_equal(draw("other", "--seed", "8"), first)
+    assert not np.array_equal(draw("second", "--seed", "7", "--repeat", "2"), first)
+    assert not np.array_equal(draw("default"), first)  # seed 0
+
+
 def test_case_ids_are_unique():
     counts = collections.Counter(case.id for case in CASES)
     assert [i for i, n in counts.items() if n > 1] == []
