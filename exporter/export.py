@@ -58,7 +58,8 @@ class Program:
     debug: tuple = ()                            # per instruction: node, module, source line
     more_debug: tuple = ()                       # (name, debug) of each further method
     quantization: object = None                  # exporter.quantize.QuantizeReport, if quantized
-    drawn_outputs: tuple = ()                    # outputs of random or unset values (drawn_outputs.py)
+    drawn_outputs: tuple = ()                    # outputs of random or unset values
+                                                 # (exporter/drawn_outputs.py)
 
     @property
     def folded(self) -> tuple[str, ...]:

@@ -25,7 +25,8 @@ void native_dropout_out(KernelContext& ctx, const Tensor& input, double p, Optio
                       "contiguous");
   TL_KERNEL_CHECK_MSG(ctx, resize_like(out0, input) == Error::Ok &&
                                resize_like(out1, input) == Error::Ok,
-                      InvalidArgument, , "native_dropout.out: the outs cannot take the input's shape");
+                      InvalidArgument, ,
+                      "native_dropout.out: the outs cannot take the input's shape");
 
   // Compute
   const bool training = !train.has_value() || train.value();

@@ -827,9 +827,9 @@ def check_drawn(exported: Exported, outputs: list) -> None:
             assert mask.dtype == np.bool_, f"{where} call {k}: mask is {mask.dtype}"
             x = torch.from_numpy(np.load(exported.inputs[k])).to(_torch_dtype(exported.dtype))
             want = x.mul(torch.from_numpy(mask)).mul_(scale)
-            np.testing.assert_array_equal(out, want.float().numpy() if want.dtype ==
-                                          torch.bfloat16 else want.numpy(),
-                                          err_msg=f"{where} call {k}: out is not input * mask * scale")
+            want = want.float() if want.dtype == torch.bfloat16 else want  # as .npy holds it
+            np.testing.assert_array_equal(out, want.numpy(),
+                                          err_msg=f"{where} call {k}: not input * mask * scale")
             n = mask.size
             if n >= MOMENTS_FROM:
                 _within(f"{where} call {k}", "kept", float(mask.sum()), n * (1 - p),

@@ -184,6 +184,33 @@ def test_random_ops_follow_the_seed_rule(exported, built, tmp_path):
     assert not np.array_equal(draw("default"), first)  # seed 0
 
 
+def test_self_check_compares_drawn_outputs_by_shape_and_dtype(exported, built, tmp_path):
+    """run=1's check (runner --check) on a program of random ops: the exporter names their
+    outputs drawn_<i>.npy, which the runner compares for shape and dtype, not values."""
+    import shutil
+
+    import torch
+
+    from exporter.io_files import write_io
+    program = exported[("rand.default", "Float")]
+    pte = tmp_path / "rand.pte"
+    shutil.copy(os.path.join(REPO, program.pte), pte)
+    eager = [torch.from_numpy(np.load(p)) for p in program.expected]
+    (tmp_path / "rand_io").mkdir()
+
+    def check(outputs):
+        write_io(str(tmp_path / "rand_io"), [], outputs, drawn=tuple(range(len(outputs))))
+        return subprocess.run([built("portable").runner, str(pte), "--check"],
+                              capture_output=True, text=True)
+
+    proc = check(eager)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "output 0: shape [160, 128] Float, drawn from random operators" in proc.stdout
+    assert not (tmp_path / "rand_io" / "expected_0.npy").exists()
+    proc = check([eager[0].double(), *eager[1:]])
+    assert proc.returncode == 1 and "eager has [160, 128] Double): FAILED" in proc.stdout
+
+
 def test_case_ids_are_unique():
     counts = collections.Counter(case.id for case in CASES)
     assert [i for i, n in counts.items() if n > 1] == []
