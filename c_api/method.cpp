@@ -282,6 +282,13 @@ tl_status tl_method_set_input(tl_method* method, size_t index, tl_dtype dtype,
   return TL_OK;
 }
 
+tl_status tl_method_set_seed(tl_method* method, uint64_t seed) {
+  begin_call();
+  if (method == nullptr) return fail(Error::InvalidArgument, "tl_method_set_seed: method is NULL");
+  method->method.set_seed(seed);
+  return TL_OK;
+}
+
 tl_status tl_method_execute(tl_method* method) {
   begin_call();
   if (method == nullptr) return fail(Error::InvalidArgument, "tl_method_execute: method is NULL");

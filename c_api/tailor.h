@@ -156,6 +156,11 @@ tl_status tl_method_set_input(tl_method* method, size_t index, tl_dtype dtype,
                               const void* data, size_t nbytes, const int64_t* sizes,
                               size_t rank);
 
+/* Seeds the method's random operators (rand, randn, dropout in training) and restarts
+ * their sequence: the k-th run after a seed draws the same numbers for the same seed, on
+ * any number of threads. A loaded method starts at seed 0. */
+tl_status tl_method_set_seed(tl_method* method, uint64_t seed);
+
 /* Runs the method once. Every input must have been set since the last run
  * (TL_ERROR_INVALID_STATE otherwise): a run may reuse an input's memory. */
 tl_status tl_method_execute(tl_method* method);

@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
         size = program.save(args.out)
         print(f"  wrote {args.out} ({size:,} bytes, constants {len(program.segment):,} bytes)")
         io_dir = io_dir_for(args.out)
-        write_io(io_dir, list(inputs), expected)
+        write_io(io_dir, list(inputs), expected, program.drawn_outputs)
         print(f"  wrote {io_dir}/ ({len(inputs)} inputs, {len(expected)} expected outputs; "
               f"tolerance atol {manifest.tolerance.atol:g}, rtol {manifest.tolerance.rtol:g})")
     if args.deps_out:

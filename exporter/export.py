@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import torch
 
 from exporter.delegation import DelegationReport
+from exporter.drawn_outputs import drawn_outputs
 from exporter.errors import ExportError
 from exporter.memory_plan import MemoryPlan
 from exporter.node_source import describe_exception
@@ -57,6 +58,8 @@ class Program:
     debug: tuple = ()                            # per instruction: node, module, source line
     more_debug: tuple = ()                       # (name, debug) of each further method
     quantization: object = None                  # exporter.quantize.QuantizeReport, if quantized
+    drawn_outputs: tuple = ()                    # outputs of random or unset values
+                                                 # (exporter/drawn_outputs.py)
 
     @property
     def folded(self) -> tuple[str, ...]:
@@ -217,8 +220,9 @@ def lower(ep: torch.export.ExportedProgram, *, name: str = "forward",
     Program; rewrites `ep` in place. Raises ExportError for what a program cannot express."""
     with torch.no_grad():
         node_count = sum(1 for n in ep.graph.nodes if n.op == "call_function")
+        drawn = drawn_outputs(ep)
         simplified = simplify(ep)
         built = build_method(ep, name, partitioner)
     data = model.Program(PROGRAM_VERSION, [built.method], _segments(built.segment))
     return Program(data, built.segment, built.plan, node_count, built.delegation, simplified,
-                   built.debug)
+                   built.debug, drawn_outputs=drawn)

@@ -1,5 +1,8 @@
 """Example inputs and eager outputs -> <out stem>_io/input_<i>.npy, expected_<i>.npy.
 
+An output drawn from random operators or left unset (exporter/drawn_outputs.py) is
+written as drawn_<i>.npy instead: the runner's --check compares its shape and dtype only.
+
 The runner's --check loads these, runs the program on the inputs and compares its
 outputs with the expected ones (tolerance from the model manifest). Every file is
 written atomically; files left from an earlier export with more inputs or outputs are
@@ -16,7 +19,7 @@ import torch
 from program.atomic import write_bytes_atomic
 from exporter.errors import ExportError
 
-_IO_FILE = re.compile(r"^(input|expected)_\d+\.npy$")
+_IO_FILE = re.compile(r"^(input|expected|drawn)_\d+\.npy$")
 
 
 def io_dir_for(pte_path: str) -> str:
@@ -42,10 +45,11 @@ def _npy_bytes(array: np.ndarray) -> bytes:
     return buf.getvalue()
 
 
-def write_io(directory: str, inputs: list, expected: list) -> list[str]:
-    """Writes input_<i>.npy and expected_<i>.npy; returns the paths written."""
+def write_io(directory: str, inputs: list, expected: list, drawn: tuple = ()) -> list[str]:
+    """Writes input_<i>.npy and expected_<i>.npy (drawn_<i>.npy for the outputs in
+    `drawn`); returns the paths written."""
     files = {f"input_{i}.npy": to_numpy(v, f"input {i}") for i, v in enumerate(inputs)}
-    files.update({f"expected_{i}.npy": to_numpy(v, f"output {i}")
+    files.update({f"{'drawn' if i in drawn else 'expected'}_{i}.npy": to_numpy(v, f"output {i}")
                   for i, v in enumerate(expected)})
     written = []
     for name, array in files.items():

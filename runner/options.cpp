@@ -13,16 +13,17 @@ const char kUsage[] =
     "usage: runner PROGRAM [--method NAME] [--input FILE.npy ...] [--output FILE.npy ...]\n"
     "              [--check] [--atol X] [--rtol X] [--threads N] [--repeat N] [--warmup N]\n"
     "              [--verbose] [--json FILE]\n"
-    "              [--max-memory BYTES] [--max-elements N] [--stack BYTES]\n"
+    "              [--max-memory BYTES] [--max-elements N] [--stack BYTES] [--seed N]\n"
     "  --method NAME    method to run (default: forward)\n"
     "  --list-methods   print each method's name, inputs, outputs and kernel scratch (a\n"
     "                   thread's), and run nothing\n"
-    "  --reset-state    restore the method's state (its mutable buffers, a KV cache) to\n"
-    "                   their initial values before each of the --repeat runs\n"
+    "  --reset-state    restore the method's state (its mutable buffers, a KV cache, the\n"
+    "                   random operators' sequence) before each of the --repeat runs\n"
     "  --input FILE     one .npy per method input, in order (none: zeros, before each run)\n"
     "  --output FILE    write output i to the i-th FILE\n"
     "  --check          compare outputs with <dir>/<stem>_io/expected_<i>.npy (inputs\n"
-    "                   from <dir>/<stem>_io/input_<i>.npy unless --input is given)\n"
+    "                   from <dir>/<stem>_io/input_<i>.npy unless --input is given; an\n"
+    "                   output of random operators, drawn_<i>.npy: shape and dtype only)\n"
     "  --atol X --rtol X  float tolerance: |a - e| <= atol + rtol * |e| (default 1e-05)\n"
     "  --threads N      threads the kernels and each delegate (backend) may use (default 1:\n"
     "                   the runtime creates no thread)\n"
@@ -34,6 +35,8 @@ const char kUsage[] =
     "  --max-elements N refuse a method whose run touches more tensor elements (default 4G)\n"
     "  --stack BYTES    load and run the method on a thread with this much stack (K, M\n"
     "                   suffixes): checks it fits a target with small thread stacks\n"
+    "  --seed N         seed of the random operators (rand, randn, dropout; default 0):\n"
+    "                   the same seed draws the same numbers on any number of threads\n"
     "  --verbose        log what happens (and the CPU level the kernels use)\n"
 #if TL_TRACE
     "  --trace FILE     write a Chrome trace (chrome://tracing, ui.perfetto.dev) of the load,\n"
@@ -117,6 +120,18 @@ int parse_args(int argc, char** argv, Options* o) {
       // The tracer records every run it sees, the first one's intermediates too.
       if (o->warmup > 0) return usage_error("--warmup: not in a runtime built with trace=1");
 #endif
+      continue;
+    }
+    if (arg == "--seed") {
+      list = nullptr;
+      if (i + 1 >= argc) return usage_error(arg + " needs a value");
+      const char* value = argv[++i];
+      char* end = nullptr;
+      errno = 0;
+      o->seed = strtoull(value, &end, 10);
+      if (value[0] < '0' || value[0] > '9' || *end != '\0' || errno != 0) {
+        return usage_error(arg + ": '" + value + "' is not a number from 0 to 2^64-1");
+      }
       continue;
     }
     if (arg == "--max-memory" || arg == "--max-elements" || arg == "--stack") {

@@ -31,6 +31,7 @@ struct Options {
   bool reset_state = false;  // Method::reset_state() before each run
   tailor::LoadLimits limits;
   uint64_t stack_bytes = 0;  // 0: the main thread's stack
+  uint64_t seed = 0;         // Method::set_seed()
 #if TL_TRACE
   std::string trace_file;
   std::string dump_dir;

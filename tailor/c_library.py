@@ -53,6 +53,7 @@ _SIGNATURES = {
     "tl_method_output_info": (_STATUS, [_P, _SIZE, ctypes.POINTER(ValueInfo)]),
     "tl_method_set_input": (_STATUS, [_P, _SIZE, ctypes.c_int, _P, _SIZE,
                                       ctypes.POINTER(ctypes.c_int64), _SIZE]),
+    "tl_method_set_seed": (_STATUS, [_P, ctypes.c_uint64]),
     "tl_method_execute": (_STATUS, [_P]),
     "tl_method_copy_output": (_STATUS, [_P, _SIZE, _P, _SIZE]),
 }

@@ -192,6 +192,13 @@ class Method:
         self._runtime.check(self._lib.tl_method_execute(self._handle))
         return [self._output(i) for i in range(len(self.outputs))]
 
+    def set_seed(self, seed: int) -> None:
+        """Seeds the random operators (rand, randn, dropout) and restarts their sequence:
+        the k-th run after set_seed(s) draws the same numbers for the same s."""
+        if self._handle is None:
+            raise TailorError("InvalidState", f"method '{self.name}' is closed")
+        self._runtime.check(self._lib.tl_method_set_seed(self._handle, seed))
+
     def _set_input(self, index: int, value, spec: ValueSpec) -> None:
         array = np.asarray(value)  # (ascontiguousarray would make a scalar 1-d)
         if not array.flags.c_contiguous:

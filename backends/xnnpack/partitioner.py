@@ -264,7 +264,8 @@ class XnnpackPartitioner(Partitioner):
         x, w, b = args[0], args[1], args[2]
         rank = len(m.tensor(x).sizes)
         if rank not in (3, 4):
-            return f"a convolution of rank {rank} (XNNPACK runs 1-d and 2-d ones)"
+            return (f"a convolution of rank {rank} (XNNPACK runs 1-d and 2-d ones; it has no "
+                    "3-d convolution)")
         if not m.is_constant(w):
             return "the weight is not a constant (XNNPACK packs it when it builds the runtime)"
         if m.tensor(b) is not None and not m.is_constant(b):

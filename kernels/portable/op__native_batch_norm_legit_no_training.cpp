@@ -1,15 +1,6 @@
 #include "kernels/portable/util/acc_type.h"
+#include "kernels/portable/util/batch_norm.h"
 #include "runtime/kernel/kernel_includes.h"
-
-namespace tailor::native::batch_norm_detail {
-
-// Whether a per-channel tensor fits: `channels` entries of `dtype` in one dim (absent
-// counts as fitting; callers pass required tensors by address).
-inline bool per_channel_ok(const Tensor* t, int64_t channels, ScalarType dtype) {
-  return t == nullptr || (t->dim() == 1 && t->size(0) == channels && t->dtype() == dtype);
-}
-
-}  // namespace tailor::native::batch_norm_detail
 
 namespace tailor::native {
 
@@ -26,7 +17,7 @@ void _native_batch_norm_legit_no_training_out(KernelContext& ctx, const Tensor& 
                                               const Tensor& running_var, double momentum,
                                               double eps, Tensor& out0, Tensor& out1,
                                               Tensor& out2) {
-  using batch_norm_detail::per_channel_ok;
+  const auto per_channel_ok = batch_norm_per_channel_ok;
   (void)momentum;
   // Validate
   TL_KERNEL_CHECK_MSG(ctx, input.dim() >= 2, InvalidArgument, ,

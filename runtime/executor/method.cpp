@@ -51,6 +51,8 @@ Method& Method::operator=(Method&& other) {
   parallel_ = other.parallel_;
   scratch_ = other.scratch_;
   scratch_slices_ = other.scratch_slices_;
+  seed_ = other.seed_;
+  runs_ = other.runs_;
   // The moved-from method keeps nothing to destroy.
   other.steps_ = nullptr;
   other.num_steps_ = 0;
@@ -158,6 +160,7 @@ Error Method::execute() {
   KernelContext ctx;
   ctx.set_parallel(parallel_);
   ctx.set_scratch(scratch_);
+  ctx.set_random_run(seed_, runs_++);
   size_t pc = 0;  // load checked every index and kind: the loop below only dispatches
   TL_TRACE_BEGIN_EXECUTE(tracer_, name_);
   while (pc < num_steps_) {
@@ -165,6 +168,7 @@ Error Method::execute() {
     switch (step.kind) {
       case internal::StepKind::KernelCall:
         ctx.scratch().reset();  // a kernel's scratch lasts for its call
+        ctx.set_instruction(pc);
         step.fn(ctx, step.args);
         if (ctx.failure_state() != Error::Ok) {
           TL_LOG(Error, "method '%s': instruction %zu (%s) failed: %s", name(), pc, step.op,

@@ -64,6 +64,14 @@ class Method final {
   /// scratch for fewer threads at load (BackendOptions::num_threads).
   Error set_parallel(const Parallel* parallel);
 
+  /// Seeds the method's random operators (rand, randn, native_dropout in training) and
+  /// restarts their sequence: the k-th execute() after set_seed(s) draws the same numbers
+  /// for the same s, on any number of threads. A loaded method starts at seed 0.
+  void set_seed(uint64_t seed) {
+    seed_ = seed;
+    runs_ = 0;
+  }
+
   /// Sets every mutable buffer (state the method keeps between execute() calls, such as
   /// a KV cache) back to its initial value from the program, as load does. Returns Ok,
   /// or InvalidState when the method is not loaded.
@@ -103,6 +111,8 @@ class Method final {
   // One slice of kernel scratch per thread (none when no kernel declares scratch).
   KernelScratch* scratch_ = nullptr;
   uint32_t scratch_slices_ = 0;
+  uint64_t seed_ = 0;
+  uint64_t runs_ = 0;  // execute() calls since the seed was set
 
 #if TL_TRACE
  public:

@@ -4,6 +4,7 @@
 #include "runtime/core/error.h"
 #include "runtime/kernel/kernel_scratch.h"
 #include "runtime/kernel/parallel.h"
+#include "runtime/kernel/random.h"
 
 namespace tailor {
 
@@ -41,6 +42,16 @@ class KernelContext final {
   /// The calling thread's scratch slice (an empty one when the method reserved none).
   KernelScratch& scratch() { return scratch_ != nullptr ? scratch_[0] : empty_; }
 
+  /// The random stream of the current call (runtime/kernel/random.h): a kernel draws
+  /// element n's bits as random::bits(random_key(), n).
+  uint64_t random_key() const { return random::stream_key(seed_, run_, instruction_); }
+  /// Set by Method::execute(): the method's seed and run count, then each instruction.
+  void set_random_run(uint64_t seed, uint64_t run) {
+    seed_ = seed;
+    run_ = run;
+  }
+  void set_instruction(uint64_t pc) { instruction_ = pc; }
+
   /// Set by Method::execute() from Method::set_parallel(); nullptr: one thread.
   void set_parallel(const Parallel* parallel) { parallel_ = parallel; }
   /// Set by Method::execute(): one slice per thread of the Parallel (at least one).
@@ -61,6 +72,9 @@ class KernelContext final {
   }
 
   Error failure_ = Error::Ok;
+  uint64_t seed_ = 0;
+  uint64_t run_ = 0;
+  uint64_t instruction_ = 0;
   const Parallel* parallel_ = nullptr;
   KernelScratch* scratch_ = nullptr;
   KernelScratch empty_;

@@ -112,6 +112,13 @@ def test_checks_dtype_and_attributes(fn, why):
     assert any(why in reason for _, _, reason in report.outside), report.format()
 
 
+def test_a_3d_convolution_stays_on_the_kernels_with_the_reason():
+    report = _export(torch.nn.Conv3d(2, 3, 2), torch.randn(1, 2, 3, 4, 4)).delegation
+    assert [(op, why) for _, op, why in report.outside] == [
+        ("aten::convolution.out", "a convolution of rank 5 (XNNPACK runs 1-d and 2-d ones; "
+                                  "it has no 3-d convolution)")]
+
+
 def test_groups_stay_convex():
     """relu -> gelu -> add(relu, gelu): relu and add cannot share one delegate, since
     the gelu between them runs outside it."""

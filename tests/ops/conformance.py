@@ -10,7 +10,8 @@ exported to build/conformance/samples/<key>/ with its inputs and eager's outputs
 by a hash of the sample and the exporter's sources (as tests/ops/harness.py caches cases).
 
 A sample ends in exactly one of:
-  pass            the runner's outputs match eager: same dtype and shape, NaN where eager
+  pass            the runner's outputs match eager: same dtype and shape (all an output of
+                  random operators or empty can match: exporter/drawn_outputs.py), NaN where eager
                   has NaN, integers and Bool exactly, floats within TOLERANCE;
   mismatch        the runner ran it and its numbers, dtype or shape differ;
   error           the runner failed while executing, crashed or hung, or Tailor's exporter
@@ -264,7 +265,9 @@ def _export_sample(fn, sample, directory: str) -> dict:
     for i, value in enumerate(inputs):
         harness._save_npy(os.path.join(directory, f"input_{i}.npy"), value)
     for i, value in enumerate(expected):
-        harness._save_npy(os.path.join(directory, f"expected_{i}.npy"), value)
+        # As the self-check: random (or unset) outputs are compared by dtype and shape.
+        kind = "drawn" if i in program.drawn_outputs else "expected"
+        harness._save_npy(os.path.join(directory, f"{kind}_{i}.npy"), value)
     oplist = ops_from_program(program.data, "sample", dict(load_aten_schemas()), "sample")
     with open(os.path.join(directory, "selected_ops.yaml"), "w") as f:
         f.write(oplist_to_yaml(oplist))
@@ -306,7 +309,8 @@ def _export_group_job(args):
 
 
 def export_all(groups: list[Group], limit: int | None, jobs: int = 1) -> list[Sample]:
-    fingerprint = harness._exporter_fingerprint()
+    # A sample directory's layout is part of the key: drawn_<i>.npy came in with issue 29.
+    fingerprint = harness._exporter_fingerprint() + ", drawn outputs"
     work = [(g, limit, fingerprint) for g in groups]
     if jobs <= 1:
         return [s for w in work for s in export_group(*w)]
@@ -417,7 +421,14 @@ def run_sample(runtime: Runtime, sample: Sample, tmp_dir: str) -> Result:
         return Result(sample, "refused" if loading else "error",
                       ("load: " if loading else "run: ") + " | ".join(text.splitlines()[-3:]))
     for i, path in enumerate(outputs):
-        why = compare(np.load(path), np.load(os.path.join(sample.dir, f"expected_{i}.npy")))
+        got, drawn = np.load(path), os.path.join(sample.dir, f"drawn_{i}.npy")
+        if os.path.exists(drawn):
+            want = np.load(drawn)
+            why = (f"dtype {got.dtype}, eager gives {want.dtype}" if got.dtype != want.dtype
+                   else f"shape {got.shape}, eager gives {want.shape}"
+                   if got.shape != want.shape else None)
+        else:
+            why = compare(got, np.load(os.path.join(sample.dir, f"expected_{i}.npy")))
         if why:
             return Result(sample, "mismatch", f"output {i}: {why}")
     return Result(sample, "pass")

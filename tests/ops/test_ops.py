@@ -159,6 +159,58 @@ def test_integer_division_by_zero_fails_the_call(op, exported, built, tmp_path):
     assert f"{op}.Tensor_out: integer division by zero" in proc.stderr
 
 
+def test_random_ops_follow_the_seed_rule(exported, built, tmp_path):
+    """README.md, Random operators: the same seed draws the same numbers on any number of
+    threads (the first call spans two parallel blocks), another seed or the next run other
+    ones, and --reset-state makes every run the first again."""
+    program = exported[("rand.default", "Float")]
+    runner = built("portable").runner
+
+    def draw(name, *options):
+        path = tmp_path / f"{name}.npy"
+        proc = subprocess.run([runner, os.path.join(REPO, program.pte), "--output", str(path),
+                               *options], capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        return np.load(path)
+
+    first = draw("first", "--seed", "7")
+    assert first.shape == (160, 128)
+    np.testing.assert_array_equal(draw("again", "--seed", "7"), first)
+    np.testing.assert_array_equal(draw("threads", "--seed", "7", "--threads", "2"), first)
+    np.testing.assert_array_equal(
+        draw("reset", "--seed", "7", "--repeat", "2", "--reset-state"), first)
+    assert not np.array_equal(draw("other", "--seed", "8"), first)
+    assert not np.array_equal(draw("second", "--seed", "7", "--repeat", "2"), first)
+    assert not np.array_equal(draw("default"), first)  # seed 0
+
+
+def test_self_check_compares_drawn_outputs_by_shape_and_dtype(exported, built, tmp_path):
+    """run=1's check (runner --check) on a program of random ops: the exporter names their
+    outputs drawn_<i>.npy, which the runner compares for shape and dtype, not values."""
+    import shutil
+
+    import torch
+
+    from exporter.io_files import write_io
+    program = exported[("rand.default", "Float")]
+    pte = tmp_path / "rand.pte"
+    shutil.copy(os.path.join(REPO, program.pte), pte)
+    eager = [torch.from_numpy(np.load(p)) for p in program.expected]
+    (tmp_path / "rand_io").mkdir()
+
+    def check(outputs):
+        write_io(str(tmp_path / "rand_io"), [], outputs, drawn=tuple(range(len(outputs))))
+        return subprocess.run([built("portable").runner, str(pte), "--check"],
+                              capture_output=True, text=True)
+
+    proc = check(eager)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "output 0: shape [160, 128] Float, drawn from random operators" in proc.stdout
+    assert not (tmp_path / "rand_io" / "expected_0.npy").exists()
+    proc = check([eager[0].double(), *eager[1:]])
+    assert proc.returncode == 1 and "eager has [160, 128] Double): FAILED" in proc.stdout
+
+
 def test_case_ids_are_unique():
     counts = collections.Counter(case.id for case in CASES)
     assert [i for i, n in counts.items() if n > 1] == []
