@@ -92,6 +92,22 @@ def libraries_for_build(model_libraries: tuple, build_libraries: tuple, builtin:
                  if library_kind(lib, builtin) in ("", *build_libraries))
 
 
+def kernel_library_order(target: "Target", chosen: tuple = (),
+                         model_libraries: tuple = ()) -> tuple[tuple, tuple]:
+    """The kernel libraries a build resolves against, in precedence order, and the part of
+    them chosen over the target's (() when the target's own list stands). The models' own
+    libraries come first (a <name>_<kind>.yaml one only when the build has <kind>:
+    libraries_for_build); then `chosen` (libraries=, else the profile's: size keeps to
+    the portable kernels), else the target's. The build and tailor.export(target=) both
+    call this, so they delegate and resolve alike."""
+    chosen = tuple(chosen)
+    if model_libraries:
+        build_libraries = chosen or target.kernel_libraries
+        chosen = (libraries_for_build(tuple(model_libraries), build_libraries,
+                                      known_libraries(target.path)) + build_libraries)
+    return chosen or target.kernel_libraries, chosen
+
+
 def kernels_dir(target_path: str) -> str:
     return os.path.join(os.path.dirname(os.path.dirname(target_path)) or ".", "kernels")
 

@@ -103,11 +103,13 @@ class Program:
         return len(data)
 
 
-def partitioner_for_target(target: str):
+def partitioner_for_target(target: str, profile: str = ""):
     """The partitioner of the first backend of manifests/targets/<target>.yaml, or None
-    for a target without backends (the build delegates the same way)."""
+    for a target without backends; built with the kernel libraries `scons target=<target>
+    profile=<profile>` resolves against, so both delegate alike."""
+    from codegen.profile import load_profile, profile_name
     from codegen.roots import find_manifest, manifest_names
-    from codegen.target import load_target
+    from codegen.target import kernel_library_order, load_target
     from exporter.manifest import make_partitioner
 
     path = find_manifest("targets", target)
@@ -115,20 +117,23 @@ def partitioner_for_target(target: str):
         raise ExportError(f"target '{target}': there is no manifests/targets/{target}.yaml; "
                           f"targets: {', '.join(manifest_names('targets'))}")
     target_manifest = load_target(path)   # a ManifestError names the entry
+    chosen = load_profile(profile_name(profile, target_manifest), f"profile={profile}")
+    libraries, _ = kernel_library_order(target_manifest,
+                                        chosen.kernel_libraries if chosen else ())
     backends = target_manifest.backends
-    return (make_partitioner(backends[0], tuple(target_manifest.kernel_libraries))
-            if backends else None)
+    return make_partitioner(backends[0], libraries) if backends else None
 
 
 def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, *,
-           name: str = "forward", target: str | None = None, partitioner=None,
-           methods: dict | None = None, constant_methods: dict | None = None,
-           quantize=None) -> Program:
+           name: str = "forward", target: str | None = None, profile: str = "",
+           partitioner=None, methods: dict | None = None,
+           constant_methods: dict | None = None, quantize=None) -> Program:
     """Exports `module` called on `example_inputs` as a Program whose first method is `name`.
 
     `dynamic_shapes` is torch.export's argument; dynamic dims are planned at their max.
     `target` ("host-xnnpack") delegates what that target's backend runs, as
-    `scons target=...` does for a model manifest; `partitioner` (e.g.
+    `scons target=...` does for a model manifest (`profile` as `scons profile=`: the
+    target's default unless given, "none" for none); `partitioner` (e.g.
     backends.xnnpack.XnnpackPartitioner()) does the same with a partitioner of your own.
     `program.delegation` then reports what moved.
     `methods` adds more methods of the module: {"prefill": (example_inputs,
@@ -143,7 +148,7 @@ def export(module: torch.nn.Module, example_inputs: tuple, dynamic_shapes=None, 
     if target is not None:
         if partitioner is not None:
             raise ExportError("give export() a target or a partitioner, not both")
-        partitioner = partitioner_for_target(target)
+        partitioner = partitioner_for_target(target, profile)
     extra = dict(methods or {})
     constants = dict(constant_methods or {})
     names = [name, *extra, *constants]

@@ -17,8 +17,8 @@ import size_build
 import targets
 from codegen import roots
 from codegen.errors import ManifestError
-from codegen.target import (is_library_path, known_libraries, libraries_for_build,
-                            load_target)
+from codegen.profile import profile_name
+from codegen.target import is_library_path, kernel_library_order, load_target
 from compilation_db import wire_compilation_db
 from exporter.manifest import load_manifest  # the one reader of model manifests
 from kernel_shards import shard_count
@@ -173,10 +173,7 @@ def plan_build(env, jobs: int = 1) -> list:
                    else "%s has no app:" % ", ".join(no_app)))
     plans = []
     for target_name in targets.target_names(env["target"]):
-        profile = env["profile"]
-        if not profile:  # the target's default, if it names one
-            profile = load_target(targets.target_path(target_name)).profile
-        profile = "" if profile == "none" else profile
+        profile = profile_name(env["profile"], load_target(targets.target_path(target_name)))
         plans.append(BuildPlan(target_name, models, programs, libraries, ops,
                                env["select"], env["run"], env["sanitize"], env["verbose"],
                                env["build_dir"], profile, env["log"], env["size"],
@@ -211,17 +208,9 @@ def wire(env, plan: BuildPlan):
                                      pic=plan.lib == "shared", launcher=plan.launcher)
     ctx = StageContext(plan, repo, env, tenv, target,
                        "%s/%s/%s" % (plan.root, plan.target_dir, plan.variant))
-    # The models' own libraries come first; then libraries= wins, then the profile's
-    # (size: portable only), then the target's. A model library named <name>_<kind>.yaml
-    # (llm_optimized.yaml) comes only into builds whose own libraries have <kind>.
     model_libraries = tuple(dict.fromkeys(lib for m in plan.models for lib in m.kernel_libraries))
-    chosen_libraries = tuple(plan.libraries or tenv["TL_KERNEL_LIBRARIES"])
-    if model_libraries:
-        build_libraries = chosen_libraries or target.kernel_libraries
-        builtin = known_libraries(target.path)
-        chosen_libraries = (libraries_for_build(model_libraries, build_libraries, builtin)
-                            + build_libraries)
-    library_names = chosen_libraries or target.kernel_libraries
+    library_names, chosen_libraries = kernel_library_order(
+        target, plan.libraries or tenv["TL_KERNEL_LIBRARIES"], model_libraries)
     libraries = [target.library_path(lib) for lib in library_names]
 
     programs = wire_export(ctx, library_names, _stale_imports)

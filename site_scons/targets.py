@@ -13,7 +13,7 @@ import re
 import shutil
 import subprocess
 
-import profiles
+from codegen import profile as profiles
 from codegen import roots
 from codegen.errors import ManifestError, suggest
 from codegen.target import load_target

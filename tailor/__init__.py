@@ -17,6 +17,6 @@ __all__ = ["export", "Runtime", "Program", "Method", "ValueSpec", "TailorError"]
 
 def export(*args, **kwargs):
     """exporter.export.export(module, example_inputs, dynamic_shapes=None, *, name=,
-    target=, partitioner=): a Program to .save(path)."""
+    target=, profile=, partitioner=, ...): a Program to .save(path)."""
     from exporter.export import export as export_program  # torch: only when exporting
     return export_program(*args, **kwargs)

@@ -257,6 +257,10 @@ def test_a_target_with_the_optimized_kernels_delegates_as_its_build_does():
     from exporter.export import partitioner_for_target
     assert partitioner_for_target("host-xnnpack").beside_optimized
     assert partitioner_for_target("host") is None
+    # profile=size keeps to the portable kernels, in the build (codegen.target.
+    # kernel_library_order) and in export(target=, profile=) alike.
+    assert not partitioner_for_target("host-xnnpack", "size").beside_optimized
+    assert partitioner_for_target("host-xnnpack", "none").beside_optimized
     from exporter.manifest import make_partitioner
     assert not make_partitioner("xnnpack", ("portable", "prim")).beside_optimized
 

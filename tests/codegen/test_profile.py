@@ -1,15 +1,9 @@
-"""site_scons/profiles.py: build profile manifests."""
-
-import os
-import sys
+"""codegen/profile.py: build profile manifests."""
 
 import pytest
 
+from codegen import profile as profiles
 from codegen.errors import ManifestError
-from tests.conftest import REPO
-
-sys.path.insert(0, os.path.join(REPO, "site_scons"))
-import profiles  # noqa: E402
 
 PATH = "manifests/profiles/small.yaml"
 

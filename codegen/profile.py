@@ -3,18 +3,17 @@
 A profile says how to build (for size, say), a target what to build for. Its flags are
 appended after the target's (the last -O wins), its link_sources are linked into every
 program as objects, and its kernel_libraries (if any) replace the target's (the size
-profile keeps to the portable kernels: the optimized ones trade bytes for speed). A target names its default profile with `profile: <name>`;
-`scons profile=<name>` overrides it and `profile=none` builds with the target's flags only.
+profile keeps to the portable kernels: the optimized ones trade bytes for speed). A
+target names its default profile with `profile: <name>`; `scons profile=<name>` (and
+`tailor.export(profile=)`) overrides it and `profile=none` builds with the target's flags
+only.
 
-CLI: python site_scons/profiles.py PROFILE.yaml   (validates it and prints it)
+CLI: python -m codegen.profile PROFILE.yaml   (validates it and prints it)
 """
 
 import os
 import sys
 from dataclasses import dataclass
-
-if __name__ == "__main__":  # the CLI runs from the repo root without SCons' sys.path
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from codegen import roots
 from codegen.errors import ManifestError, run_cli, suggest
@@ -67,6 +66,13 @@ def parse_profile(text: str, path: str) -> Profile:
     return Profile(name=name, **{k: (tuple(v) if k in _LISTS else v) for k, v in data.items()})
 
 
+def profile_name(asked: str, target) -> str:
+    """The profile a build for `target` (a codegen.target.Target) uses: `asked` (profile=),
+    else the target's default; "" for none."""
+    name = asked or target.profile
+    return "" if name == NONE else name
+
+
 def load_profile(name: str, asked_by: str) -> Profile | None:
     """The profile called `name` (None for "none" or ""); `asked_by` names who chose it."""
     if name in ("", NONE):
@@ -83,7 +89,7 @@ def load_profile(name: str, asked_by: str) -> Profile | None:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) != 1:
-        print("usage: python site_scons/profiles.py PROFILE.yaml", file=sys.stderr)
+        print("usage: python -m codegen.profile PROFILE.yaml", file=sys.stderr)
         return 2
     with open(argv[0]) as f:
         profile = parse_profile(f.read(), argv[0])
