@@ -8,17 +8,16 @@ of each target's signature, so a changed option rebuilds exactly what it feeds.
 """
 
 import dataclasses
-import hashlib
 import os
 import re
 from dataclasses import dataclass
 
 import size_build
 import targets
-from codegen import roots
+from codegen import build_layout, roots
 from codegen.errors import ManifestError
 from codegen.profile import profile_name
-from codegen.target import is_library_path, kernel_library_order, load_target
+from codegen.target import kernel_library_order, load_target
 from compilation_db import wire_compilation_db
 from exporter.manifest import load_manifest  # the one reader of model manifests
 from kernel_shards import shard_count
@@ -27,6 +26,7 @@ from stage_codegen import wire_codegen
 from stage_compile import wire_compile
 from stage_context import StageContext
 from stage_export import wire_export, wire_tokenizers
+from stage_outputs import wire_outputs
 
 
 @dataclass(frozen=True)
@@ -74,26 +74,15 @@ class BuildPlan:
     @property
     def target_dir(self) -> str:
         """Objects differ per target, profile, logging and sanitizer: one tree for each."""
-        return (self.target_name + ("-" + self.profile if self.profile else "")
-                + ("" if self.log else "-nolog")
-                + ("-trace" if self.trace else "")
-                + ("-shared" if self.lib == "shared" else "")
-                + {"address": "-asan", "thread": "-tsan", "fuzzer": "-fuzz"}.get(self.sanitize, ""))
+        return build_layout.target_dir(self.target_name, profile=self.profile, log=self.log,
+                                       trace=self.trace, lib=self.lib, sanitize=self.sanitize)
 
     @property
     def variant(self) -> str:
         """Names the model set, so several builds live side by side under build/<target>/."""
-        parts = [m.name for m in self.models] + [os.path.splitext(os.path.basename(p))[0]
-                                                  for p in self.programs]
-        if len(parts) > 4:  # keep directory names short: the first, a count and a digest
-            digest = hashlib.sha1("\0".join(parts).encode()).hexdigest()[:8]
-            parts = parts[:1] + ["%d-more-%s" % (len(parts) - 1, digest)]
-        parts += ["ops"] if self.ops else []
-        name = "+".join(parts) or "all"
-        if self.libraries:  # a library given by its manifest's path goes by its stem
-            name += "@" + "+".join(os.path.splitext(os.path.basename(lib))[0] if is_library_path(lib)
-                                   else lib for lib in self.libraries)
-        return name + ("-all" if self.select == "all" and parts else "")
+        return build_layout.variant([m.name for m in self.models], self.programs,
+                                    ops=bool(self.ops), libraries=self.libraries,
+                                    select_all=self.select == "all")
 
 
 def _manifest_root(path: str) -> str:
@@ -220,7 +209,7 @@ def wire(env, plan: BuildPlan):
     tokenizers = wire_tokenizers(ctx, programs)
     checks += wire_llm_checks(ctx, compiled.apps, programs, tokenizers, checks)
     defaults = (compiled.defaults + [index for _, _, index in programs] + tokenizers
-                + checks)
+                + checks + wire_outputs(ctx, compiled, programs))
     if plan.generate:
         defaults += wire_generate(ctx, compiled.apps, programs, checks + tokenizers)
     defaults += wire_compilation_db(ctx, compiled.objects, plan.compiledb)

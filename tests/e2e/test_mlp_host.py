@@ -1,6 +1,7 @@
 """End to end on the host: scons model=mlp run=1 from a clean build dir, then the built
 runner against torch eager on inputs the test makes itself."""
 
+import json
 import os
 import re
 import shutil
@@ -12,10 +13,11 @@ import pytest
 import torch
 import yaml
 
+from codegen import build_layout
 from tests.conftest import REPO, run_scons
 
 BUILD = "build/test-e2e"
-OUT = os.path.join(REPO, BUILD, "host", "mlp")
+OUT = os.path.join(REPO, build_layout.output_dir(["mlp"], build_dir=BUILD))
 
 
 @pytest.fixture(scope="module")
@@ -31,6 +33,14 @@ def test_build_runs_and_self_check_passes(first_build):
     for name in ("mlp.pte", "selected_ops.yaml", "kernel_plan.yaml", "gen/register_kernels.cpp",
                  "gen/functions.h", "gen/selected_dtypes.h", "bin/runner", "mlp.check.txt"):
         assert os.path.exists(os.path.join(OUT, name)), name
+
+
+def test_outputs_json_says_what_the_build_made(first_build):
+    with open(os.path.join(OUT, build_layout.OUTPUTS)) as f:
+        outputs = json.load(f)
+    assert outputs == {"runner": "bin/runner", "programs": {"mlp": "mlp.pte"}, "apps": {}}
+    assert all(os.path.isfile(os.path.join(OUT, p))
+               for p in (outputs["runner"], *outputs["programs"].values()))
 
 
 def test_second_build_does_nothing(first_build):

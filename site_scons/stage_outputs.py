@@ -1,0 +1,35 @@
+"""<build>/outputs.json: what one build made, relative to its directory, for scripts
+outside SCons (codegen/build_layout.py says where that directory is):
+
+    {"runner": "bin/runner", "programs": {"mlp": "mlp.pte"}, "apps": {"mlp": "bin/llm"},
+     "library": "lib/libtailor.so"}       # library: lib=shared or lib=static only
+"""
+
+import json
+import os
+
+from SCons.Script import Action
+
+from codegen.build_layout import OUTPUTS
+from program.atomic import write_text_atomic
+
+
+def _write(target, source, env):
+    write_text_atomic(str(target[0]), source[0].get_contents().decode())
+    return 0
+
+
+def wire_outputs(ctx, compiled, programs) -> list:
+    out = ctx.tenv.Dir(ctx.out).abspath
+
+    def relative(node) -> str:
+        return os.path.relpath(node.abspath, out)
+
+    record = {"runner": relative(compiled.runner[0]),
+              "programs": {model.name: relative(pte) for model, pte, _ in programs},
+              "apps": {model.name: relative(app) for model, app in compiled.apps}}
+    if ctx.plan.lib in ("shared", "static"):
+        record["library"] = "lib/libtailor.%s" % ("so" if ctx.plan.lib == "shared" else "a")
+    text = json.dumps(record, indent=1, sort_keys=True) + "\n"
+    return ctx.tenv.Command("%s/%s" % (ctx.out, OUTPUTS), ctx.tenv.Value(text),
+                            Action(_write, None))
