@@ -20,6 +20,7 @@ HEADER = os.path.join(REPO, "c_api", "tailor.h")
 _C_TYPES = {
     "void": None,
     "uint32_t": ctypes.c_uint32,
+    "uint64_t": ctypes.c_uint64,
     "size_t": ctypes.c_size_t,
     "tl_status": ctypes.c_int,
     "tl_dtype": ctypes.c_int,
