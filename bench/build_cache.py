@@ -23,6 +23,8 @@ import tempfile
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+from codegen.build_layout import output_dir  # noqa: E402
 SCONS = os.path.join(os.path.dirname(sys.executable), "scons")
 ROOT = os.path.join(REPO, "build", "bench-cache")
 
@@ -43,7 +45,7 @@ def clean(build_dir: str, jobs: int, *options: str, env=None) -> float:
     """A clean build: its self-check must have run and passed."""
     shutil.rmtree(build_dir, ignore_errors=True)
     seconds = scons(build_dir, jobs, *options, env=env)
-    with open(os.path.join(build_dir, "host", "mlp", "mlp.check.txt")) as f:
+    with open(os.path.join(output_dir(["mlp"], build_dir=build_dir), "mlp.check.txt")) as f:
         assert "check passed" in f.read()
     return seconds
 

@@ -25,6 +25,7 @@ sys.path.insert(0, REPO)
 import tailor  # noqa: E402
 from bench.benchmarks_md import write_section  # noqa: E402
 from bench.common import run_runner, scons, stripped_size  # noqa: E402
+from codegen.build_layout import output_dir  # noqa: E402
 
 BUILD = "build/bench-c-api"
 MODELS = ("mlp", "gpt_tiny")
@@ -34,7 +35,7 @@ PROCESSES = 20
 
 def build(model: str) -> str:
     scons("model=" + model, "lib=shared", build_dir=BUILD)
-    return os.path.join(REPO, BUILD, "host-shared", model)
+    return os.path.join(REPO, output_dir([model], build_dir=BUILD, lib="shared"))
 
 
 def time_model(out: str, model: str) -> dict:

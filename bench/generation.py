@@ -37,6 +37,7 @@ sys.path.insert(0, REPO)
 import torch  # noqa: E402
 
 from bench.common import scons  # noqa: E402
+from codegen.build_layout import output_dir  # noqa: E402
 from bench.tables import print_table  # noqa: E402
 from examples.nanogpt.kv_cache import make_cached_gpt  # noqa: E402
 
@@ -91,7 +92,7 @@ def build(manifests: list[str]) -> tuple[str, str]:
     """(the llm app, the folder of its programs) of one runtime for `manifests`."""
     scons("model=" + ",".join(manifests), build_dir=BUILD)
     names = [os.path.splitext(os.path.basename(m))[0] for m in manifests]
-    out = os.path.join(REPO, BUILD, "host", "+".join(names))
+    out = os.path.join(REPO, output_dir(names, build_dir=BUILD))
     return os.path.join(out, "bin", "llm"), out
 
 

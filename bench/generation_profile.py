@@ -21,10 +21,11 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
 from bench.common import scons  # noqa: E402
+from codegen.build_layout import output_dir  # noqa: E402
 from bench.tables import print_table  # noqa: E402
 from inspector.trace_file import read_trace  # noqa: E402
 
-OUT = os.path.join(REPO, "build", "host-trace", "gpt_kv")
+OUT = os.path.join(REPO, output_dir(["gpt_kv"], trace=True))
 CONTEXTS = (64, 256)
 # Operator -> group; an operator not named here counts under "other".
 GROUPS = {

@@ -23,16 +23,11 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 from bench import benchmarks_md  # noqa: E402
 from bench.common import run_runner, scons, stripped_size  # noqa: E402
+from codegen.build_layout import output_dir  # noqa: E402
 
 BUILD = "build/bench-families"
 MODELS = ("resnet18", "mobilenet_v2", "kws_cnn", "gpt2", "llama", "bert", "vit",
           "whisper_encoder", "nn_transformer", "lstm")
-
-
-def runtime_dir(target: str, first: str) -> str:
-    """The newest build of `target` whose model set starts with `first`."""
-    runners = glob.glob(os.path.join(REPO, BUILD, target, first + "*", "bin", "runner"))
-    return os.path.dirname(os.path.dirname(max(runners, key=os.path.getmtime)))
 
 
 def runner_ms(out: str, model: str, runs: int) -> float:
@@ -78,7 +73,8 @@ def main(argv=None) -> int:
     print(f"building {len(models)} models for host and host-xnnpack", flush=True)
     for target in ("host", "host-xnnpack"):
         scons("target=" + target, "model=" + ",".join(models), build_dir=BUILD)
-    outs = {t: runtime_dir(t, models[0]) for t in ("host", "host-xnnpack")}
+    outs = {t: os.path.join(REPO, output_dir(models, build_dir=BUILD, target=t))
+            for t in ("host", "host-xnnpack")}
     rows = ["| model | core-ATen nodes | kernel calls after the passes | nodes on XNNPACK "
             "| runtime, size profile (bytes) | host / eager | host-xnnpack / eager |",
             "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
@@ -86,7 +82,8 @@ def main(argv=None) -> int:
         print(f"measuring {name}", flush=True)
         module, inputs, nodes, calls, delegated = export_figures(name)
         scons("model=" + name, "profile=size", build_dir=BUILD)
-        size = stripped_size(os.path.join(runtime_dir("host-size", name), "bin", "runner"))
+        size = stripped_size(os.path.join(REPO, output_dir([name], build_dir=BUILD, profile="size"),
+                                          "bin", "runner"))
         eager = eager_ms(module, inputs, args.runs)
         host = runner_ms(outs["host"], name, args.runs)
         xnn = runner_ms(outs["host-xnnpack"], name, args.runs)

@@ -27,18 +27,20 @@ sys.path.insert(0, REPO)
 import torch  # noqa: E402
 
 from bench.common import scons  # noqa: E402
+from codegen.build_layout import output_dir  # noqa: E402
 from examples.nanogpt.bpe import Tokenizer  # noqa: E402
 from examples.nanogpt.trained import MERGES, VOCAB, load_trained  # noqa: E402
 
 LENGTHS = (1, 16, 64)
 PROMPT = "And God said"
-OUT = os.path.join(REPO, "build", "host", "nanogpt_nocache")
+OUT = os.path.join(REPO, output_dir(["nanogpt_nocache"]))
 
 
 def build(libraries: str = "") -> tuple[str, str]:
     """The llm app and program of `scons model=nanogpt_nocache [libraries=...]`."""
     scons("model=nanogpt_nocache", *([f"libraries={libraries}"] if libraries else []))
-    out = OUT + ("@" + libraries.replace(",", "+") if libraries else "")
+    out = os.path.join(REPO, output_dir(["nanogpt_nocache"],
+                                        libraries=libraries.split(",") if libraries else ()))
     return os.path.join(out, "bin", "llm"), os.path.join(OUT, "nanogpt_nocache.pte")
 
 

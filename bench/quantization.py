@@ -40,6 +40,7 @@ import torch  # noqa: E402
 import yaml  # noqa: E402
 
 from bench.common import scons  # noqa: E402
+from codegen.build_layout import output_dir  # noqa: E402
 from exporter.manifest import load_manifest, load_model  # noqa: E402
 from exporter.quantize.apply import quantize_for_export  # noqa: E402
 
@@ -71,7 +72,7 @@ def variant_manifest(model: str, scheme: str) -> str:
 def build(model: str, scheme: str) -> str:
     """Builds the variant with its self-check; returns its output directory."""
     scons(f"model={variant_manifest(model, scheme)}", "run=1", build_dir=BUILD)
-    return os.path.join(REPO, BUILD, "host", variant_name(model, scheme))
+    return os.path.join(REPO, output_dir([variant_name(model, scheme)], build_dir=BUILD))
 
 
 def gpt_latency(out: str, name: str, repeat: int) -> dict[int, float]:

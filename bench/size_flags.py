@@ -24,6 +24,8 @@ import tempfile
 import yaml
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+from codegen.build_layout import output_dir  # noqa: E402
 BUILD_DIR = "build/bench-size"
 TERMINATE = "runtime/platform/default/terminate.cpp"  # linked as an object when a step asks
 
@@ -52,7 +54,7 @@ def host_flags():
 def build_glue(model: str) -> str:
     """The model's gen/ directory (the registration, the kernel shards: as many as the
     build makes), via SCons."""
-    out = os.path.join(BUILD_DIR, "host", model, "gen")
+    out = os.path.join(output_dir([model], build_dir=BUILD_DIR), "gen")
     targets = [out, os.path.join(BUILD_DIR, "schema", "program_generated.h")]
     subprocess.run([os.path.join(os.path.dirname(sys.executable), "scons"), "-Q",
                     "model=" + model, "build_dir=" + BUILD_DIR] + targets,

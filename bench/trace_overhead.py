@@ -24,13 +24,15 @@ import tempfile
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 from bench.common import run_runner, scons  # noqa: E402
+from codegen.build_layout import output_dir  # noqa: E402
 
-PROGRAM = os.path.join(REPO, "build", "host", "nanogpt", "nanogpt.pte")
+PLAIN = os.path.join(REPO, output_dir(["nanogpt"]))
+PROGRAM = os.path.join(PLAIN, "nanogpt.pte")
 
 
 def build(trace: bool) -> str:
     scons("model=nanogpt", *(["trace=1"] if trace else []))
-    return os.path.join(REPO, "build", "host-trace" if trace else "host", "nanogpt", "bin",
+    return os.path.join(REPO, output_dir(["nanogpt"], trace=trace), "bin",
                         "runner")
 
 
@@ -59,8 +61,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=15)
     args = parser.parse_args()
     plain, traced = build(False), build(True)
-    inputs = ["--input", *sorted(glob.glob(os.path.join(REPO, "build", "host", "nanogpt",
-                                                       "nanogpt_io", "input_*.npy")))]
+    inputs = ["--input", *sorted(glob.glob(os.path.join(PLAIN, "nanogpt_io", "input_*.npy")))]
     trace_file = os.path.join(tempfile.mkdtemp(), "nanogpt.trace.json")
     runs = {"default runtime": [plain, PROGRAM, *inputs],
             "trace=1, no --trace": [traced, PROGRAM, *inputs],

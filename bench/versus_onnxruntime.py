@@ -41,6 +41,7 @@ sys.path.insert(0, REPO)
 from bench import benchmarks_md  # noqa: E402
 from bench import gemm as gemm_bench  # noqa: E402
 from bench.common import run_runner, scons  # noqa: E402
+from codegen.build_layout import output_dir  # noqa: E402
 
 BUILD = "build/bench-ort"
 TARGETS = ("host", "host-xnnpack")
@@ -60,7 +61,7 @@ def scons_build(target: str, manifests: list[str]) -> str:
     site_scons/stages.py names a model set: the manifests' stems joined by '+')."""
     scons("target=" + target, "model=" + ",".join(manifests), build_dir=BUILD)
     names = [os.path.splitext(os.path.basename(m))[0] for m in manifests]
-    return os.path.join(REPO, BUILD, target, "+".join(names))
+    return os.path.join(REPO, output_dir(names, build_dir=BUILD, target=target))
 
 
 class Workload:

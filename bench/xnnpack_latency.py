@@ -26,6 +26,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 from bench import benchmarks_md  # noqa: E402
 from bench.common import run_runner, scons, stripped_size  # noqa: E402
+from codegen.build_layout import output_dir  # noqa: E402
 
 BUILD = "build/bench-xnnpack"
 CONFIG = dict(n_layer=4, n_head=4, n_embd=128, vocab_size=512, block_size=64)
@@ -70,9 +71,9 @@ def eager_ms(model, idx, runs: int) -> float:
 def build(target: str, program: str, libraries: str = "") -> str:
     scons("target=" + target, "programs=" + program,
           *(["libraries=" + libraries] if libraries else []), build_dir=BUILD)
-    stem = os.path.splitext(os.path.basename(program))[0]
-    stem += "@" + libraries.replace(",", "+") if libraries else ""
-    return os.path.join(REPO, BUILD, target, stem, "bin", "runner")
+    out = output_dir(programs=[program], build_dir=BUILD, target=target,
+                     libraries=libraries.split(",") if libraries else ())
+    return os.path.join(REPO, out, "bin", "runner")
 
 
 def runner_ms(runner: str, program: str, idx: str, runs: int) -> float:

@@ -21,6 +21,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 from bench import benchmarks_md, model_families  # noqa: E402
 from bench.common import run_runner, scons  # noqa: E402
+from codegen.build_layout import output_dir  # noqa: E402
 
 BUILD = "build/bench-vision"
 MODELS = ("resnet18", "mobilenet_v2", "kws_cnn")
@@ -30,7 +31,7 @@ SECTION = "XNNPACK vision models"
 def build(target: str) -> str:
     """Builds every model for `target`; returns the build's directory."""
     scons("target=" + target, "model=" + ",".join(MODELS), build_dir=BUILD)
-    return os.path.join(REPO, BUILD, target, "+".join(MODELS))
+    return os.path.join(REPO, output_dir(MODELS, build_dir=BUILD, target=target))
 
 
 def delegated_share(out: str, model: str) -> tuple:
