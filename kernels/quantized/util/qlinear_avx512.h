@@ -161,8 +161,8 @@ TL_QLINEAR_AVX512 void float_int8_avx512_rows(const float* x, int64_t ldx, int64
   }
 }
 
-// One input row, B blocks side by side (B streams of weights in flight, each broadcast
-// of the row serving all of them). High nibbles enter in place (v & 0xF0 = 16 x nibble):
+// One input row, B blocks side by side (util/qlinear_kernels.h: kQDecodeBlocks says how
+// many; each broadcast of the row serves all of them). High nibbles enter in place (v & 0xF0 = 16 x nibble):
 // their sums are multiples of 16, shifted back exactly, which saves a shift per load.
 template <int B>
 TL_QLINEAR_VNNI void decode_int4_vnni_blocks(const int8_t* x, int64_t k, const uint8_t* w,
