@@ -34,6 +34,14 @@ inline double now() {
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+// Seconds this thread has run (time on the CPU: what a busy machine's other processes
+// take away from the wall clock is not counted).
+inline double thread_seconds() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 // The kernels' scratch as a Method reserves it: one slice of kBytes per thread
 // (ThreadPool::kMaxThreads of them, slice 0 the calling thread's).
 template <size_t kBytes>

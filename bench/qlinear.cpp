@@ -8,6 +8,11 @@
 //                   one (equal: each output is computed the same way). Exit 1 on a mismatch.
 //   qlinear time [REPS]  microseconds per call of each set on the GPT's shapes, at T=1 and
 //                   T=64, then the best set on 2 threads, best of REPS runs.
+//   qlinear stream [REPS] [THREADS] [TOKENS]  every 8da4w linear of a SmolLM-135M-shaped
+//                   decoder (30 layers and the int8 output projection, 95 MB: more than
+//                   the caches hold) on TOKENS input rows (default 1; the projection on
+//                   the last only, as tailor/llm's decoders do), with the best set;
+//                   ms per pass and GB/s of weights, next to a plain sum of as many bytes.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,16 +145,19 @@ int check() {
   const QLinearKernels* sets[4];
   const int count = kernel_sets(sets);
   KernelContext one = context_on(nullptr);
-  const int64_t ms[] = {1, 2, 3, 4, 5, 9};
+  // 1: the decode kernels; 4 and more: the int4 prefill GEMM (tiles of 8 rows, then 2, 1).
+  const int64_t ms[] = {1, 2, 3, 4, 5, 9, 19};
   const int64_t ns[] = {1, 7, 8, 9, 24, 41};
   for (int s = 1; s < count; ++s) {
     const int before = g_checked;
     for (int scheme = 0; scheme < 3; ++scheme) {
       const bool int4 = scheme == static_cast<int>(Scheme::Dynamic4);
       const int64_t ks_int8[] = {1, 3, 4, 5, 17, 64, 130};
-      const int64_t ks_int4[] = {32, 64, 96, 256};
+      // 1056: 33 groups of 32 unpack in two parts (util/qlinear.h: kQUnpackInputs), one
+      // group of 1056 takes the general path.
+      const int64_t ks_int4[] = {32, 64, 96, 256, 1056};
       const int64_t* ks = int4 ? ks_int4 : ks_int8;
-      const int count_k = int4 ? 4 : 7;
+      const int count_k = int4 ? 5 : 7;
       for (int64_t m : ms) {
         for (int64_t n : ns) {
           for (int z = 0; z < count_k; ++z) {
@@ -242,11 +250,90 @@ int time_all(int reps) {
   return 0;
 }
 
+// One pass over the weights of a SmolLM-135M-shaped decoder: the layers' 8da4w linears
+// (groups of 32) and the tied int8 output projection, each on `tokens` rows.
+int stream(int reps, int threads, int64_t tokens) {
+  struct Linear {
+    int64_t n, k;
+  };
+  const Linear layer[] = {{576, 576}, {192, 576}, {192, 576}, {576, 576},
+                          {1536, 576}, {1536, 576}, {576, 1536}};
+  const int kLayers = 30;
+  Problem* problems[kLayers * 7 + 1];
+  int count = 0;
+  double bytes = 0.0;
+  for (int l = 0; l < kLayers; ++l) {
+    for (const Linear& shape : layer) {
+      problems[count++] = new Problem(Scheme::Dynamic4, tokens, shape.n, shape.k, shape.k / 32);
+    }
+  }
+  problems[count++] = new Problem(Scheme::Dynamic8, 1, 49152, 576, 1);
+  for (int i = 0; i < count; ++i) {
+    const QLinearArgs& a = problems[i]->a;
+    bytes += (a.n + 7) / 8 * qlinear_block_bytes(a.k, a.weight_bits) + 4.0 * a.groups * a.n;
+    problems[i]->a.out = static_cast<float*>(malloc(sizeof(float) * a.m * a.n));
+  }
+  ThreadPool pool(threads);
+  KernelContext ctx = context_on(threads > 1 ? pool.parallel() : nullptr);
+  // The plain sum: an array of the weights' size, read once per pass like the weights.
+  const int64_t words = static_cast<int64_t>(bytes) / 8;
+  uint64_t* array = static_cast<uint64_t*>(malloc(words * 8));
+  for (int64_t i = 0; i < words; ++i) array[i] = random_bits();
+  double best_pass = 1e30, best_sum = 1e30, cpu_pass = 1e30, cpu_sum = 1e30;
+  double ratios[256];  // per rep, on-CPU sum / pass: each pair sees the same contention
+  reps = reps < 256 ? reps : 256;
+  uint64_t checksum = 0;
+  for (int rep = 0; rep < reps; ++rep) {
+    double start = now();
+    double cpu = bench::thread_seconds();
+    for (int i = 0; i < count; ++i) (void)qlinear(ctx, problems[i]->a);
+    best_pass = fmin(best_pass, now() - start);
+    const double pass_seconds = bench::thread_seconds() - cpu;
+    cpu_pass = fmin(cpu_pass, pass_seconds);
+    start = now();
+    cpu = bench::thread_seconds();
+    uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    for (int64_t i = 0; i + 4 <= words; i += 4) {
+      s0 += array[i];
+      s1 += array[i + 1];
+      s2 += array[i + 2];
+      s3 += array[i + 3];
+    }
+    checksum += s0 + s1 + s2 + s3;
+    best_sum = fmin(best_sum, now() - start);
+    const double sum_seconds = bench::thread_seconds() - cpu;
+    cpu_sum = fmin(cpu_sum, sum_seconds);
+    ratios[rep] = sum_seconds / pass_seconds * tokens;
+  }
+  qsort(ratios, reps, sizeof(double), [](const void* l, const void* r) {
+    const double a = *static_cast<const double*>(l), b = *static_cast<const double*>(r);
+    return a < b ? -1 : a > b ? 1 : 0;
+  });
+  printf("%s, %d thread(s), %lld row(s): %.2f MB of weights in %.3f ms (%.1f GB/s); "
+         "sum of as many bytes %.3f ms (%.1f GB/s): %.2f of the limit (checksum %llu)\n",
+         qlinear_kernels().name, pool.threads(), static_cast<long long>(tokens), bytes / 1e6,
+         best_pass * 1e3, bytes / best_pass / 1e9, best_sum * 1e3, bytes / best_sum / 1e9,
+         best_sum / best_pass * tokens, static_cast<unsigned long long>(checksum % 1000));
+  printf("  on-CPU time of this thread: pass %.3f ms, sum %.3f ms: %.2f; median of the "
+         "runs' ratios %.2f\n", cpu_pass * 1e3, cpu_sum * 1e3, cpu_sum / cpu_pass * tokens,
+         ratios[reps / 2]);
+  for (int i = 0; i < count; ++i) {
+    free(problems[i]->a.out);
+    delete problems[i];
+  }
+  free(array);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc >= 2 && strcmp(argv[1], "check") == 0) return check();
   if (argc >= 2 && strcmp(argv[1], "time") == 0) return time_all(argc >= 3 ? atoi(argv[2]) : 10);
-  fprintf(stderr, "usage: qlinear check | time [REPS]\n");
+  if (argc >= 2 && strcmp(argv[1], "stream") == 0) {
+    return stream(argc >= 3 ? atoi(argv[2]) : 10, argc >= 4 ? atoi(argv[3]) : 1,
+                  argc >= 5 ? atoll(argv[4]) : 1);
+  }
+  fprintf(stderr, "usage: qlinear check | time [REPS] | stream [REPS] [THREADS] [TOKENS]\n");
   return 2;
 }

@@ -1489,6 +1489,19 @@ QUANTIZED_CASES = [
            [_qlinear((1,), 8, 64, 4, 2), _qlinear((6,), 5, 128, 4, 4),
             _qlinear((2, 3), 3, 96, 4, 1, bias=False)],
            args=(4, True), name="8da4w", atol=1e-4, rtol=1e-5),
+    # The paths of util/qlinear.h by rows: one row streams whole blocks through the decode
+    # kernels (24, 40 outputs; 41 ends in a general-path block); 4 rows and more take the
+    # int4 prefill GEMM in block pairs (35 outputs: a lone partial block last), 8-row
+    # tiles and the rest (19 rows), 33 groups unpacked in two parts (k = 1056). atol: its
+    # outputs reach 400, and torch sums 1056 products in another order (every level,
+    # the general path included, lands within 2e-4 of eager, 5e-7 of the largest output).
+    OpCase("tailor_quant::linear.default", ("Float",),
+           [_qlinear((1,), 24, 96, 4, 3), _qlinear((1,), 41, 64, 4, 2),
+            _qlinear((19,), 35, 1056, 4, 33), _qlinear((5,), 16, 64, 4, 1, bias=False)],
+           args=(4, True), name="8da4w_decode_prefill", atol=1e-3, rtol=1e-5),
+    OpCase("tailor_quant::linear.default", ("Float",),
+           [_qlinear((1,), 40, 70, 8, 1), _qlinear((1,), 41, 130, 8, 1, bias=False)],
+           args=(8, True), name="8da8w_decode", atol=1e-4, rtol=1e-5),
     OpCase("tailor_quant::linear.default", ("Float",),
            [_qlinear((1,), 8, 64, 8, 1), _qlinear((7,), 3, 37, 8, 1),
             _qlinear((2, 2), 5, 64, 8, 1, bias=False)],

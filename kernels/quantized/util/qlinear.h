@@ -32,11 +32,19 @@ namespace tailor::quantized {
 inline constexpr int64_t kQRowBuffer = 64 * 1024;  // quantized input bytes per chunk
 inline constexpr int64_t kQSumBuffer = 4096;       // int4 group sums per chunk
 inline constexpr int64_t kQMaxChunkRows = 256;
-// One call's scratch: the quantized rows, the int4 group sums and the row scales, each
-// 64-byte aligned (as they are: the sizes are multiples of 64). The manifest's
-// scratch_bytes of tailor_quant::linear.out.
-inline constexpr size_t kQLinearScratchBytes =
-    kQRowBuffer + kQSumBuffer * sizeof(int32_t) + kQMaxChunkRows * sizeof(float);
+// The prefill GEMM's buffers, per task: a block pair's weights unpacked, kQUnpackInputs
+// inputs at a time (16 bytes each: 16 KB, in L1 while every row of the chunk reads it),
+// and the pair's float sums for every row of the chunk.
+inline constexpr int64_t kQUnpackInputs = 1024;
+inline constexpr size_t kQPrefillScratchBytes = kQUnpackInputs * 16 + kQMaxChunkRows * 16 * 4;
+// Chunks of fewer rows take the general path: unpacking costs about as much as a row.
+inline constexpr int64_t kQPrefillMinRows = 4;
+// One call's scratch: the quantized rows, the int4 group sums and the row scales, then the
+// prefill GEMM's buffers, each 64-byte aligned (as they are: the sizes are multiples of
+// 64). The manifest's scratch_bytes of tailor_quant::linear.out.
+inline constexpr size_t kQLinearScratchBytes = kQRowBuffer + kQSumBuffer * sizeof(int32_t) +
+                                               kQMaxChunkRows * sizeof(float) +
+                                               kQPrefillScratchBytes;
 
 struct QLinearArgs {
   int64_t m = 0;                   // input rows
@@ -107,11 +115,82 @@ struct QLinearChunk {
   int64_t blocks_per_task;  // of 8 weight rows
 };
 
+// A chunk of one dynamic row (a decode step), when the set has decode kernels: the whole
+// blocks of [b0, b1) stream through them, each read once. Returns the first block left
+// to qlinear_blocks' general steps (a partial last block, or all of them).
+inline int64_t qlinear_decode(const QLinearChunk& c, int64_t b0, int64_t b1) {
+  const QLinearArgs& a = *c.a;
+  const QLinearKernels& kernels = *c.kernels;
+  const int64_t end = qlinear_min(b1, a.n / kQBlock);
+  const bool fits = a.weight_bits == 4 ? kernels.decode_int4 != nullptr
+                                       : kernels.decode_int8 != nullptr;
+  if (c.rows != 1 || !a.dynamic_input || !fits || end <= b0) return b0;
+  const int64_t n0 = b0 * kQBlock;
+  const uint8_t* w = static_cast<const uint8_t*>(a.w) + b0 * c.block_bytes;
+  const float* bias = a.bias != nullptr ? a.bias + n0 : nullptr;
+  float* out = a.out + c.m0 * a.n + n0;
+  if (a.weight_bits == 4) {
+    kernels.decode_int4(c.buffer, a.k, w, end - b0, a.scales + n0, a.n, a.groups, c.sums,
+                        c.row_scale[0], bias, out);
+  } else {
+    kernels.decode_int8(c.buffer, c.kp, reinterpret_cast<const int8_t*>(w), end - b0,
+                        a.scales + n0, c.row_scale[0], bias, out);
+  }
+  return end;
+}
+
+// Whether the chunk's products go through the set's prefill GEMM.
+inline bool qlinear_prefill_fits(const QLinearChunk& c) {
+  const QLinearArgs& a = *c.a;
+  return a.weight_bits == 4 && a.dynamic_input && c.rows >= kQPrefillMinRows &&
+         c.kernels->prefill_int4 != nullptr && a.k / a.groups <= kQUnpackInputs;
+}
+
+// Blocks [b0, b1) of the chunk through the prefill GEMM, two at a time: each pair's
+// weights are unpacked once (kQUnpackInputs inputs at a time) and every row of the chunk
+// reads them. Returns the first block left to the general steps (b0 when `scratch` has no
+// room for the buffers).
+inline int64_t qlinear_prefill(const QLinearChunk& c, int64_t b0, int64_t b1,
+                               KernelScratch& scratch) {
+  const QLinearArgs& a = *c.a;
+  const QLinearKernels& kernels = *c.kernels;
+  ScratchScope scope(scratch);
+  uint8_t* unpacked = scratch.allocate<uint8_t>(kQUnpackInputs * 16);
+  float* totals = scratch.allocate<float>(kQMaxChunkRows * 16);
+  if (unpacked == nullptr || totals == nullptr) return b0;
+  const int64_t size = a.k / a.groups;
+  const int64_t step = kQUnpackInputs / size;  // groups unpacked at a time
+  for (int64_t b = b0; b < b1; b += 2) {
+    const uint8_t* w0 = static_cast<const uint8_t*>(a.w) + b * c.block_bytes;
+    const uint8_t* w1 = b + 1 < b1 ? w0 + c.block_bytes : nullptr;
+    const int64_t n0 = b * kQBlock;
+    const int64_t valid = qlinear_min(w1 != nullptr ? 2 * kQBlock : kQBlock, a.n - n0);
+    for (int64_t i = 0; i < c.rows * 16; ++i) totals[i] = 0.0f;
+    for (int64_t g = 0; g < a.groups; g += step) {
+      const int64_t count = qlinear_min(step, a.groups - g);
+      kernels.unpack_int4(w0, w1, g * size, (g + count) * size, unpacked);
+      kernels.prefill_int4(c.buffer + g * size, c.kp, c.rows, unpacked, count, size,
+                           a.scales + g * a.n + n0, a.n, valid, c.sums + g, a.groups, totals);
+    }
+    // The general path's epilogue (its int4 weight scale is 1).
+    for (int64_t r = 0; r < c.rows; ++r) {
+      float* out = a.out + (c.m0 + r) * a.n + n0;
+      for (int64_t col = 0; col < valid; ++col) {
+        const float bias = a.bias != nullptr ? a.bias[n0 + col] : 0.0f;
+        out[col] = totals[r * 16 + col] * c.row_scale[r] + bias;
+      }
+    }
+  }
+  return b1;
+}
+
 // Weight blocks [b0, b1) of the chunk: every row of the chunk, kQRows at a time.
-inline void qlinear_blocks(const QLinearChunk& c, int64_t b0, int64_t b1) {
+inline void qlinear_blocks(const QLinearChunk& c, int64_t b0, int64_t b1, KernelScratch& scratch) {
   const QLinearArgs& a = *c.a;
   float acc[kQRows * kQBlock];
-  for (int64_t b = b0; b < b1; ++b) {
+  const int64_t first = qlinear_prefill_fits(c) ? qlinear_prefill(c, b0, b1, scratch)
+                                                : qlinear_decode(c, b0, b1);
+  for (int64_t b = first; b < b1; ++b) {
     const int64_t n0 = b * kQBlock;
     const uint8_t* w = static_cast<const uint8_t*>(a.w) + b * c.block_bytes;
     const int64_t valid = qlinear_min(kQBlock, a.n - n0);
@@ -147,10 +226,11 @@ inline void qlinear_blocks(const QLinearChunk& c, int64_t b0, int64_t b1) {
   }
 }
 
-inline void qlinear_task(void* context, int64_t i, ::tailor::KernelScratch& /*unused*/) {
+inline void qlinear_task(void* context, int64_t i, ::tailor::KernelScratch& scratch) {
   const QLinearChunk& c = *static_cast<const QLinearChunk*>(context);
   const int64_t blocks = (c.a->n + kQBlock - 1) / kQBlock;
-  qlinear_blocks(c, i * c.blocks_per_task, qlinear_min(blocks, (i + 1) * c.blocks_per_task));
+  qlinear_blocks(c, i * c.blocks_per_task, qlinear_min(blocks, (i + 1) * c.blocks_per_task),
+                 scratch);
 }
 
 /// The product with `kernels`, each chunk's weight blocks split over ctx's threads when
@@ -184,9 +264,10 @@ inline bool qlinear(KernelContext& ctx, const QLinearKernels& kernels, const QLi
       // A few parts per thread: one the system delays leaves its share to the others.
       const int64_t parts = qlinear_min(blocks, 4 * threads);
       c.blocks_per_task = (blocks + parts - 1) / parts;
+      c.blocks_per_task += c.blocks_per_task % 2;  // whole pairs for the prefill GEMM
       ctx.parallel_for((blocks + c.blocks_per_task - 1) / c.blocks_per_task, &qlinear_task, &c);
     } else {
-      qlinear_blocks(c, 0, blocks);
+      qlinear_blocks(c, 0, blocks, scratch);
     }
   }
   return true;

@@ -29,6 +29,13 @@ __attribute__((target("avx2"))) inline __m256i qlinear_broadcast4(const int8_t* 
   return _mm256_set1_epi32(v);
 }
 
+// Keeps the compiler from fusing the multiply that made v with a following add into an
+// FMA (GCC contracts intrinsics): the decode kernels' outputs must round as the general
+// path's scalar epilogue does.
+__attribute__((target("avx2"))) inline void qlinear_no_contract(__m256& v) {
+  __asm__("" : "+x"(v));
+}
+
 // A group's 8 scales, which lie side by side; a partial last block takes its valid ones
 // (the padding rows' weights are 0).
 __attribute__((target("avx2"))) inline __m256 qlinear_group_scales_avx2(const float* scales,
@@ -177,6 +184,117 @@ __attribute__((target("avx2,fma"))) void float_int8_avx2_rows(const float* x, in
   }
 }
 
+// One input row, B blocks side by side: the steps of dynamic_int4_avx2_rows<1> on each.
+template <int B>
+__attribute__((target("avx2,fma"))) void decode_int4_avx2_blocks(
+    const int8_t* x, int64_t k, const uint8_t* w, const float* scales, int64_t stride,
+    int64_t groups, const int32_t* sums, float x_scale, const float* bias, float* out) {
+  const int64_t size = k / groups;
+  const int64_t block_bytes = k * 4;
+  const __m256i ones = _mm256_set1_epi16(1);
+  const __m256i low = _mm256_set1_epi8(0x0F);
+  __m256 total[B];
+  TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) total[j] = _mm256_setzero_ps();
+  for (int64_t g = 0; g < groups; ++g) {
+    __m256i sum[B];
+    TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) sum[j] = _mm256_setzero_si256();
+    for (int64_t i0 = g * size; i0 < (g + 1) * size; i0 += kInt4Group) {
+      __m256i pairs[B];
+      TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) pairs[j] = _mm256_setzero_si256();
+      for (int64_t i = i0; i < i0 + kInt4Group; i += 8) {
+        const __m256i xa = qlinear_broadcast4(x + i);
+        const __m256i xb = qlinear_broadcast4(x + i + 4);
+        TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
+          const __m256i v =
+              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + j * block_bytes + i * 4));
+          const __m256i first = _mm256_and_si256(v, low);
+          const __m256i second = _mm256_and_si256(_mm256_srli_epi16(v, 4), low);
+          pairs[j] = _mm256_add_epi16(pairs[j], _mm256_add_epi16(_mm256_maddubs_epi16(first, xa),
+                                                                 _mm256_maddubs_epi16(second, xb)));
+        }
+      }
+      TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) sum[j] = _mm256_add_epi32(sum[j], _mm256_madd_epi16(pairs[j], ones));
+    }
+    TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {  // as in the VNNI kernel
+      for (int64_t line = 0; line < size * 4; line += 64) {
+        _mm_prefetch(reinterpret_cast<const char*>(w + j * block_bytes + g * size * 4 + line +
+                                                   kQPrefetchBytes),
+                     _MM_HINT_T0);
+      }
+    }
+    const __m256i offset = _mm256_set1_epi32(8 * sums[g]);
+    const float* group_scales = scales + g * stride;
+    _mm_prefetch(reinterpret_cast<const char*>(group_scales + 8 * B * 4), _MM_HINT_T0);
+    TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
+      total[j] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(sum[j], offset)),
+                                 _mm256_loadu_ps(group_scales + 8 * j), total[j]);
+    }
+  }
+  const __m256 vx = _mm256_set1_ps(x_scale);
+  TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
+    __m256 result = _mm256_mul_ps(total[j], vx);
+    qlinear_no_contract(result);  // a separate add, as the general path's epilogue
+    if (bias != nullptr) result = _mm256_add_ps(result, _mm256_loadu_ps(bias + 8 * j));
+    _mm256_storeu_ps(out + 8 * j, result);
+  }
+}
+
+template <int B>
+__attribute__((target("avx2"))) void decode_int8_avx2_blocks(const int8_t* x, int64_t kp,
+                                                            const int8_t* w,
+                                                            const float* w_scales,
+                                                            float x_scale, const float* bias,
+                                                            float* out) {
+  const int64_t block_bytes = kp * kQBlock;
+  const __m256i ones = _mm256_set1_epi16(1);
+  __m256i sum[B];
+  TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) sum[j] = _mm256_setzero_si256();
+  for (int64_t k = 0; k < kp; k += 4) {
+    const __m256i xk = qlinear_broadcast4(x + k);
+    TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
+      if (k % 8 == 0) {
+        _mm_prefetch(reinterpret_cast<const char*>(w + j * block_bytes + k * kQBlock +
+                                                   kQPrefetchBytes),
+                     _MM_HINT_T0);
+      }
+      const __m256i wv = _mm256_loadu_si256(
+          reinterpret_cast<const __m256i*>(w + j * block_bytes + k * kQBlock));
+      const __m256i products =
+          _mm256_maddubs_epi16(_mm256_abs_epi8(wv), _mm256_sign_epi8(xk, wv));
+      sum[j] = _mm256_add_epi32(sum[j], _mm256_madd_epi16(products, ones));
+    }
+  }
+  const __m256 vx = _mm256_set1_ps(x_scale);
+  TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
+    const __m256 acc = _mm256_cvtepi32_ps(sum[j]);
+    __m256 result = _mm256_mul_ps(_mm256_mul_ps(acc, _mm256_loadu_ps(w_scales + 8 * j)), vx);
+    qlinear_no_contract(result);  // a separate add, as the general path's epilogue
+    if (bias != nullptr) result = _mm256_add_ps(result, _mm256_loadu_ps(bias + 8 * j));
+    _mm256_storeu_ps(out + 8 * j, result);
+  }
+}
+
+inline void decode_int4_avx2(const int8_t* x, int64_t k, const uint8_t* w, int64_t blocks,
+                             const float* scales, int64_t stride, int64_t groups,
+                             const int32_t* sums, float x_scale, const float* bias,
+                             float* out) {
+  qlinear_decode_sets(blocks, [&](int64_t b, auto width) {
+    decode_int4_avx2_blocks<decltype(width)::value>(
+        x, k, w + b * k * 4, scales + b * kQBlock, stride, groups, sums, x_scale,
+        bias != nullptr ? bias + b * kQBlock : nullptr, out + b * kQBlock);
+  });
+}
+
+inline void decode_int8_avx2(const int8_t* x, int64_t kp, const int8_t* w, int64_t blocks,
+                             const float* w_scales, float x_scale, const float* bias,
+                             float* out) {
+  qlinear_decode_sets(blocks, [&](int64_t b, auto width) {
+    decode_int8_avx2_blocks<decltype(width)::value>(
+        x, kp, w + b * kp * kQBlock, w_scales + b * kQBlock, x_scale,
+        bias != nullptr ? bias + b * kQBlock : nullptr, out + b * kQBlock);
+  });
+}
+
 inline void dynamic_int8_avx2(const int8_t* x, int64_t ldx, int rows, int64_t kp,
                               const int8_t* w, float* acc) {
   qlinear_pick_rows(rows, &dynamic_int8_avx2_rows<1>, &dynamic_int8_avx2_rows<2>,
@@ -202,9 +320,9 @@ inline void float_int8_avx2(const float* x, int64_t ldx, int rows, int64_t k, co
   }
 }
 
-inline constexpr QLinearKernels kQLinearAvx2 = {"avx2", quantize_row_avx2, dynamic_int8_avx2,
-                                                dynamic_int4_avx2,
-                                                float_int8_avx2};
+inline constexpr QLinearKernels kQLinearAvx2 = {
+    "avx2",          quantize_row_avx2, dynamic_int8_avx2, dynamic_int4_avx2,
+    float_int8_avx2, decode_int4_avx2,  decode_int8_avx2, nullptr, nullptr};
 
 }  // namespace tailor::quantized
 

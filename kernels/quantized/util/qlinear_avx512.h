@@ -161,8 +161,199 @@ TL_QLINEAR_AVX512 void float_int8_avx512_rows(const float* x, int64_t ldx, int64
   }
 }
 
+// One input row, B blocks side by side (util/qlinear_kernels.h: kQDecodeBlocks says how
+// many; each broadcast of the row serves all of them). High nibbles enter in place (v & 0xF0 = 16 x nibble):
+// their sums are multiples of 16, shifted back exactly, which saves a shift per load.
+template <int B>
+TL_QLINEAR_VNNI void decode_int4_vnni_blocks(const int8_t* x, int64_t k, const uint8_t* w,
+                                             const float* scales, int64_t stride,
+                                             int64_t groups, const int32_t* sums,
+                                             float x_scale, const float* bias, float* out) {
+  const int64_t size = k / groups;
+  const int64_t block_bytes = k * 4;
+  const __m256i low = _mm256_set1_epi8(0x0F);
+  const __m256i high = _mm256_set1_epi8(static_cast<char>(0xF0));
+  __m256 total[B];
+  TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) total[j] = _mm256_setzero_ps();
+  for (int64_t g = 0; g < groups; ++g) {
+    __m256i low_sum[B];
+    __m256i high_sum[B];
+    TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) low_sum[j] = high_sum[j] = _mm256_setzero_si256();
+    for (int64_t i = g * size; i < (g + 1) * size; i += 8) {
+      const __m256i xa = qlinear_broadcast4(x + i);
+      const __m256i xb = qlinear_broadcast4(x + i + 4);
+      TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
+        const __m256i v =
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + j * block_bytes + i * 4));
+        low_sum[j] = _mm256_dpbusd_epi32(low_sum[j], _mm256_and_si256(v, low), xa);
+        high_sum[j] = _mm256_dpbusd_epi32(high_sum[j], _mm256_and_si256(v, high), xb);
+      }
+    }
+    TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
+      for (int64_t line = 0; line < size * 4; line += 64) {
+        _mm_prefetch(reinterpret_cast<const char*>(w + j * block_bytes + g * size * 4 + line +
+                                                   kQPrefetchBytes),
+                     _MM_HINT_T0);
+      }
+    }
+    const __m256i offset = _mm256_set1_epi32(8 * sums[g]);
+    const float* group_scales = scales + g * stride;
+    // The next sets' scales of this group: one line of each group's row per 2 blocks,
+    // far apart, so the hardware's stream prefetch sees too many streams to follow.
+    _mm_prefetch(reinterpret_cast<const char*>(group_scales + 8 * B * 4), _MM_HINT_T0);
+    TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
+      const __m256i dot = _mm256_sub_epi32(
+          _mm256_add_epi32(low_sum[j], _mm256_srai_epi32(high_sum[j], 4)), offset);
+      total[j] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(dot), _mm256_loadu_ps(group_scales + 8 * j),
+                                 total[j]);
+    }
+  }
+  const __m256 vx = _mm256_set1_ps(x_scale);
+  TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
+    __m256 result = _mm256_mul_ps(total[j], vx);
+    qlinear_no_contract(result);  // a separate add, as the general path's epilogue
+    if (bias != nullptr) result = _mm256_add_ps(result, _mm256_loadu_ps(bias + 8 * j));
+    _mm256_storeu_ps(out + 8 * j, result);
+  }
+}
+
+template <int B>
+TL_QLINEAR_VNNI void decode_int8_vnni_blocks(const int8_t* x, int64_t kp, const int8_t* w,
+                                             const float* w_scales, float x_scale,
+                                             const float* bias, float* out) {
+  const int64_t block_bytes = kp * kQBlock;
+  __m256i even[B];
+  __m256i odd[B];
+  TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) even[j] = odd[j] = _mm256_setzero_si256();
+  int64_t k = 0;
+  for (; k + 8 <= kp; k += 8) {
+    const __m256i xa = qlinear_broadcast4(x + k);
+    const __m256i xb = qlinear_broadcast4(x + k + 4);
+    TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
+      const int8_t* wj = w + j * block_bytes + k * kQBlock;
+      _mm_prefetch(reinterpret_cast<const char*>(wj + kQPrefetchBytes), _MM_HINT_T0);
+      const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wj));
+      const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wj + 32));
+      even[j] = _mm256_dpbusd_epi32(even[j], _mm256_abs_epi8(w0), _mm256_sign_epi8(xa, w0));
+      odd[j] = _mm256_dpbusd_epi32(odd[j], _mm256_abs_epi8(w1), _mm256_sign_epi8(xb, w1));
+    }
+  }
+  if (k < kp) {  // one quad left
+    const __m256i xa = qlinear_broadcast4(x + k);
+    TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
+      const __m256i w0 =
+          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + j * block_bytes + k * kQBlock));
+      even[j] = _mm256_dpbusd_epi32(even[j], _mm256_abs_epi8(w0), _mm256_sign_epi8(xa, w0));
+    }
+  }
+  const __m256 vx = _mm256_set1_ps(x_scale);
+  TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
+    const __m256 acc = _mm256_cvtepi32_ps(_mm256_add_epi32(even[j], odd[j]));
+    __m256 result = _mm256_mul_ps(_mm256_mul_ps(acc, _mm256_loadu_ps(w_scales + 8 * j)), vx);
+    qlinear_no_contract(result);  // a separate add, as the general path's epilogue
+    if (bias != nullptr) result = _mm256_add_ps(result, _mm256_loadu_ps(bias + 8 * j));
+    _mm256_storeu_ps(out + 8 * j, result);
+  }
+}
+
+// Prefill: each 4 inputs of 16 outputs (two blocks, unpacked) are one zmm, and every row's
+// 4 inputs one broadcast: vpdpbusd multiplies all 16 outputs of a row at once. R rows at a
+// time keep R independent sums in flight; the weights come from L1 (the unpacked buffer).
+#define TL_QLINEAR_VNNI512 __attribute__((target("avx512f,avx512vnni,avx512vl,avx2,fma")))
+
+TL_QLINEAR_VNNI inline void unpack_int4_vnni(const uint8_t* w0, const uint8_t* w1, int64_t i0,
+                                      int64_t i1, uint8_t* out) {
+  const __m256i low = _mm256_set1_epi8(0x0F);
+  for (int64_t i = i0; i < i1; i += 8, out += 128) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w0 + i * 4));
+    const __m256i b = w1 != nullptr
+                          ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w1 + i * 4))
+                          : _mm256_set1_epi8(0);
+    __m256i* o = reinterpret_cast<__m256i*>(out);
+    _mm256_storeu_si256(o, _mm256_and_si256(a, low));                          // i..i+3
+    _mm256_storeu_si256(o + 1, _mm256_and_si256(b, low));
+    _mm256_storeu_si256(o + 2, _mm256_and_si256(_mm256_srli_epi16(a, 4), low));  // i+4..i+7
+    _mm256_storeu_si256(o + 3, _mm256_and_si256(_mm256_srli_epi16(b, 4), low));
+  }
+}
+
+template <int R>
+TL_QLINEAR_VNNI512 void prefill_int4_vnni_rows(const int8_t* x, int64_t ldx,
+                                               const uint8_t* unpacked, int64_t groups,
+                                               int64_t size, const float* scales,
+                                               int64_t stride, __mmask16 valid,
+                                               const int32_t* sums, int64_t sum_stride,
+                                               float* totals) {
+  __m512 total[R];
+  TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) total[r] = _mm512_loadu_ps(totals + r * 16);
+  for (int64_t g = 0; g < groups; ++g) {
+    __m512i sum[R];
+    TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) sum[r] = _mm512_setzero_si512();
+    const uint8_t* wq = unpacked + g * size * 16;
+    const int8_t* xg = x + g * size;
+    for (int64_t q = 0; q < size; q += 4) {
+      const __m512i wv = _mm512_loadu_si512(wq + q * 16);
+      TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
+        int32_t quad;
+        __builtin_memcpy(&quad, xg + r * ldx + q, 4);
+        sum[r] = _mm512_dpbusd_epi32(sum[r], wv, _mm512_set1_epi32(quad));
+      }
+    }
+    const __m512 scale = _mm512_maskz_loadu_ps(valid, scales + g * stride);
+    TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
+      const __m512i dot = _mm512_sub_epi32(sum[r], _mm512_set1_epi32(8 * sums[r * sum_stride + g]));
+      total[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), scale, total[r]);
+    }
+  }
+  TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) _mm512_storeu_ps(totals + r * 16, total[r]);
+}
+
+inline void prefill_int4_vnni(const int8_t* x, int64_t ldx, int64_t rows,
+                              const uint8_t* unpacked, int64_t groups, int64_t size,
+                              const float* scales, int64_t stride, int64_t valid,
+                              const int32_t* sums, int64_t sum_stride, float* totals) {
+  const __mmask16 mask = static_cast<__mmask16>((1u << valid) - 1);
+  constexpr int kTile = 8;
+  int64_t r = 0;
+  for (; r + kTile <= rows; r += kTile) {
+    prefill_int4_vnni_rows<kTile>(x + r * ldx, ldx, unpacked, groups, size, scales, stride,
+                                  mask, sums + r * sum_stride, sum_stride, totals + r * 16);
+  }
+  for (; r < rows; r += 2) {
+    if (rows - r >= 2) {
+      prefill_int4_vnni_rows<2>(x + r * ldx, ldx, unpacked, groups, size, scales, stride, mask,
+                                sums + r * sum_stride, sum_stride, totals + r * 16);
+    } else {
+      prefill_int4_vnni_rows<1>(x + r * ldx, ldx, unpacked, groups, size, scales, stride, mask,
+                                sums + r * sum_stride, sum_stride, totals + r * 16);
+    }
+  }
+}
+
+#undef TL_QLINEAR_VNNI512
 #undef TL_QLINEAR_VNNI
 #undef TL_QLINEAR_AVX512
+
+inline void decode_int4_vnni(const int8_t* x, int64_t k, const uint8_t* w, int64_t blocks,
+                             const float* scales, int64_t stride, int64_t groups,
+                             const int32_t* sums, float x_scale, const float* bias,
+                             float* out) {
+  qlinear_decode_sets(blocks, [&](int64_t b, auto width) {
+    decode_int4_vnni_blocks<decltype(width)::value>(
+        x, k, w + b * k * 4, scales + b * kQBlock, stride, groups, sums, x_scale,
+        bias != nullptr ? bias + b * kQBlock : nullptr, out + b * kQBlock);
+  });
+}
+
+inline void decode_int8_vnni(const int8_t* x, int64_t kp, const int8_t* w, int64_t blocks,
+                             const float* w_scales, float x_scale, const float* bias,
+                             float* out) {
+  qlinear_decode_sets(blocks, [&](int64_t b, auto width) {
+    decode_int8_vnni_blocks<decltype(width)::value>(
+        x, kp, w + b * kp * kQBlock, w_scales + b * kQBlock, x_scale,
+        bias != nullptr ? bias + b * kQBlock : nullptr, out + b * kQBlock);
+  });
+}
 
 inline void dynamic_int8_vnni(const int8_t* x, int64_t ldx, int rows, int64_t kp,
                               const int8_t* w, float* acc) {
@@ -184,9 +375,10 @@ inline void float_int8_avx512(const float* x, int64_t ldx, int rows, int64_t k,
                     &float_int8_avx512_rows<3>, &float_int8_avx512_rows<4>)(x, ldx, k, w, acc);
 }
 
-inline constexpr QLinearKernels kQLinearVnni = {"avx512vnni", quantize_row_avx2,
-                                                dynamic_int8_vnni, dynamic_int4_vnni,
-                                                float_int8_avx512};
+inline constexpr QLinearKernels kQLinearVnni = {
+    "avx512vnni",      quantize_row_avx2, dynamic_int8_vnni, dynamic_int4_vnni,
+    float_int8_avx512, decode_int4_vnni,  decode_int8_vnni, unpack_int4_vnni,
+    prefill_int4_vnni};
 
 }  // namespace tailor::quantized
 

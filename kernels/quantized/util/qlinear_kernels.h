@@ -11,6 +11,28 @@
 //
 // Input rows are ldx elements apart. `quantize` is quantize_row() (util/quantize_row.h),
 // with the same result at every level.
+//
+// One input row (a decode step) has kernels of its own that stream `blocks` whole blocks
+// of weights once, several side by side, and write the finished outputs (8 per block):
+//
+//   decode_int4: out[c] = x_scale * acc[c] + bias[c]   (acc as dynamic_int4 computes it)
+//   decode_int8: out[c] = acc[c] * w_scale[c] * x_scale + bias[c]   (acc as dynamic_int8)
+//
+// with the same float steps as the general path, so results do not depend on which ran.
+// scales/bias/out point at the first block's first output (bias may be nullptr); scales
+// of group g are g * stride further. nullptr in a set: the general path serves M = 1 too.
+//
+// Several rows (a prefill) with int4 weights may go through a GEMM that unpacks the weights
+// once per pair of blocks (16 outputs) instead of once per kQRows rows:
+//
+//   unpack_int4:  the nibbles of inputs [i0, i1) of blocks w0 and w1 (nullptr: zeros) into
+//                 u8, per 4 inputs 64 bytes: w0's 32 bytes (layout of int8 weights) then w1's
+//   prefill_int4: totals[r * 16 + c] += sum_g scales[g * stride + c] * (sum_{k in g}
+//                 x[r][k] * nibble[c][k] - 8 * sums[r * sum_stride + g]), over the `groups`
+//                 groups of `size` inputs the unpacked buffer holds (x, scales and sums
+//                 point at the first of them); outputs c >= valid are not read or summed
+//
+// Each output's float steps are those of dynamic_int4 (one fma per group, in order).
 #pragma once
 
 #include <stdint.h>
@@ -28,6 +50,20 @@ using QDynamicInt4 = void (*)(const int8_t* x, int64_t ldx, int rows, int64_t k,
 using QFloatInt8 = void (*)(const float* x, int64_t ldx, int rows, int64_t k, const int8_t* w,
                             float* acc);
 
+using QDecodeInt4 = void (*)(const int8_t* x, int64_t k, const uint8_t* w, int64_t blocks,
+                             const float* scales, int64_t stride, int64_t groups,
+                             const int32_t* sums, float x_scale, const float* bias, float* out);
+using QDecodeInt8 = void (*)(const int8_t* x, int64_t kp, const int8_t* w, int64_t blocks,
+                             const float* w_scales, float x_scale, const float* bias,
+                             float* out);
+
+using QUnpackInt4 = void (*)(const uint8_t* w0, const uint8_t* w1, int64_t i0, int64_t i1,
+                             uint8_t* out);
+using QPrefillInt4 = void (*)(const int8_t* x, int64_t ldx, int64_t rows, const uint8_t* unpacked,
+                              int64_t groups, int64_t size, const float* scales,
+                              int64_t stride, int64_t valid, const int32_t* sums,
+                              int64_t sum_stride, float* totals);
+
 using QQuantizeRow = float (*)(const float* x, int64_t k, int64_t k_padded, int8_t* out);
 
 // The instance of a kernel template over R = 1..kQRows rows that serves `rows` rows.
@@ -36,12 +72,42 @@ F qlinear_pick_rows(int rows, F one, F two, F three, F four) {
   return rows == 1 ? one : rows == 2 ? two : rows == 3 ? three : four;
 }
 
+// Loops over a kernel's few blocks or rows, unrolled so their accumulators stay in
+// registers (GCC -O2 leaves such loops rolled and keeps the arrays on the stack).
+#define TL_QLINEAR_UNROLL _Pragma("GCC unroll 8")
+
+// Blocks [0, blocks) of a decode kernel, kQDecodeBlocks at a time, then one at a time.
+// One: a matrix's blocks lie one after the other, so one block at a time reads a single
+// stream; 4 side by side (4 streams) made bench/qlinear.cpp's stream pass 1.6x slower.
+// set(b, QWidth<width>()) computes blocks b .. b + width - 1.
+inline constexpr int kQDecodeBlocks = 1;
+// How far ahead of its loads a decode kernel asks for weights: the one stream of a
+// matrix's blocks outruns the hardware prefetcher's distance otherwise (measured with
+// bench/qlinear.cpp stream: 1-2 KB ahead took a pass from 5.4 to 4.4-4.7 ms).
+inline constexpr int64_t kQPrefetchBytes = 2048;
+template <int W>
+struct QWidth {
+  static constexpr int value = W;
+};
+template <typename Set>
+void qlinear_decode_sets(int64_t blocks, Set set) {
+  int64_t b = 0;
+  for (; b + kQDecodeBlocks <= blocks; b += kQDecodeBlocks) {
+    set(b, QWidth<kQDecodeBlocks>());
+  }
+  for (; b < blocks; ++b) set(b, QWidth<1>());
+}
+
 struct QLinearKernels {
   const char* name;  // "avx512vnni", "avx2", "neon-dotprod", "neon", "generic"
   QQuantizeRow quantize;
   QDynamicInt8 dynamic_int8;
   QDynamicInt4 dynamic_int4;
   QFloatInt8 float_int8;
+  QDecodeInt4 decode_int4;
+  QDecodeInt8 decode_int8;
+  QUnpackInt4 unpack_int4;
+  QPrefillInt4 prefill_int4;
 };
 
 }  // namespace tailor::quantized

@@ -144,7 +144,8 @@ inline constexpr QLinearKernels kQLinearNeon = {
 #else
     "neon",
 #endif
-    quantize_row, dynamic_int8_neon, dynamic_int4_neon, float_int8_neon};
+    quantize_row, dynamic_int8_neon, dynamic_int4_neon, float_int8_neon, nullptr, nullptr,
+    nullptr, nullptr};
 
 }  // namespace tailor::quantized
 
