@@ -87,15 +87,15 @@ def main() -> None:
         llm.reset()
         start = time.perf_counter()
         llm.eval(prompt)
-        logits = last_logits()
-        ids = [int(logits.argmax())]
+        logits = last_logits().copy()  # a view of llama.cpp's buffer, which the next
+        ids = [int(logits.argmax())]     # eval overwrites
         prefill = time.perf_counter() - start
         start = time.perf_counter()
         for _ in range(args.decode - 1):
             llm.eval([ids[-1]])
             ids.append(int(last_logits().argmax()))
         decode = time.perf_counter() - start
-        return prefill, decode, ids, logits.copy()
+        return prefill, decode, ids, logits
 
     _, _, ids, logits = generate()  # warm-up (graphs, buffers, page cache); the ids
     prefill = decode = float("inf")
