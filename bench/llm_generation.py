@@ -91,13 +91,13 @@ def build(manifest: str) -> tuple[str, str]:
 
 
 def tailor_rates(app: str, program: str, prompt: list[int], repeat: int, threads: int = 1,
-                 decode: int = DECODE) -> tuple[float, float]:
+                 new_tokens: int = DECODE) -> tuple[float, float]:
     """(prefill tokens/s, decode tokens/s): the fastest of `repeat` runs of the app
-    generating `decode` greedy tokens on `threads` threads."""
+    generating `new_tokens` greedy tokens on `threads` threads."""
     best = (0.0, 0.0)
     for _ in range(repeat):
         proc = subprocess.run([app, program, "--prompt-ids", " ".join(map(str, prompt)),
-                               "--max-tokens", str(decode), "--greedy", "--threads",
+                               "--max-tokens", str(new_tokens), "--greedy", "--threads",
                                str(threads)],
                               capture_output=True, text=True, check=True)
         prefill = re.search(r"prefill \d+ tokens at ([\d.]+) tokens/s", proc.stderr)
