@@ -8,7 +8,9 @@ save_pretrained into build/bench-llm/ (nothing is downloaded):
 
 - tiny: the tests' shape (2 layers, 64 wide, vocab 320);
 - 135M: SmolLM-135M's published shape (30 layers, 576 wide, 9 query and 3 key/value
-  heads, MLP 1536, vocab 49152, tied embeddings): 135M parameters, 540 MB in fp32.
+  heads, MLP 1536, vocab 49152, tied embeddings): 135M parameters, 540 MB in fp32;
+- 0.5B and 1B: Qwen2.5-0.5B's and Llama-3.2-1B's shapes, for bench/llm_versus_llamacpp.py
+  (not in the default --models).
 
 Each is built with `scons model=<its manifest>` (max_seq_len 256) and timed generating
 DECODE greedy tokens after a PROMPT-token prompt (the same ids for both):
@@ -44,7 +46,21 @@ SHAPES = {
                  num_hidden_layers=30, num_attention_heads=9, num_key_value_heads=3,
                  max_position_embeddings=2048, tie_word_embeddings=True, rope_parameters={
                      "rope_type": "default", "rope_theta": 10000.0}),
+    # Qwen2.5-0.5B's and Llama-3.2-1B's published shapes (bench/llm_versus_llamacpp.py).
+    "0.5B": dict(NO_SPECIAL_IDS, vocab_size=151936, hidden_size=896, intermediate_size=4864,
+                 num_hidden_layers=24, num_attention_heads=14, num_key_value_heads=2,
+                 max_position_embeddings=32768, tie_word_embeddings=True,
+                 use_sliding_window=False, rms_norm_eps=1e-6, rope_parameters={
+                     "rope_type": "default", "rope_theta": 1000000.0}),
+    "1B": dict(NO_SPECIAL_IDS, vocab_size=128256, hidden_size=2048, intermediate_size=8192,
+               num_hidden_layers=16, num_attention_heads=32, num_key_value_heads=8,
+               head_dim=64, max_position_embeddings=131072, tie_word_embeddings=True,
+               rms_norm_eps=1e-5, rope_parameters={
+                   "rope_type": "llama3", "rope_theta": 500000.0, "factor": 32.0,
+                   "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                   "original_max_position_embeddings": 8192}),
 }
+ARCHITECTURE = {"0.5B": "qwen2"}  # tests/llm/checkpoints.py's name; the others are Llamas
 MANIFEST = "description: {name}, random weights, for bench/llm_*.py\n" \
            "llm: {{checkpoint: {checkpoint}, max_seq_len: {max_seq_len}}}\n"
 
@@ -56,7 +72,7 @@ def prepare(name: str, quantize: str | None = None) -> tuple[str, str]:
     manifest = checkpoint + (f"_{quantize}" if quantize else "") + ".yaml"
     if not os.path.isfile(os.path.join(checkpoint, "config.json")):
         print(f"saving the {name} checkpoint into {checkpoint}", file=sys.stderr)
-        save_checkpoint("llama", checkpoint, **SHAPES[name])
+        save_checkpoint(ARCHITECTURE.get(name, "llama"), checkpoint, **SHAPES[name])
     with open(manifest, "w") as f:
         f.write(MANIFEST.format(name=name, checkpoint=checkpoint, max_seq_len=MAX_SEQ_LEN))
         if quantize:
@@ -74,12 +90,15 @@ def build(manifest: str) -> tuple[str, str]:
     return os.path.join(out, "bin", "llm"), os.path.join(out, stem + ".pte")
 
 
-def tailor_rates(app: str, program: str, prompt: list[int], repeat: int) -> tuple[float, float]:
-    """(prefill tokens/s, decode tokens/s): the fastest of `repeat` runs of the app."""
+def tailor_rates(app: str, program: str, prompt: list[int], repeat: int, threads: int = 1,
+                 new_tokens: int = DECODE) -> tuple[float, float]:
+    """(prefill tokens/s, decode tokens/s): the fastest of `repeat` runs of the app
+    generating `new_tokens` greedy tokens on `threads` threads."""
     best = (0.0, 0.0)
     for _ in range(repeat):
         proc = subprocess.run([app, program, "--prompt-ids", " ".join(map(str, prompt)),
-                               "--max-tokens", str(DECODE), "--greedy", "--threads", "1"],
+                               "--max-tokens", str(new_tokens), "--greedy", "--threads",
+                               str(threads)],
                               capture_output=True, text=True, check=True)
         prefill = re.search(r"prefill \d+ tokens at ([\d.]+) tokens/s", proc.stderr)
         decode = re.search(r"decode \d+ tokens at ([\d.]+) tokens/s", proc.stderr)
@@ -111,7 +130,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--markdown", action="store_true")
-    parser.add_argument("--models", default=",".join(SHAPES))
+    parser.add_argument("--models", default="tiny,135M")
     args = parser.parse_args()
     torch.set_num_threads(1)
     rows = []

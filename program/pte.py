@@ -72,14 +72,16 @@ def serialize_json(program: dict, segment_data: bytes = b"") -> bytes:
     return out
 
 
-def read_header(data: bytes) -> tuple[int, int, int]:
-    """(program size, segment base offset, segment size) of .pte bytes."""
+def read_header(data: bytes, file_size: int | None = None) -> tuple[int, int, int]:
+    """(program size, segment base offset, segment size) of .pte bytes; `data` may be only
+    the first bytes of a file of `file_size` bytes."""
+    file_size = len(data) if file_size is None else file_size
     if len(data) < 8 + HEADER_SIZE or data[4:8] != FILE_IDENTIFIER:
         raise ProgramFormatError("not a Tailor program (file identifier is not TL01)")
     if data[8:12] != HEADER_MAGIC:
         raise ProgramFormatError("missing extended header")
     _, program_size, segment_base, segment_size = struct.unpack_from("<IQQQ", data, 12)
-    if program_size > len(data) or segment_base + segment_size > len(data):
+    if program_size > file_size or segment_base + segment_size > file_size:
         raise ProgramFormatError("program is truncated")
     return program_size, segment_base, segment_size
 
