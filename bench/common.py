@@ -1,7 +1,7 @@
 """What the benchmarks do the same way: build with SCons, time a program with the runner
 (its --json summary, not its text) and measure a binary's stripped size.
 
-    from bench.common import REPO, run_runner, scons, stripped_size   # or `import common`
+    from bench.common import REPO, read_bandwidth, run_runner, scons, stripped_size
 """
 
 import json
@@ -47,3 +47,19 @@ def stripped_size(path: str) -> int:
         copy = os.path.join(tmp, "stripped")
         subprocess.run(["strip", "-o", copy, path], check=True)
         return os.path.getsize(copy)
+
+
+def read_bandwidth(threads: int = 1, megabytes: int = 512, passes: int = 10) -> float:
+    """GB/s `threads` threads sum memory at (bench/read_bandwidth.cpp, best of `passes`
+    sums of `megabytes`): the ceiling of a decode step that reads every weight once."""
+    import yaml
+    with open(os.path.join(REPO, "manifests", "targets", "host.yaml")) as f:
+        target = yaml.safe_load(f)
+    out = os.path.join(REPO, "build", "bench-read_bandwidth")
+    os.makedirs(out, exist_ok=True)
+    binary = os.path.join(out, "read_bandwidth")
+    subprocess.run([target["cxx"], *target["cxxflags"], "-pthread",
+                    os.path.join(REPO, "bench", "read_bandwidth.cpp"), "-o", binary],
+                   check=True)
+    return float(subprocess.run([binary, str(megabytes), str(threads), str(passes)],
+                                check=True, capture_output=True, text=True).stdout)

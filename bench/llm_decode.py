@@ -4,7 +4,7 @@ SmolLM-135M-shaped checkpoint with `quantize: 8da4w`, next to what one core can 
     .venv/bin/python bench/llm_decode.py [--rounds 5] [--markdown]
 
 The checkpoint (random weights, bench/llm_generation.py's "135M") is built with
-`scons model=<manifest>`; bench/bandwidth.cpp sums an array of the program's size on one
+`scons model=<manifest>`; bench/read_bandwidth.cpp sums an array of the program's size on one
 core. A decode step reads every weight once, so
 
     limit (tokens/s) = bytes a core sums per second / program bytes
@@ -24,18 +24,11 @@ import sys
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
-from bench.gemm import build as build_bench  # noqa: E402
+from bench.common import read_bandwidth  # noqa: E402
 from bench.llm_generation import build, prepare  # noqa: E402
 from bench.tables import print_table  # noqa: E402
 
 CONTEXT, PROMPT = 64, 120
-
-
-def bandwidth(binary: str, size: int) -> float:
-    """GB/s one core sums an array of `size` bytes at (the best of 20 sums)."""
-    out = subprocess.run([binary, str(size), "20"], capture_output=True, text=True,
-                         check=True).stdout
-    return float(out.split()[0])
 
 
 def app_ms(app: str, program: str, flag: str, value: int, threads: int) -> float:
@@ -55,13 +48,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     _, manifest = prepare("135M", "8da4w")
     app, program = build(manifest)
-    summer, _ = build_bench("host", "bandwidth")
     size = os.path.getsize(program)
     best_gbs = 0.0
     decode = {1: 1e30, 2: 1e30}
     prefill = {1: 1e30, 2: 1e30}
     for _ in range(args.rounds):
-        best_gbs = max(best_gbs, bandwidth(summer, size))
+        best_gbs = max(best_gbs, read_bandwidth(1, max(1, size >> 20), 20))
         for threads in (1, 2):
             decode[threads] = min(decode[threads],
                                   app_ms(app, program, "--decode-bench", CONTEXT, threads))

@@ -30,7 +30,6 @@ embedding to the output projection, which reads the whole table each token).
 
 import argparse
 import os
-import subprocess
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -38,7 +37,7 @@ sys.path.insert(0, REPO)
 
 import torch  # noqa: E402
 
-from bench.gemm import load_target  # noqa: E402
+from bench.common import read_bandwidth  # noqa: E402
 from bench.gguf_checkpoint import quantize_gguf, weights_read_per_token, write_gguf  # noqa: E402
 from bench.llamacpp_runner import compare_with_transformers, run  # noqa: E402
 from bench.llm_generation import BUILD, SHAPES, build, prepare, tailor_rates  # noqa: E402
@@ -84,18 +83,9 @@ def check_gguf(name: str, checkpoint: str, f32: str) -> str:
             f"{c['scale']:.3g})")
 
 
-def read_bandwidth(threads: list[int]) -> dict[int, float]:
-    """threads -> GB/s of bench/read_bandwidth.cpp, compiled with the host toolchain."""
-    target = load_target("host")
-    out = os.path.join(REPO, "build", "bench-read_bandwidth")
-    os.makedirs(out, exist_ok=True)
-    binary = os.path.join(out, "read_bandwidth")
-    subprocess.run([target["cxx"], *target["cxxflags"], "-pthread",
-                    os.path.join(REPO, "bench", "read_bandwidth.cpp"), "-o", binary],
-                   check=True)
-    return {t: float(subprocess.run([binary, str(BANDWIDTH_MB), str(t), "10"], check=True,
-                                    capture_output=True, text=True).stdout)
-            for t in threads}
+def read_bandwidth_by_threads(threads: list[int]) -> dict[int, float]:
+    """threads -> GB/s over BANDWIDTH_MB (bench/common.read_bandwidth)."""
+    return {t: read_bandwidth(t, BANDWIDTH_MB) for t in threads}
 
 
 def constant_bytes(program: str) -> int:
@@ -122,7 +112,7 @@ def main() -> None:
     if None in shapes or any(p not in PAIRS for p in pairs) or min(threads) < 1:
         parser.error(f"--shapes takes {', '.join(names.values())}; --pairs "
                      f"{', '.join(PAIRS)}; --threads counts from 1")
-    bandwidth = read_bandwidth(threads)
+    bandwidth = read_bandwidth_by_threads(threads)
     rows, checks = [], []
     for name in shapes:
         checkpoint, _ = prepare(name)
