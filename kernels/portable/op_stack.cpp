@@ -1,3 +1,4 @@
+#include "kernels/portable/util/element_word.h"
 #include "kernels/portable/util/index.h"
 #include "runtime/kernel/kernel_includes.h"
 
