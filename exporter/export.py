@@ -3,8 +3,8 @@
     program = export(module, (x,), dynamic_shapes=({0: torch.export.Dim("b", max=8)},))
     program.save("build/host/mlp/mlp.pte")
 
-The module is traced with torch.export, decomposed to core ATen, simplified by the
-passes of exporter/passes/ (batch norms folded into convolutions, no-op copies removed,
+The module is traced with torch.export, decomposed to core ATen (but for the operators
+exporter/decompositions.py keeps whole), simplified by the passes of exporter/passes/ (batch norms folded into convolutions, no-op copies removed,
 constant subexpressions such as the transposed weight of a Linear folded into
 constants), and lowered by program_builder.py to a method whose calls are out-variant
 kernels over planned memory. `python -m exporter` (exporter/__main__.py)
@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import torch
 
+from exporter.decompositions import decomposition_table
 from exporter.delegation import DelegationReport
 from exporter.drawn_outputs import drawn_outputs
 from exporter.errors import ExportError
@@ -198,7 +199,8 @@ def _segments(segment: bytes) -> list[model.Segment]:
 
 def trace(module: torch.nn.Module, example_inputs: tuple,
           dynamic_shapes=None) -> torch.export.ExportedProgram:
-    """torch.export's part of export(): the module traced and decomposed to core ATen.
+    """torch.export's part of export(): the module traced and decomposed to core ATen
+    (but for the operators exporter/decompositions.py keeps whole).
     Raises ExportError with torch.export's verdict on the module."""
     # torch's own pytree code warns about its own deprecated API; not the user's concern.
     warnings.filterwarnings("ignore", message=".*LeafSpec.*deprecated", category=FutureWarning)
@@ -216,7 +218,7 @@ def trace(module: torch.nn.Module, example_inputs: tuple,
                               "change the code there so torch.export can trace it (see "
                               "torch.export's documentation on graph breaks and dynamic "
                               "shapes)") from None
-        return ep.run_decompositions()
+        return ep.run_decompositions(decomposition_table())
 
 
 def lower(ep: torch.export.ExportedProgram, *, name: str = "forward",

@@ -72,6 +72,11 @@ EXTRA_OPINFOS = {
     "upsample_nearest2d": ("nn.functional.interpolate/nearest",
                            "nn.functional.upsample_nearest"),
     "view_copy": ("reshape",),
+    "_cdist_forward": ("cdist",),
+    "_pdist_forward": ("nn.functional.pdist",),
+    **{f"reflection_pad{k}d": ("nn.functional.pad/reflect",) for k in (1, 2, 3)},
+    **{f"replication_pad{k}d": ("nn.functional.pad/replicate",
+                                "nn.functional.pad/replicate_negative") for k in (1, 2, 3)},
 }
 # OpInfos named like an op that test something else around it: a mask, sparse layouts.
 _OTHER_PREFIXES = ("masked.", "sparse.", "_refs.")
@@ -244,6 +249,10 @@ def _export_sample(fn, sample, directory: str) -> dict:
     from exporter.errors import ExportError
     from exporter.export import lower, trace
     module, inputs = make_module(fn, sample)
+    # The program gets each input as a row-major array of its own (input_<i>.npy); eager
+    # computes on the same, so an op that reads an input's storage (as_strided of a view
+    # into a larger tensor) sees there what the program sees.
+    inputs = tuple(t.clone(memory_format=torch.contiguous_format) for t in inputs)
     try:
         with torch.no_grad():
             expected = module(*inputs)

@@ -1,0 +1,44 @@
+"""The decomposition table torch.export's programs are lowered with: core ATen's, less the
+operators Tailor keeps whole.
+
+torch's core-ATen table rewrites some operators into several others that each write an
+intermediate tensor: a reflection pad becomes arange, abs, sub and an index gather;
+logit becomes seven elementwise ops; roll an index_select over computed positions. Each
+operator of KEPT_WHOLE has a kernel of its own (manifests/kernels/portable.yaml) that
+makes one pass over its input and writes only its output, so it stays one call.
+
+Left to the table on purpose: rsub (it becomes sub.out, the same one pass, which the
+optimized library and XNNPACK serve), repeat_interleave.self_int (no out variant; it
+becomes an expand_copy) and narrow (a slice_copy).
+"""
+
+import torch
+
+aten = torch.ops.aten
+
+# Operators kept whole, each with the kernel that serves it.
+KEPT_WHOLE = (
+    aten.roll.default,                 # roll.out
+    aten.tril.default,                 # tril.out
+    aten.triu.default,                 # triu.out
+    aten.stack.default,                # stack.out (cat + view_copy otherwise)
+    aten.unbind.int,                   # unbind_copy.int_out (a slice and squeeze per part)
+    aten.pixel_shuffle.default,        # pixel_shuffle.out
+    aten.pixel_unshuffle.default,      # pixel_unshuffle.out
+    aten.reflection_pad1d.default,     # reflection_pad{1,2,3}d.out
+    aten.reflection_pad2d.default,
+    aten.reflection_pad3d.default,
+    aten.replication_pad1d.default,    # replication_pad{1,2,3}d.out
+    aten.replication_pad2d.default,
+    aten.replication_pad3d.default,
+    aten.glu.default,                  # glu.out
+    aten.logit.default,                # logit.out
+)
+
+
+def decomposition_table() -> dict:
+    """torch.export's default (core ATen) table without the KEPT_WHOLE operators."""
+    table = torch.export.default_decompositions()
+    for op in KEPT_WHOLE:
+        table.pop(op, None)
+    return table
