@@ -83,6 +83,9 @@ NHWC = WINDOW + (RESIZE,)
 # torch.export's core ATen decomposes them.)
 OPS = frozenset().union(BINARY, SCALAR_BINARY, UNARY, RESHAPE, SQUEEZE, LINEAR, NHWC, {PAD},
                         {prelu.WHERE})
+# Never claimed, but folded into the node of a claimed call that reads them (the x > 0 of
+# a PReLU's where): calls XNNPACK runs although check() refuses them.
+FOLDED = frozenset({prelu.GT})
 # Ops whose tensors may be in either layout (the same one for all of them).
 ELEMENTWISE = frozenset().union(BINARY, SCALAR_BINARY, set(UNARY) - {"aten::_softmax.out"},
                                 {PAD})
