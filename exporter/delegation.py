@@ -108,6 +108,13 @@ class LoweredMethod:
             self._derived_keys[key] = vid
         return self._derived_keys[key]
 
+    def ints(self, v: int):
+        """The numbers of IntList value `v` when every one is known at export, else None."""
+        if self.kind(v) != "IntList":
+            return None
+        items = [self.literal(x) for x in self.items(v)]
+        return None if None in items else items
+
     def literal(self, v: int):
         """The number of an Int/Double/Bool value no call writes, else None."""
         if self.kind(v) in ("Int", "Double", "Bool") and self.producer(v) is None:

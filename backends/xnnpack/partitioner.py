@@ -21,6 +21,9 @@ I/groups], depthwise [1, KH, KW, O]; a transposed convolution becomes a deconvol
 with [O, KH, KW, I/groups] per group) as a constant of its own; the original is dropped
 unless a kernel call still reads it. Eval batch norms arrive folded into the
 convolutions (exporter/passes/batch_norm_folding.py).
+Constant padding keeps its input's layout, like the elementwise ops; bilinear resizing
+is NHWC in XNNPACK, like pooling (pad_resize.py says when each computes what torch does).
+PReLU arrives as where(x > 0, x, w * x), which becomes one PReLU node (prelu.py).
 
     from exporter.export import export
     from backends.xnnpack import XnnpackPartitioner
@@ -44,6 +47,7 @@ import math
 
 import numpy as np
 
+from backends.xnnpack import pad_resize, prelu
 from backends.xnnpack.payload import GraphBuilder
 from exporter.delegation import LoweredMethod, Partitioner
 
@@ -70,12 +74,21 @@ AVG_POOL = "aten::avg_pool2d.out"
 ADAPTIVE_AVG_POOL = "aten::_adaptive_avg_pool2d.out"
 MEAN = "aten::mean.out"
 WINDOW = (CONV, MAX_POOL, AVG_POOL, ADAPTIVE_AVG_POOL, MEAN)
+PAD = "aten::constant_pad_nd.out"
+RESIZE = "aten::upsample_bilinear2d.vec_out"
+# Ops XNNPACK runs on NHWC tensors only: their input and output are channels-last.
+NHWC = WINDOW + (RESIZE,)
 # Only operators the portable library runs too: a group worth() turns down goes back to
 # the kernels. (hardswish, _unsafe_view and the other squeezes never reach a program:
 # torch.export's core ATen decomposes them.)
-OPS = frozenset().union(BINARY, SCALAR_BINARY, UNARY, RESHAPE, SQUEEZE, LINEAR, WINDOW)
+OPS = frozenset().union(BINARY, SCALAR_BINARY, UNARY, RESHAPE, SQUEEZE, LINEAR, NHWC, {PAD},
+                        {prelu.WHERE})
+# Never claimed, but folded into the node of a claimed call that reads them (the x > 0 of
+# a PReLU's where): calls XNNPACK runs although check() refuses them.
+FOLDED = frozenset({prelu.GT})
 # Ops whose tensors may be in either layout (the same one for all of them).
-ELEMENTWISE = frozenset().union(BINARY, SCALAR_BINARY, set(UNARY) - {"aten::_softmax.out"})
+ELEMENTWISE = frozenset().union(BINARY, SCALAR_BINARY, set(UNARY) - {"aten::_softmax.out"},
+                                {PAD})
 
 # With alpha: add/sub take it as args[2] (Tensor) or args[2] (Scalar variant, after other).
 _ALPHA_AT = {"aten::add.out": 2, "aten::sub.out": 2, "aten::add.Scalar_out": 2,
@@ -157,6 +170,8 @@ class XnnpackPartitioner(Partitioner):
         if op not in OPS:
             return "transpose (XNNPACK 2022 has none)" if op == "aten::permute_copy.out" \
                 else "not an XNNPACK node"
+        if op == prelu.MUL and prelu.folded_mul(m, i):
+            return prelu.folded_mul(m, i)
         if op == MAX_POOL:
             indices = args[call.num_inputs + 1]
             if m.users(indices) or indices in m.outputs:
@@ -164,6 +179,8 @@ class XnnpackPartitioner(Partitioner):
         tensors = [v for v in m.reads(i) + m.writes(i) if m.tensor(v) is not None]
         if op == MAX_POOL:
             tensors = tensors[:-1]  # the unused indices are Long
+        if op == prelu.WHERE:
+            tensors = [v for v in tensors if v != args[0]]  # a PReLU's Bool x > 0 goes
         for v in tensors:
             t = m.tensor(v)
             if t.scalar_type != "Float":
@@ -172,6 +189,8 @@ class XnnpackPartitioner(Partitioner):
                 return f"rank {len(t.sizes)} (XNNPACK takes 1 to {MAX_RANK} dims)"
             if 0 in t.sizes:
                 return "an empty tensor (XNNPACK requires data in every operand)"
+        if op == prelu.WHERE:
+            return prelu.check(m, i)
         if op in _ALPHA_AT and m.literal(args[_ALPHA_AT[op]]) != 1:
             return "alpha is not 1"
         if op in BINARY:
@@ -202,6 +221,10 @@ class XnnpackPartitioner(Partitioner):
             return why
         if op in WINDOW:
             return self._check_pooling(m, i)
+        if op == PAD:
+            return pad_resize.check_pad(m, i)
+        if op == RESIZE:
+            return pad_resize.check_resize(m, i)
         return self._check_unary(m, i)
 
     def _check_unary(self, m: LoweredMethod, i: int):
@@ -252,13 +275,6 @@ class XnnpackPartitioner(Partitioner):
                 return "beta or alpha is not 1"
         return None
 
-    def _ints(self, m: LoweredMethod, v: int):
-        """An IntList argument's numbers, or None when one is computed at run time."""
-        if m.kind(v) != "IntList":
-            return None
-        items = [m.literal(x) for x in m.items(v)]
-        return None if None in items else items
-
     def _check_convolution(self, m: LoweredMethod, i: int):
         args = m.calls[i].args
         x, w, b = args[0], args[1], args[2]
@@ -270,7 +286,7 @@ class XnnpackPartitioner(Partitioner):
             return "the weight is not a constant (XNNPACK packs it when it builds the runtime)"
         if m.tensor(b) is not None and not m.is_constant(b):
             return "the bias is not a constant"
-        lists = [self._ints(m, v) for v in args[3:6]]
+        lists = [m.ints(v) for v in args[3:6]]
         groups = m.literal(args[8])
         if None in lists or groups is None:
             return "stride, padding, dilation or groups is not known at export"
@@ -278,7 +294,7 @@ class XnnpackPartitioner(Partitioner):
                 or len(m.tensor(w).sizes) != rank:
             return "stride, padding, dilation or weight does not fit the input's rank"
         if m.literal(args[6]):
-            output_padding = self._ints(m, args[7])
+            output_padding = m.ints(args[7])
             if output_padding is None or len(output_padding) not in (1, rank - 2):
                 return "output_padding is not known at export"
             stride = self._conv_ints(m, i, 3)
@@ -307,19 +323,19 @@ class XnnpackPartitioner(Partitioner):
     def _conv_ints(self, m: LoweredMethod, i: int, at: int) -> list:
         """A convolution's int list argument `at`, one value per spatial dim (torch takes
         one value for all of them too)."""
-        items = self._ints(m, m.calls[i].args[at])
+        items = m.ints(m.calls[i].args[at])
         rank = len(m.tensor(m.calls[i].args[0]).sizes)
         return items * (rank - 2) if len(items) == 1 else items
 
     def _pool_window(self, m: LoweredMethod, i: int):
         """(kernel, stride, padding, dilation, ceil_mode) of a pooling call, each [h, w]."""
         op, args = m.calls[i].op, m.calls[i].args
-        kernel = _pair(self._ints(m, args[1]))
-        stride = self._ints(m, args[2])
+        kernel = _pair(m.ints(args[1]))
+        stride = m.ints(args[2])
         stride = _pair(stride) if stride else kernel
-        padding = _pair(self._ints(m, args[3]))
+        padding = _pair(m.ints(args[3]))
         if op == MAX_POOL:
-            return kernel, stride, padding, _pair(self._ints(m, args[4])), m.literal(args[5])
+            return kernel, stride, padding, _pair(m.ints(args[4])), m.literal(args[5])
         return kernel, stride, padding, [1, 1], m.literal(args[4])
 
     def _check_pooling(self, m: LoweredMethod, i: int):
@@ -328,14 +344,14 @@ class XnnpackPartitioner(Partitioner):
         if len(sizes) != 4:
             return f"pooling a {len(sizes)}-d tensor (XNNPACK pools [N, C, H, W])"
         if op == MEAN:
-            dims = self._ints(m, args[1]) if m.kind(args[1]) != "None" else None
+            dims = m.ints(args[1]) if m.kind(args[1]) != "None" else None
             if dims is None or sorted(d % 4 for d in dims) != [2, 3]:
                 return "a mean over other dims than H and W (XNNPACK has global pooling only)"
             if m.kind(args[3]) != "None" and m.literal(args[3]) != FLOAT_CODE:
                 return "a mean with another dtype"
             return None
         if op == ADAPTIVE_AVG_POOL:
-            out = self._ints(m, args[1])
+            out = m.ints(args[1])
             if out is None:
                 return "its output size is not known at export"
             if out == [1, 1]:
@@ -347,7 +363,7 @@ class XnnpackPartitioner(Partitioner):
             if sizes[2] == out[0] and sizes[3] == out[1]:
                 return "adaptive pooling to the input's own size (a 1x1 window)"
             return None
-        lists = [self._ints(m, v) for v in args[1:4 if op == AVG_POOL else 5]]
+        lists = [m.ints(v) for v in args[1:4 if op == AVG_POOL else 5]]
         if any(items is None for items in lists) or m.literal(args[4 if op == AVG_POOL else 5]) \
                 is None:
             return "its window is not known at export"
@@ -391,7 +407,8 @@ class XnnpackPartitioner(Partitioner):
         for i in claimable:
             call = m.calls[i]
             x, out = call.args[0], call.args[call.num_inputs]
-            if call.op in WINDOW:
+            if self._nhwc(m, i):
+                x = call.args[1] if call.op == prelu.WHERE else x
                 seeds.append(x)
                 if len(m.tensor(out).sizes) == len(m.tensor(x).sizes):
                     seeds.append(out)
@@ -414,8 +431,9 @@ class XnnpackPartitioner(Partitioner):
         call = m.calls[i]
         op, args = call.op, call.args
         out = args[call.num_inputs]
-        if op in WINDOW:
-            if m.is_constant(args[0]) and not _trivially_channels_last(m.tensor(args[0]).sizes):
+        if self._nhwc(m, i):
+            x = args[1] if op == prelu.WHERE else args[0]
+            if m.is_constant(x) and not _trivially_channels_last(m.tensor(x).sizes):
                 return "its input is a constant (XNNPACK would need it channels-last)"
             return None
         if op in RESHAPE or op in SQUEEZE:
@@ -440,6 +458,14 @@ class XnnpackPartitioner(Partitioner):
                 return "an operand that is not channels-last like the others (XNNPACK 2022 " \
                        "has no transpose)"
         return None
+
+    def _nhwc(self, m: LoweredMethod, i: int) -> bool:
+        """Whether XNNPACK runs call `i` (one it can run) on channels-last tensors only: a
+        window op, a resize, a PReLU over [N, C, L] or [N, C, H, W] (channels last)."""
+        call = m.calls[i]
+        if call.op == prelu.WHERE:
+            return len(m.tensor(call.args[1]).sizes) in (3, 4)
+        return call.op in NHWC
 
     def _tensor_reads(self, m: LoweredMethod, i: int) -> list:
         return [v for v in m.reads(i) if m.tensor(v) is not None]
@@ -468,6 +494,8 @@ class XnnpackPartitioner(Partitioner):
             return [args[0], self._packed_filter(m, i)[0]] + bias
         if op == MAX_POOL:
             return [args[0]]
+        if op == prelu.WHERE:
+            return [args[1], prelu.slope(m, i)]
         return self._tensor_reads(m, i)
 
     def _packed_filter(self, m: LoweredMethod, i: int):
@@ -531,6 +559,13 @@ class XnnpackPartitioner(Partitioner):
                 self._convolution(m, g, i, out)
             elif op in WINDOW:
                 self._pooling(m, g, i, out)
+            elif op == prelu.WHERE:
+                g.node("PRelu", [g.value(args[1]), g.value(prelu.slope(m, i))], out)
+            elif op == RESIZE:
+                pad_resize.resize_node(m, g, i, g.value(args[0]), out)
+            elif op == PAD:
+                pad_resize.pad_node(m, g, i, self._operand(m, g, args[0], out_vid,
+                                                           channels_last), out)
             else:
                 self._unary(m, g, i, out, channels_last)
         return g.serialize()
@@ -597,7 +632,7 @@ class XnnpackPartitioner(Partitioner):
                 g.node("GlobalAveragePooling2d", [x], pooled)
                 g.node("Reshape", [pooled], out, shape=[(-1, -1), (sizes[1], -1)])
         elif op == ADAPTIVE_AVG_POOL:
-            size = self._ints(m, args[1])
+            size = m.ints(args[1])
             if size == [1, 1]:
                 g.node("GlobalAveragePooling2d", [x], out)
             else:

@@ -164,3 +164,88 @@ def test_a_malformed_conv_payload_is_an_error_at_load(build, tmp_path, mutate, m
     proc = _run(tmp_path / "bad.pte", "--input", tmp_path / "x.npy")
     assert proc.returncode == 1, (proc.returncode, proc.stderr)
     assert message in proc.stderr, proc.stderr
+
+
+class PadResizePRelu(torch.nn.Module):
+    """conv -> pad (width, height and channels) -> bilinear resize -> PReLU -> conv ->
+    pad -> resize (align_corners) -> PReLU of one weight: channels-last all through."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = torch.nn.Conv2d(3, 4, 3)
+        self.act1 = torch.nn.PReLU(6)
+        self.conv2 = torch.nn.Conv2d(6, 5, 3, padding=1)
+        self.act2 = torch.nn.PReLU()
+        with torch.no_grad():
+            self.act1.weight.uniform_(-1, 1)
+
+    def forward(self, x):
+        y = torch.nn.functional.pad(self.conv1(x), (1, 2, 0, 1, 1, 1), value=0.5)
+        y = self.act1(torch.nn.functional.interpolate(y, size=(11, 13), mode="bilinear"))
+        y = torch.nn.functional.pad(self.conv2(y), (2, 0, 1, 1))
+        y = torch.nn.functional.interpolate(y, scale_factor=1.5, mode="bilinear",
+                                            align_corners=True)
+        return self.act2(y)
+
+
+def test_pad_resize_and_prelu_run_on_xnnpack_as_eager(build, tmp_path):
+    """Constant pad, bilinear resize and PReLU inside one delegate between convolutions,
+    channels-last throughout (the pads of channels too), against eager."""
+    from backends.xnnpack import XnnpackPartitioner
+    from backends.xnnpack.payload import decode
+    from exporter.export import export
+
+    torch.manual_seed(0)
+    model, x = PadResizePRelu().eval(), torch.randn(2, 3, 9, 8)
+    program = export(model, (x,), partitioner=XnnpackPartitioner())
+    assert [type(i).__name__ for i in program.method.instructions] == ["DelegateCall"]
+    kinds = [n["kind"] for n in decode(program.method.delegates[0].data)["nodes"]]
+    assert kinds.count("ConstantPad") == 2 and kinds.count("ResizeBilinear2d") == 2
+    assert kinds.count("PRelu") == 2
+    program.save(str(tmp_path / "m.pte"))
+    with torch.no_grad():
+        expected = model(x).numpy()
+    np.save(tmp_path / "x.npy", x.numpy())
+    proc = _run(tmp_path / "m.pte", "--input", tmp_path / "x.npy", "--output",
+                tmp_path / "y.npy")
+    assert proc.returncode == 0, proc.stderr
+    got = np.load(tmp_path / "y.npy")
+    assert got.shape == expected.shape
+    np.testing.assert_allclose(got, expected, atol=1e-5, rtol=1e-5)
+
+
+def _node(graph: dict, kind: str) -> dict:
+    return next(n for n in graph["nodes"] if n["kind"] == kind)
+
+
+@pytest.mark.parametrize("mutate,message", [
+    # Found when the runtime is built for the input's sizes, at load too.
+    (lambda g: [_node(g, "ConstantPad")[k].pop() for k in ("pre_padding", "post_padding")],
+     "padding for 3 dims of a 4-d"),
+    (lambda g: _node(g, "ConstantPad").update(pre_padding=[0, 0, 1 << 25, 0]),
+     "padding 33554432/1 of dim 2"),
+    (lambda g: _node(g, "ConstantPad").pop("post_padding"), "does not give padding"),
+    (lambda g: g["values"][_node(g, "ResizeBilinear2d")["output"]].update(layout="Plain"),
+     "(ResizeBilinear2d) reads or writes a tensor that is not channels-last"),
+    (lambda g: _node(g, "ResizeBilinear2d").update(output_width=0), "resize to 11x0"),
+    (lambda g: _node(g, "PRelu")["inputs"].__setitem__(1, _node(g, "PRelu")["inputs"][0]),
+     "the slope is not a constant 1D tensor"),
+])
+def test_a_malformed_pad_resize_or_prelu_payload_is_an_error_at_load(build, tmp_path, mutate,
+                                                                    message):
+    from backends.xnnpack import XnnpackPartitioner
+    from backends.xnnpack.payload import compile_json, decode
+    from exporter.export import export
+    from program.pte import serialize
+
+    torch.manual_seed(0)
+    x = torch.randn(1, 3, 9, 8)
+    program = export(PadResizePRelu().eval(), (x,), partitioner=XnnpackPartitioner())
+    graph = decode(program.method.delegates[0].data)
+    mutate(graph)
+    program.method.delegates[0] = Delegate("xnnpack", compile_json(graph))
+    (tmp_path / "bad.pte").write_bytes(serialize(program.data, program.segment))
+    np.save(tmp_path / "x.npy", x.numpy())
+    proc = _run(tmp_path / "bad.pte", "--input", tmp_path / "x.npy")
+    assert proc.returncode == 1, (proc.returncode, proc.stderr)
+    assert message in proc.stderr, proc.stderr

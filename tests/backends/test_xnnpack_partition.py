@@ -119,6 +119,71 @@ def test_a_3d_convolution_stays_on_the_kernels_with_the_reason():
                                   "it has no 3-d convolution)")]
 
 
+def _outside(fn, x) -> dict:
+    class M(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.act = torch.nn.PReLU(3)
+
+        def forward(self, x):
+            return fn(self, x)
+    report = _export(M(), x).delegation
+    return {op: why for _, op, why in report.outside}
+
+
+def test_pad_resize_and_prelu_are_delegated():
+    program = _export(PadResize(), torch.randn(1, 3, 5, 7))
+    assert _kinds(program) == ["DelegateCall"], program.delegation.format()
+    nodes = decode(program.method.delegates[0].data)["nodes"]
+    pad, resize, prelu = (next(n for n in nodes if n["kind"] == k)
+                          for k in ("ConstantPad", "ResizeBilinear2d", "PRelu"))
+    # torch's pads run from the last dim backwards; the payload's are per dim.
+    assert pad["pre_padding"] == [0, 0, 2, 1] and pad["post_padding"] == [0, 0, 0, 3]
+    assert pad["padding_value"] == 0.5
+    assert (resize["output_height"], resize["output_width"], resize["align_corners"]) == \
+        (14, 22, False)
+    # PReLU's x > 0 and w * x go into the one node.
+    assert {op for _, op in program.delegation.groups[0]} >= {"aten::where.self_out"}
+    assert len(program.delegation.folded) == 2
+
+
+class PadResize(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.act = torch.nn.PReLU(3)
+
+    def forward(self, x):
+        y = torch.nn.functional.pad(x, (1, 3, 2, 0), value=0.5)
+        return self.act(torch.nn.functional.interpolate(y, scale_factor=2, mode="bilinear"))
+
+
+@pytest.mark.parametrize("fn,op,why", [
+    (lambda m, x: torch.nn.functional.pad(x, (1, -1)), "aten::constant_pad_nd.out",
+     "a negative padding (a crop"),
+    (lambda m, x: torch.nn.functional.interpolate(x, scale_factor=1.5, mode="bilinear"),
+     "aten::upsample_bilinear2d.vec_out", "a scale factor (1.5) that is not output/input size"),
+    (lambda m, x: torch.where(x > 0, x, x * 2.0 * m.act.weight.view(3, 1, 1)),
+     "aten::where.self_out", "a where that is not a PReLU's"),
+    (lambda m, x: torch.where(x > 0, x, x * torch.ones(1, 1, 5, 1)), "aten::where.self_out",
+     "a PReLU weight that is not one per channel or one for all"),
+    (lambda m, x: torch.where(x > 1, x, x * 0.5), "aten::where.self_out",
+     "a where that is not a PReLU's"),
+    (lambda m, x: (lambda w: torch.where(x > 0, x, w) + w)(x * m.act.weight.view(3, 1, 1)),
+     "aten::where.self_out", "a PReLU whose x > 0 or w * x is read elsewhere"),
+])
+def test_pad_resize_and_prelu_refusals_name_the_reason(fn, op, why):
+    reasons = _outside(fn, torch.randn(1, 3, 5, 7))
+    assert op in reasons and why in reasons[op], reasons
+
+
+def test_a_resize_to_the_inverse_of_its_scale_factor_is_delegated():
+    """scale_factor 0.5 of 8 rows is 4, and 1/0.5 is 8/4: torch's scale and XNNPACK's
+    agree; of 7 rows (3) they do not."""
+    fn = lambda m, x: torch.nn.functional.interpolate(x, scale_factor=0.5, mode="bilinear")
+    assert _outside(fn, torch.randn(1, 3, 8, 8)) == {}
+    assert "aten::upsample_bilinear2d.vec_out" in _outside(fn, torch.randn(1, 3, 7, 8))
+
+
 def test_groups_stay_convex():
     """relu -> gelu -> add(relu, gelu): relu and add cannot share one delegate, since
     the gelu between them runs outside it."""

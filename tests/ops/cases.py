@@ -823,6 +823,14 @@ CASES = [
     OpCase("constant_pad_nd.default", FLOAT, [((2, 3, 4), Arg([1, 1, -1, 2]), Arg(-1.5))],
            name="float"),
     OpCase("constant_pad_nd.default", INT, [((2, 3), Arg([1, 1]), Arg(-1))], name="negative"),
+    # Only growing pads, of 2- to 5-d tensors and odd sizes: the ones XNNPACK runs too.
+    OpCase("constant_pad_nd.default", FLOAT,
+           [((2, 3, 5, 7), Arg([1, 2, 0, 3]), Arg(1.5)), ((2, 3, 7), Arg([2, 1, 1, 0, 0, 1]),
+            Arg(-2.0)), ((3, 5), Arg([0, 0, 2, 1])), ((2, 1, 3, 2, 2), Arg([1, 1, 0, 2]),
+            Arg(0.25))], name="grow"),
+    # PReLU (torch.export: where(x > 0, x, w * x)): a weight per channel or one for all.
+    OpCase("prelu.default", FLOAT, [((2, 3, 5, 7), Constant((3,))), ((4, 5), Constant((5,))),
+                                    ((2, 4, 7), Constant((1,)))]),
 
     # --- pooling, resampling and padding ---
     # Max pooling returns (values, indices): both are compared. Random integers tie often;

@@ -12,7 +12,8 @@ by a hash of the sample and the exporter's sources (as tests/ops/harness.py cach
 A sample ends in exactly one of:
   pass            the runner's outputs match eager: same dtype and shape (all an output of
                   random operators or empty can match: exporter/drawn_outputs.py), NaN where eager
-                  has NaN, integers and Bool exactly, floats within TOLERANCE;
+                  has NaN, integers and Bool exactly, floats within TOLERANCE (of the sum of
+                  the terms' magnitudes for the SUMMED OpInfos);
   mismatch        the runner ran it and its numbers, dtype or shape differ;
   error           the runner failed while executing, crashed or hung, or Tailor's exporter
                   failed with anything but an ExportError: a bug;
@@ -57,6 +58,13 @@ BUILD = "build/conformance"
 INT_DTYPES = ("Bool", "Byte", "Char", "Short", "Int", "Long")
 # Float32 results: eager and the kernels may sum or round in another order.
 TOLERANCE = {"float32": (1e-5, 1e-5), "float64": (1e-10, 1e-10), "float16": (1e-3, 2e-3)}
+# OpInfos whose outputs are sums of products (convolutions): the relative tolerance
+# applies to the sum of the terms' magnitudes, which bounds how far two summation orders
+# can differ, rather than to the sum itself, which cancellation makes small
+# (docs/conformance.md, "Sums of products"). Their samples keep those magnitudes, eager's
+# op on the inputs' absolute values in double, as terms_<i>.npy.
+SUMMED = tuple(f"nn.functional.{name}" for name in (
+    "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"))
 # Declared ops whose OpInfos are named otherwise (an OpInfo "name" or "name/variant").
 EXTRA_OPINFOS = {
     "_native_batch_norm_legit_no_training": ("nn.functional.batch_norm",),
@@ -243,8 +251,9 @@ def _first_line(error: BaseException) -> str:
     return text.splitlines()[0][:300] if text else type(error).__name__
 
 
-def _export_sample(fn, sample, directory: str) -> dict:
-    """Exports one sample into `directory`; returns its meta (status, message, counts)."""
+def _export_sample(fn, sample, directory: str, summed: bool = False) -> dict:
+    """Exports one sample into `directory`; returns its meta (status, message, counts).
+    `summed`: also keeps the outputs' sums of term magnitudes (SUMMED)."""
     torch = _torch()
     from exporter.errors import ExportError
     from exporter.export import lower, trace
@@ -277,6 +286,14 @@ def _export_sample(fn, sample, directory: str) -> dict:
         # As the self-check: random (or unset) outputs are compared by dtype and shape.
         kind = "drawn" if i in program.drawn_outputs else "expected"
         harness._save_npy(os.path.join(directory, f"{kind}_{i}.npy"), value)
+    if summed:
+        # Every term of a convolution is a product of an input and a weight (or the
+        # bias): the op on absolute values sums their magnitudes, exactly in double.
+        with torch.no_grad():
+            terms = module(*(t.abs().double() if t.is_floating_point() else t
+                             for t in inputs))
+        for i, value in enumerate(terms):
+            harness._save_npy(os.path.join(directory, f"terms_{i}.npy"), value)
     oplist = ops_from_program(program.data, "sample", dict(load_aten_schemas()), "sample")
     with open(os.path.join(directory, "selected_ops.yaml"), "w") as f:
         f.write(oplist_to_yaml(oplist))
@@ -292,14 +309,16 @@ def export_group(group: Group, limit: int | None, fingerprint: str) -> list[Samp
     found = []
     for index, sample in enumerate(samples_of(group, limit)):
         stem = "".join(c if c.isalnum() else "_" for c in f"{group.opinfo}_{group.dtype}_{index}")
-        key = hashlib.sha256(f"{_digest(sample)}|{fingerprint}|{SAMPLE_FORMAT}".encode()).hexdigest()[:10]
+        summed = group.opinfo in SUMMED
+        key = hashlib.sha256(f"{_digest(sample)}|{fingerprint}|{SAMPLE_FORMAT}"
+                             f"{'|terms' if summed else ''}".encode()).hexdigest()[:10]
         directory = os.path.join(REPO, BUILD, "samples", f"{stem}_{key}")
         meta_path = os.path.join(directory, "meta.json")
         if not os.path.exists(meta_path):
             shutil.rmtree(directory, ignore_errors=True)
             os.makedirs(os.path.dirname(directory), exist_ok=True)
             staging = tempfile.mkdtemp(prefix=f".{stem}.", dir=os.path.dirname(directory))
-            meta = _export_sample(fn, sample, staging)
+            meta = _export_sample(fn, sample, staging, summed)
             with open(os.path.join(staging, "meta.json"), "w") as f:
                 json.dump(meta, f)
             try:
@@ -377,8 +396,10 @@ def _resolver_refusal(oplist_path: str, libs: list) -> str | None:
     return None
 
 
-def compare(got: np.ndarray, want: np.ndarray) -> str | None:
-    """Why `got` is not eager's `want`, or None when it matches."""
+def compare(got: np.ndarray, want: np.ndarray, terms: np.ndarray | None = None) -> str | None:
+    """Why `got` is not eager's `want`, or None when it matches. `terms`: per output, the
+    sum of the magnitudes of the terms it sums; the relative tolerance then applies to
+    it (or to |want|, if larger)."""
     if got.dtype != want.dtype:
         return f"dtype {got.dtype}, eager gives {want.dtype}"
     if got.shape != want.shape:
@@ -397,7 +418,10 @@ def compare(got: np.ndarray, want: np.ndarray) -> str | None:
     if (g[inf] != w[inf]).any() or np.isinf(g[~inf]).any():
         return "infinities differ"
     err = np.abs(g[~inf] - w[~inf])
-    bad = err > atol + rtol * np.abs(w[~inf])
+    scale = np.abs(w[~inf])
+    if terms is not None:
+        scale = np.maximum(scale, np.abs(terms[~nan].astype(np.float64)[~inf]))
+    bad = err > atol + rtol * scale
     if bad.any():
         return (f"{int(bad.sum())} of {want.size} differ, max abs error "
                 f"{float(err.max()):.3g}")
@@ -437,7 +461,9 @@ def run_sample(runtime: Runtime, sample: Sample, tmp_dir: str) -> Result:
                    else f"shape {got.shape}, eager gives {want.shape}"
                    if got.shape != want.shape else None)
         else:
-            why = compare(got, np.load(os.path.join(sample.dir, f"expected_{i}.npy")))
+            terms = os.path.join(sample.dir, f"terms_{i}.npy")
+            why = compare(got, np.load(os.path.join(sample.dir, f"expected_{i}.npy")),
+                          np.load(terms) if os.path.exists(terms) else None)
         if why:
             return Result(sample, "mismatch", f"output {i}: {why}")
     return Result(sample, "pass")

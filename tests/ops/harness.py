@@ -55,8 +55,10 @@ XNNPACK_TARGET = "host-xnnpack"
 # permuted input (XNNPACK has no transpose), which is how the case feeds the op.
 INPUT_PERMUTE = "aten::permute_copy.out"
 # Dtypes of an op's tensors the partitioner does not refuse outright: max pooling's
-# indices (Long), claimed when nothing reads them.
-UNCHECKED_DTYPES = {"aten::max_pool2d_with_indices.out": ("Long",)}
+# indices (Long), claimed when nothing reads them; a PReLU's x > 0 (Bool), folded into
+# the PReLU node of its where.
+UNCHECKED_DTYPES = {"aten::max_pool2d_with_indices.out": ("Long",),
+                    "aten::gt.Scalar_out": ("Bool",), "aten::where.self_out": ("Bool",)}
 
 # Floating dtypes: (atol, rtol) unless the case says otherwise. Half and BFloat16 allow
 # one rounding step of difference (torch may round an intermediate the kernel keeps).
@@ -586,10 +588,11 @@ def unavailable(library: str) -> str | None:
 
 
 def xnnpack_ops() -> frozenset:
-    """The operators XnnpackPartitioner.check can claim (partitioner.OPS): it leaves any
-    other call to the kernels as "not an XNNPACK node"."""
+    """The operators XnnpackPartitioner.check can claim (partitioner.OPS), and those a
+    claimed call may fold into its node (partitioner.FOLDED: a PReLU's x > 0): it leaves
+    any other call to the kernels as "not an XNNPACK node"."""
     from backends.xnnpack import partitioner
-    return partitioner.OPS
+    return partitioner.OPS | partitioner.FOLDED
 
 
 def xnnpack_skip_reason(exported: Exported) -> str | None:

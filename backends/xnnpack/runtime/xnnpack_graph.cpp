@@ -1,5 +1,7 @@
 #include "backends/xnnpack/runtime/xnnpack_graph.h"
 
+#include "backends/xnnpack/runtime/xnnpack_extra_nodes.h"
+
 #include <float.h>
 #include <math.h>
 
@@ -42,6 +44,7 @@ size_t num_inputs(fb::NodeKind kind) {
     case fb::NodeKind_Divide:
     case fb::NodeKind_Minimum:
     case fb::NodeKind_Maximum:
+    case fb::NodeKind_PRelu:
       return 2;
     default:
       return 1;
@@ -287,6 +290,7 @@ Error XnnpackGraph::check_node(uint32_t k, ArrayRef<EValue*> args) const {
                  "node %u: adjustment %ux%u not below the stride", k, node->adjustment_h(),
                  node->adjustment_w());
   }
+  if (is_extra_node(kind)) return check_extra_node(*node, values, args, k, where_);
   switch (kind) {
     case fb::NodeKind_Convolution2d:
     case fb::NodeKind_DepthwiseConvolution2d:
@@ -413,6 +417,14 @@ Error XnnpackGraph::infer_dims(ArrayRef<EValue*> args, std::vector<Dims>* dims) 
       case fb::NodeKind_MaxPooling2d:
       case fb::NodeKind_AveragePooling2d: {
         Error err = infer_window(k, *dims, &out);
+        if (err != Error::Ok) return err;
+        break;
+      }
+      case fb::NodeKind_ConstantPad:
+      case fb::NodeKind_ResizeBilinear2d:
+      case fb::NodeKind_PRelu: {
+        const bool cl = values.Get(node->output())->layout() == fb::Layout_ChannelsLast;
+        Error err = infer_extra_node(*node, *dims, cl, &out, k, where_);
         if (err != Error::Ok) return err;
         break;
       }
@@ -608,6 +620,12 @@ Error XnnpackGraph::define(ArrayRef<EValue*> args, const std::vector<Dims>& dims
         s = xnn_define_static_reshape(sg, d.rank, d.size, a, out, 0);
         break;
       }
+      case fb::NodeKind_ConstantPad:
+      case fb::NodeKind_ResizeBilinear2d:
+      case fb::NodeKind_PRelu:
+        s = define_extra_node(sg, *node, dims, id,
+                              values.Get(node->output())->layout() == fb::Layout_ChannelsLast);
+        break;
       case fb::NodeKind_Deconvolution2d: {
         const fb::Window* w = node->window();
         const size_t groups = node->groups();
