@@ -1,5 +1,7 @@
 #include "runtime/kernel/thread_pool.h"
 
+#include <unistd.h>
+
 namespace tailor {
 namespace {
 
@@ -19,6 +21,14 @@ inline void cpu_relax() {
 }
 
 }  // namespace
+
+int ThreadPool::resolve_threads(int threads) {
+  if (threads == 0) {
+    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    threads = cores < 1 ? 1 : cores > kMaxThreads ? kMaxThreads : static_cast<int>(cores);
+  }
+  return threads < 1 ? 1 : threads > kMaxThreads ? kMaxThreads : threads;
+}
 
 ThreadPool::ThreadPool(int threads) {
   pthread_mutex_init(&mutex_, nullptr);

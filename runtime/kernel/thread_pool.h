@@ -21,6 +21,10 @@ class ThreadPool final {
  public:
   static constexpr int kMaxThreads = 64;
 
+  /// `threads` as a command line gives it: 0 means every online core; at most
+  /// kMaxThreads, at least 1.
+  static int resolve_threads(int threads);
+
   explicit ThreadPool(int threads);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
