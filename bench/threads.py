@@ -1,16 +1,19 @@
 """1 against 2 kernel threads, on an idle machine and beside a busy process.
 
-    .venv/bin/python bench/threads.py [--rounds 3] [--runs 10]
+    .venv/bin/python bench/threads.py [--rounds 3] [--runs 10] [--baseline RUNNER]
 
 Workloads (the host build of bench/versus_onnxruntime.py, into build/bench-ort/): the demo
 GPT without its KV cache at T = 1 and 64, and torchvision's ResNet-18 on one 224x224
 image. Conditions: idle (whatever else the machine runs), beside one busy Python loop
 (`python -c 'while True: pass'`) the scheduler places, and beside one pinned to CPU 0
 (taskset). Each round times every workload at 1 and then 2 threads under every condition
-(the runner's --repeat: execute() alone), keeping each burst's fastest run; a figure is
-the median over rounds, and the ratio divides the 2-thread figure by the 1-thread one of
-the same condition, measured side by side. The load average before and after is printed
-beside the table: on a machine shared with other builds, compare ratios within one run.
+(the runner's --repeat: execute() alone), keeping each burst's median run (a thread the
+system preempts shows there; the fastest run hides it); a figure is the median over
+rounds, and the ratio divides the 2-thread figure by the 1-thread one of the same
+condition, measured side by side. --baseline RUNNER times a runner built from other
+sources (e.g. the thread pool before a change, copied out of the same build) on the same
+programs in the same rounds. The load average before and after is printed beside the
+table: on a machine shared with other builds, compare ratios within one run.
 """
 
 import argparse
@@ -54,8 +57,9 @@ def busy_process(condition: str):
     return subprocess.Popen(pin + BUSY)
 
 
-def measure(out: str, work, rounds: int, runs: int) -> dict:
-    """(workload, condition, threads) -> median over rounds of the burst's fastest, ms."""
+def measure(runners: dict, out: str, work, rounds: int, runs: int) -> dict:
+    """(runner, workload, condition, threads) -> median over rounds of the burst's
+    median run, ms."""
     samples: dict = {}
     for r in range(rounds):
         for condition in CONDITIONS:
@@ -63,12 +67,13 @@ def measure(out: str, work, rounds: int, runs: int) -> dict:
             try:
                 for name, stem, inputs in work:
                     args = [a for path in inputs for a in ("--input", path)]
-                    for threads in (1, 2):
-                        summary = run_runner(os.path.join(out, "bin", "runner"),
-                                             os.path.join(out, stem + ".pte"), *args,
-                                             repeat=runs, warmup=2, threads=threads)
-                        samples.setdefault((name, condition, threads), []).append(
-                            summary["min_ms"])
+                    for label, runner in runners.items():
+                        for threads in (1, 2):
+                            summary = run_runner(runner, os.path.join(out, stem + ".pte"),
+                                                 *args, repeat=runs, warmup=2,
+                                                 threads=threads)
+                            samples.setdefault((label, name, condition, threads), []).append(
+                                summary["median_ms"])
             finally:
                 if busy is not None:
                     busy.kill()
@@ -77,16 +82,17 @@ def measure(out: str, work, rounds: int, runs: int) -> dict:
     return {key: statistics.median(v) for key, v in samples.items()}
 
 
-def table(work, ms: dict) -> str:
-    head = "| workload | " + " | ".join(f"{c}: 1 thread, ms | 2 threads, ms | 2 / 1"
-                                        for c in CONDITIONS) + " |"
-    lines = [head, "|---" + "|---:" * (3 * len(CONDITIONS)) + "|"]
-    for name, _, _ in work:
-        cells = []
-        for c in CONDITIONS:
-            one, two = ms[(name, c, 1)], ms[(name, c, 2)]
-            cells += [f"{one:.2f}", f"{two:.2f}", f"{two / one:.2f}x"]
-        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+def table(runners: dict, work, ms: dict) -> str:
+    head = "| runner | workload | " + " | ".join(
+        f"{c}: 1 thread, ms | 2 threads, ms | 2 / 1" for c in CONDITIONS) + " |"
+    lines = [head, "|---|---" + "|---:" * (3 * len(CONDITIONS)) + "|"]
+    for label in runners:
+        for name, _, _ in work:
+            cells = []
+            for c in CONDITIONS:
+                one, two = ms[(label, name, c, 1)], ms[(label, name, c, 2)]
+                cells += [f"{one:.2f}", f"{two:.2f}", f"{two / one:.2f}x"]
+            lines.append(f"| {label} | {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -94,6 +100,7 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--runs", type=int, default=10, help="timed runs per burst")
+    p.add_argument("--baseline", help="another runner to time on the same programs")
     args = p.parse_args(argv)
     manifest = os.path.join(REPO, BUILD, "resnet18_224.yaml")
     os.makedirs(os.path.dirname(manifest), exist_ok=True)
@@ -102,12 +109,15 @@ def main(argv=None) -> int:
     out = scons_build("host", ["nanogpt_nocache", "mlp", os.path.relpath(manifest, REPO)])
     work = workloads(os.path.join(REPO, BUILD, "inputs-threads"))
     before = os.getloadavg()[0]
-    ms = measure(out, work, args.rounds, args.runs)
+    runners = {"this build": os.path.join(out, "bin", "runner")}
+    if args.baseline:
+        runners["baseline"] = os.path.abspath(args.baseline)
+    ms = measure(runners, out, work, args.rounds, args.runs)
     after = os.getloadavg()[0]
-    print(table(work, ms))
+    print(table(runners, work, ms))
     print(f"\n{os.cpu_count()} cores shared with other builds (load average {before:.1f} "
           f"before, {after:.1f} after); {args.rounds} rounds of {args.runs} runs, the median "
-          "over rounds of each burst's fastest run. Compare the ratios, measured side by side.")
+          "over rounds of each burst's median run. Compare the ratios, measured side by side.")
     return 0
 
 

@@ -160,7 +160,8 @@ int parse_value(const std::string& arg, const char* value, Options* o) {
                          std::to_string(tailor::ThreadPool::kMaxThreads));
     }
     if (arg == "--threads") {
-      o->threads = static_cast<size_t>(tailor::ThreadPool::resolve_threads(static_cast<int>(count)));
+      o->threads =
+          static_cast<size_t>(tailor::ThreadPool::resolve_threads(static_cast<int>(count)));
     }
     if (arg == "--repeat") o->repeat = count;
     if (arg == "--max-tokens") o->max_tokens = count;

@@ -1,14 +1,16 @@
 #include "runtime/kernel/thread_pool.h"
 
+#include <time.h>
 #include <unistd.h>
 
 namespace tailor {
 namespace {
 
-// About 5-20 microseconds of polling before a thread sleeps: long enough to catch the
-// next kernel of a forward pass, short enough not to take a shared core from the thread
-// that has work (a busy phone, or a worker the caller waits for).
-constexpr int kSpinRounds = 2000;
+// Polling before a thread sleeps: long enough to catch the next kernel of a forward
+// pass, short enough not to take a shared core from a thread that has work (a busy
+// phone's UI, or a preempted worker the caller waits for). Measured by the clock: what a
+// pause instruction costs varies tenfold between CPUs.
+constexpr int64_t kSpinNanos = 20000;
 // Parts of at most this many tasks, so a part's claim index fits the claim word.
 constexpr int64_t kMaxPart = int64_t{1} << 30;
 
@@ -18,6 +20,25 @@ inline void cpu_relax() {
 #elif defined(__aarch64__)
   __asm__ volatile("yield");
 #endif
+}
+
+int64_t now_nanos() {
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec;
+}
+
+// Polls `done` for up to kSpinNanos; whether it came true.
+template <typename Done>
+bool spin_until(const Done& done) {
+  const int64_t start = now_nanos();
+  for (;;) {
+    for (int i = 0; i < 32; ++i) {
+      if (done()) return true;
+      cpu_relax();
+    }
+    if (now_nanos() - start > kSpinNanos) return done();
+  }
 }
 
 }  // namespace
@@ -98,13 +119,10 @@ void* ThreadPool::worker_main(void* arg) {
   ThreadPool& pool = *start.pool;
   uint32_t seen = 0;
   for (;;) {
-    for (int i = 0; i < kSpinRounds; ++i) {
-      if (__atomic_load_n(&pool.generation_, __ATOMIC_ACQUIRE) != seen ||
-          __atomic_load_n(&pool.stop_, __ATOMIC_ACQUIRE)) {
-        break;
-      }
-      cpu_relax();
-    }
+    spin_until([&pool, seen] {
+      return __atomic_load_n(&pool.generation_, __ATOMIC_ACQUIRE) != seen ||
+             __atomic_load_n(&pool.stop_, __ATOMIC_ACQUIRE);
+    });
     pthread_mutex_lock(&pool.mutex_);
     while (pool.generation_ == seen && !pool.stop_) pthread_cond_wait(&pool.wake_, &pool.mutex_);
     const bool stop = pool.stop_;
@@ -130,14 +148,12 @@ void ThreadPool::run_job(int64_t base, int64_t count, ParallelTask task, void* c
   work(generation, 0);
   // Every task is claimed; wait for the ones other threads still run: briefly polling,
   // then asleep, so a preempted worker can have this core.
-  for (int i = 0; i < kSpinRounds; ++i) {
-    if (__atomic_load_n(&finished_, __ATOMIC_ACQUIRE) == count) return;
-    cpu_relax();
-  }
+  const auto all_done = [this, count] {
+    return __atomic_load_n(&finished_, __ATOMIC_ACQUIRE) == count;
+  };
+  if (spin_until(all_done)) return;
   pthread_mutex_lock(&mutex_);
-  while (__atomic_load_n(&finished_, __ATOMIC_ACQUIRE) != count) {
-    pthread_cond_wait(&done_, &mutex_);
-  }
+  while (!all_done()) pthread_cond_wait(&done_, &mutex_);
   pthread_mutex_unlock(&mutex_);
 }
 

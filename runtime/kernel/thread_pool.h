@@ -12,11 +12,11 @@ namespace tailor {
 /// `threads` - 1 worker threads started by the constructor (none for 1) and joined by the
 /// destructor; the thread calling run() is the last one. Every thread, the caller's
 /// included, claims tasks from one shared counter, so a thread the system preempts holds
-/// at most the task it is running and the others take the rest. Waits are short spins
-/// (a forward pass calls many small kernels back to back, and waking a sleeping thread
-/// costs more than most of them) followed by sleeping on a condition variable: a thread
-/// never burns a core that a preempted thread could use. One job at a time: run() from
-/// several threads at once is not supported.
+/// at most the task it is running and the others take the rest. Waits spin for 20 us (a
+/// forward pass calls many small kernels back to back, and waking a sleeping thread costs
+/// more than most of them), then sleep on a condition variable: a waiting thread never
+/// burns a core that a preempted thread could use. One job at a time: run() from several
+/// threads at once is not supported.
 class ThreadPool final {
  public:
   static constexpr int kMaxThreads = 64;
