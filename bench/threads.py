@@ -1,6 +1,6 @@
 """1 against 2 kernel threads, on an idle machine and beside a busy process.
 
-    .venv/bin/python bench/threads.py [--rounds 3] [--runs 10] [--baseline RUNNER]
+    .venv/bin/python bench/threads.py [--rounds 3] [--runs 10] [--baseline RUNNER] [--write]
 
 Workloads (the host build of bench/versus_onnxruntime.py, into build/bench-ort/): the demo
 GPT without its KV cache at T = 1 and 64, and torchvision's ResNet-18 on one 224x224
@@ -13,7 +13,8 @@ rounds, and the ratio divides the 2-thread figure by the 1-thread one of the sam
 condition, measured side by side. --baseline RUNNER times a runner built from other
 sources (e.g. the thread pool before a change, copied out of the same build) on the same
 programs in the same rounds. The load average before and after is printed beside the
-table: on a machine shared with other builds, compare ratios within one run.
+table: on a machine shared with other builds, compare ratios within one run. --write puts
+the table into BENCHMARKS.md under "## Threads".
 """
 
 import argparse
@@ -27,6 +28,7 @@ import numpy as np
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
+from bench import benchmarks_md  # noqa: E402
 from bench.common import run_runner  # noqa: E402
 from bench.versus_onnxruntime import BUILD, RESNET_MANIFEST, scons_build  # noqa: E402
 
@@ -101,6 +103,7 @@ def main(argv=None) -> int:
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--runs", type=int, default=10, help="timed runs per burst")
     p.add_argument("--baseline", help="another runner to time on the same programs")
+    p.add_argument("--write", action="store_true", help="update BENCHMARKS.md")
     args = p.parse_args(argv)
     manifest = os.path.join(REPO, BUILD, "resnet18_224.yaml")
     os.makedirs(os.path.dirname(manifest), exist_ok=True)
@@ -114,10 +117,18 @@ def main(argv=None) -> int:
         runners["baseline"] = os.path.abspath(args.baseline)
     ms = measure(runners, out, work, args.rounds, args.runs)
     after = os.getloadavg()[0]
+    note = (f"{os.cpu_count()} cores shared with other builds (load average {before:.1f} "
+            f"before, {after:.1f} after); {args.rounds} rounds of {args.runs} runs, the "
+            "median over rounds of each burst's median run. Compare the ratios, measured "
+            "side by side.")
     print(table(runners, work, ms))
-    print(f"\n{os.cpu_count()} cores shared with other builds (load average {before:.1f} "
-          f"before, {after:.1f} after); {args.rounds} rounds of {args.runs} runs, the median "
-          "over rounds of each burst's median run. Compare the ratios, measured side by side.")
+    print("\n" + note)
+    if args.write:
+        benchmarks_md.write_section("Threads", (
+            "1 against 2 kernel threads (the host build; `busy`: one `python -c 'while "
+            "True: pass'` beside the runner, placed by the scheduler or pinned to CPU 0). "
+            + note + " Command:\n\n    .venv/bin/python bench/threads.py --write"
+            + (" --baseline RUNNER" if args.baseline else "") + "\n\n" + table(runners, work, ms)))
     return 0
 
 
