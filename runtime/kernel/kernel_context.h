@@ -49,6 +49,7 @@ class KernelContext final {
     if (n <= 0) return;
     const int64_t chunk = parallel_chunk(n, cost, threads());
     if (chunk >= n) {
+      ScratchScope scope(scratch());
       fn(int64_t{0}, n, scratch());
       return;
     }
