@@ -15,6 +15,9 @@ command prefix that runs the target's binaries here, e.g. [qemu-aarch64, -L, ...
 that provide them, quoted in the one error a missing tool gives), and `sysroot_debs`
 (Debian packages the build unpacks into a private sysroot, ${SYSROOT} in paths).
 
+`threads` is the kernel threads the build's runner and apps use when no --threads is
+given (0: every core; a model manifest's `threads:` wins, see parse_threads).
+
 CLI: python -m codegen.target TARGET.yaml   (validates it and prints it)
 """
 
@@ -56,6 +59,7 @@ class Target:
     requires: tuple[str, ...] = ()       # files (absolute) or programs the build needs
     install: str = ""                    # how to get what `requires` names
     sysroot_debs: tuple[str, ...] = ()   # unpacked into the build's private ${SYSROOT}
+    threads: int | None = None           # default kernel threads (0: all cores); None: unset
 
     def library_path(self, library: str) -> str:
         """manifests/kernels/<library>.yaml: the project's, the one beside this target's
@@ -66,6 +70,18 @@ class Target:
         candidates = [os.path.join(d, f"{library}.yaml") for d in library_dirs(self.path)]
         found = [c for c in candidates if os.path.isfile(c)]
         return roots.scons_path((found or candidates)[:1][0])
+
+
+MAX_THREADS = 64  # runtime/kernel/thread_pool.h: ThreadPool::kMaxThreads
+
+
+def parse_threads(path: str, value) -> int:
+    """A manifest's `threads:`: the kernel threads its binaries use when no --threads is
+    given, 0 for every core."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_THREADS:
+        raise ManifestError(f"{path}: threads must be a count from 0 (every core) to "
+                            f"{MAX_THREADS}, e.g. threads: 2; not {value!r}")
+    return value
 
 
 def is_library_path(library: str) -> bool:
@@ -138,7 +154,7 @@ def parse_target(text: str, path: str, libraries: frozenset[str]) -> Target:
     if not isinstance(data, dict):
         raise ManifestError(f"{path}: a target is a YAML mapping (toolchain:, cxx:, "
                             "kernel_libraries:, ...)")
-    known = _STRINGS + _LISTS
+    known = _STRINGS + _LISTS + ("threads",)
     for key, value in data.items():
         if key not in known:
             raise ManifestError(f"{path}: unknown key '{key}'{suggest(str(key), known)}; "
@@ -179,6 +195,8 @@ def parse_target(text: str, path: str, libraries: frozenset[str]) -> Target:
         if order.count(library) > 1:
             raise ManifestError(f"{path}: kernel library '{library}' is listed twice in "
                                 "kernel_libraries; keep the first")
+    if "threads" in data:
+        parse_threads(path, data["threads"])
     fields = {k: (tuple(v) if k in _LISTS else v) for k, v in data.items()}
     name = os.path.splitext(os.path.basename(path))[0]
     return Target(name=name, path=path, **fields)

@@ -41,7 +41,7 @@ from codegen.backends import available_backends, plan_backends
 from codegen.errors import ManifestError
 from codegen.roots import PACKAGE as REPO
 from codegen.roots import manifest_names, scons_path
-from codegen.target import is_library_path
+from codegen.target import is_library_path, parse_threads
 from codegen.yaml_io import load_yaml, once_per_file
 from exporter.errors import ExportError
 from exporter.quantize.scheme import parse_quantize
@@ -51,7 +51,7 @@ _NAME = re.compile(r"^[A-Za-z_]\w*$")
 _TOP_KEYS = {"description": str, "factory": str, "factory_args": dict, "dynamic_dims": list,
              "tolerance": dict, "app": dict, "backend": str, "data": list,
              "constant_methods": dict, "quantize": (str, dict), "kernel_libraries": list,
-             "llm": dict}
+             "llm": dict, "threads": int}
 # An app is a program the build links against the model's runtime (read by site_scons);
 # `args` go before `--prompt TEXT` when `scons generate=TEXT` runs it.
 _APP_KEYS = ("name", "sources", "args")
@@ -97,6 +97,7 @@ class ModelManifest:
     app_args: tuple[str, ...] = ()      # what `generate=` passes it before --prompt
     kernel_libraries: tuple[str, ...] = ()  # the model's own kernel manifests
     llm_checkpoint: str = ""            # `llm:`: the checkpoint directory, absolute
+    threads: int | None = None          # the build's default kernel threads (0: all cores)
 
 
 def _type_name(t) -> str:
@@ -231,7 +232,8 @@ def parse_manifest(path: str, data, repo: str = REPO) -> ModelManifest:
         app_sources=_matching_files(repo, path, "app.sources", app.get("sources", [])),
         app_args=tuple(app.get("args", [])),
         llm_checkpoint=data["factory_args"]["checkpoint"] if "llm" in data else "",
-        kernel_libraries=_model_libraries(repo, path, data.get("kernel_libraries", [])))
+        kernel_libraries=_model_libraries(repo, path, data.get("kernel_libraries", [])),
+        threads=parse_threads(path, data["threads"]) if "threads" in data else None)
 
 
 def _relative_to(repo: str, relative: str) -> list[str]:

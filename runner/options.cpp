@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "runner/build_defaults.h"
 #include "runtime/kernel/thread_pool.h"
 
 namespace tailor::runner {
@@ -25,8 +26,8 @@ const char kUsage[] =
     "                   from <dir>/<stem>_io/input_<i>.npy unless --input is given; an\n"
     "                   output of random operators, drawn_<i>.npy: shape and dtype only)\n"
     "  --atol X --rtol X  float tolerance: |a - e| <= atol + rtol * |e| (default 1e-05)\n"
-    "  --threads N      threads the kernels and each delegate (backend) may use (default 1:\n"
-    "                   the runtime creates no thread)\n"
+    "  --threads N      threads the kernels and each delegate (backend) may use; 0: every\n"
+    "                   core (default: the build's `threads:`, else 1: no thread is created)\n"
     "  --repeat N       run the method N times and print the min and median time\n"
     "  --json FILE      write a summary to FILE: every run's time, each output's shape,\n"
     "                   dtype and check result (what scripts read instead of the text)\n"
@@ -80,6 +81,7 @@ bool parse_number(const char* text, double* out) {
 
 int parse_args(int argc, char** argv, Options* o) {
   std::vector<std::string>* list = nullptr;  // the option that takes several files
+  o->threads = static_cast<uint32_t>(build_default_threads());
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "-h" || arg == "--help") {
@@ -108,10 +110,10 @@ int parse_args(int argc, char** argv, Options* o) {
       const char* value = argv[++i];
       char* end = nullptr;
       const unsigned long n = strtoul(value, &end, 10);
-      if (end == value || *end != '\0' || n < (arg == "--warmup" ? 0u : 1u) || n > 100000 ||
+      if (end == value || *end != '\0' || n < (arg == "--repeat" ? 1u : 0u) || n > 100000 ||
           (arg == "--threads" && n > tailor::ThreadPool::kMaxThreads)) {
         return usage_error(arg + ": '" + value + "' is not a count from " +
-                           (arg == "--warmup" ? "0" : "1") + " to " +
+                           (arg == "--repeat" ? "1" : "0") + " to " +
                            (arg == "--threads" ? "64" : "100000"));
       }
       (arg == "--threads" ? o->threads : arg == "--repeat" ? o->repeat : o->warmup) =
@@ -173,6 +175,7 @@ int parse_args(int argc, char** argv, Options* o) {
     }
   }
   if (o->program.empty()) return usage_error("no PROGRAM given");
+  o->threads = static_cast<uint32_t>(ThreadPool::resolve_threads(static_cast<int>(o->threads)));
   return -1;
 }
 

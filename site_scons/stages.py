@@ -42,6 +42,7 @@ class ModelInfo:
     backend: str = ""    # the manifest's `backend:` ("" = the target's, "none" = no delegate)
     kernel_libraries: tuple = ()  # the model's own kernel manifests, ahead of the target's
     llm_checkpoint: str = ""  # `llm:`: the Hugging Face checkpoint directory (absolute)
+    threads: int | None = None  # `threads:`: the build's default kernel threads, or None
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,7 @@ class BuildPlan:
     shards: int = 1      # kernel shards (site_scons/kernel_shards.py): one per job
     launcher: str = ""   # compiler launcher (ccache, ...); "" = the target's, "none" = none
     compiledb: bool = False  # also write ./compile_commands.json (each build writes its own)
+    threads: int = 1     # the runner's and apps' kernel threads without --threads (0: all)
 
     @property
     def root(self) -> str:
@@ -116,7 +118,7 @@ def _read_model(name: str) -> ModelInfo:
     return ModelInfo(name, roots.scons_path(path), manifest.data_files, manifest.tolerance.atol,
                      manifest.tolerance.rtol, manifest.app_name, manifest.app_sources,
                      manifest.app_args, manifest.backend, manifest.kernel_libraries,
-                     manifest.llm_checkpoint)
+                     manifest.llm_checkpoint, manifest.threads)
 
 
 def _user_path(path: str) -> str:
@@ -162,13 +164,30 @@ def plan_build(env, jobs: int = 1) -> list:
                    else "%s has no app:" % ", ".join(no_app)))
     plans = []
     for target_name in targets.target_names(env["target"]):
-        profile = profile_name(env["profile"], load_target(targets.target_path(target_name)))
+        target = load_target(targets.target_path(target_name))
+        profile = profile_name(env["profile"], target)
         plans.append(BuildPlan(target_name, models, programs, libraries, ops,
                                env["select"], env["run"], env["sanitize"], env["verbose"],
                                env["build_dir"], profile, env["log"], env["size"],
                                env["generate"], env["trace"], env["lib"], shard_count(jobs),
-                               env["launcher"], env["compiledb"] and not plans))
+                               env["launcher"], env["compiledb"] and not plans,
+                               default_threads(target, models)))
     return plans
+
+
+def default_threads(target, models: tuple) -> int:
+    """The kernel threads a build's binaries use without --threads: its models'
+    `threads:` (one runner and one app serve every model of the build, so they must
+    agree), else its target's, else 1."""
+    chosen = {m.threads: m.manifest for m in models if m.threads is not None}
+    if len(chosen) > 1:
+        (a, first), (b, second) = list(chosen.items())[:2]
+        raise ManifestError("%s says threads: %d and %s threads: %d; the build's runner and "
+                            "apps have one default: make them agree or build them apart"
+                            % (first, a, second, b))
+    if chosen:
+        return next(iter(chosen))
+    return target.threads if target.threads is not None else 1
 
 
 def _stale_imports_changed(node, target, prev_ni, repo_node=None) -> bool:

@@ -25,6 +25,7 @@
 #include "apps/llm/tokenizer/stream_decoder.h"
 #include "apps/llm/tokenizer/tokenizer.h"
 #include "apps/llm/tokenizer_lookup.h"
+#include "runner/build_defaults.h"
 #include "runtime/kernel/thread_pool.h"
 #include "runtime/platform/platform.h"
 
@@ -75,7 +76,8 @@ const char kUsage[] =
     "                        runs (default 20) after 2 warm-up runs\n"
     "  --decode-bench C[,C...]  time one decode step at context C (with a KV cache: one\n"
     "                        token after C-1 cached; without: a forward pass on C tokens)\n"
-    "  --threads N           threads the kernels may use (default 1: no thread is created)\n"
+    "  --threads N           threads the kernels may use; 0: every core (default: the\n"
+    "                        build's `threads:`, else 1: no thread is created)\n"
     "Text streams to stdout as it is generated; statistics go to stderr.\n"
     "Exit codes: 0 ok, 1 error (files, program, prompt), 2 usage.\n";
 
@@ -153,12 +155,14 @@ int parse_value(const std::string& arg, const char* value, Options* o) {
     if (!parse_count(value, &count)) {
       return usage_error(arg + ": '" + value + "' is not a non-negative integer");
     }
-    if (arg == "--threads" &&
-        (count < 1 || count > static_cast<uint64_t>(tailor::ThreadPool::kMaxThreads))) {
-      return usage_error("--threads: '" + std::string(value) + "' is not from 1 to " +
+    if (arg == "--threads" && count > static_cast<uint64_t>(tailor::ThreadPool::kMaxThreads)) {
+      return usage_error("--threads: '" + std::string(value) + "' is not from 0 (every core) to " +
                          std::to_string(tailor::ThreadPool::kMaxThreads));
     }
-    if (arg == "--threads") o->threads = count;
+    if (arg == "--threads") {
+      o->threads =
+          static_cast<size_t>(tailor::ThreadPool::resolve_threads(static_cast<int>(count)));
+    }
     if (arg == "--repeat") o->repeat = count;
     if (arg == "--max-tokens") o->max_tokens = count;
     if (arg == "--top-k") o->sampler.top_k = count;
@@ -185,6 +189,8 @@ int parse_args(int argc, char** argv, Options* o) {
   o->sampler.temperature = 0.8f;
   o->sampler.top_k = 40;
   o->sampler.seed = 1;
+  o->threads = static_cast<size_t>(
+      tailor::ThreadPool::resolve_threads(tailor::build_default_threads()));
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "-h" || arg == "--help") {

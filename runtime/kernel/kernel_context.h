@@ -39,6 +39,23 @@ class KernelContext final {
     Job job{task, context, scratch_};
     parallel_->run(parallel_->impl, count, &run_task, &job);
   }
+  /// Calls fn(begin, end, scratch) over chunks of [0, n) that cover it once, split by
+  /// parallel_chunk() (the cost rule: `cost` per element, see parallel.h): on the calling
+  /// thread alone for little work, else in several chunks a thread, claimed by whichever
+  /// thread is free. A chunk must compute each output element the way one thread would
+  /// (results then do not depend on the threads).
+  template <typename F>
+  void parallel_range(int64_t n, int64_t cost, const F& fn) {
+    if (n <= 0) return;
+    const int64_t chunk = parallel_chunk(n, cost, threads());
+    if (chunk >= n) {
+      ScratchScope scope(scratch());
+      fn(int64_t{0}, n, scratch());
+      return;
+    }
+    Range<F> range{&fn, n, chunk};
+    parallel_for((n + chunk - 1) / chunk, &Range<F>::run, &range);
+  }
   /// The calling thread's scratch slice (an empty one when the method reserved none).
   KernelScratch& scratch() { return scratch_ != nullptr ? scratch_[0] : empty_; }
 
@@ -62,6 +79,17 @@ class KernelContext final {
     ScratchTask task;
     void* context;
     KernelScratch* slices;
+  };
+  template <typename F>
+  struct Range {
+    const F* fn;
+    int64_t n;
+    int64_t chunk;
+    static void run(void* self, int64_t i, KernelScratch& scratch) {
+      const Range& r = *static_cast<const Range*>(self);
+      const int64_t begin = i * r.chunk;
+      (*r.fn)(begin, r.n - begin < r.chunk ? r.n : begin + r.chunk, scratch);
+    }
   };
   static void run_task(void* job_ptr, int64_t i, int worker) {
     const Job& job = *static_cast<const Job*>(job_ptr);

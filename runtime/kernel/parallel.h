@@ -25,4 +25,27 @@ struct Parallel {
   void (*run)(void* impl, int64_t count, ParallelTask task, void* context) = nullptr;
 };
 
+/// The cost rule. A call's work is its elements times their cost, in units of about one
+/// multiply-add (an add or a copy: 1; a GEMM output: k; an exp: about 10). Below
+/// kParallelMinWork a call runs on the calling thread and wakes no one: waking a worker
+/// costs about what 100k multiply-adds do (5-50 us).
+constexpr int64_t kParallelMinWork = int64_t{1} << 17;
+/// Chunks per thread a split aims at: a thread preempted on a busy core then holds at
+/// most a quarter of its share, and the threads that run take over the rest.
+constexpr int64_t kChunksPerThread = 4;
+/// No chunk smaller than this much work: claiming one is a shared atomic operation.
+constexpr int64_t kParallelMinChunkWork = int64_t{1} << 14;
+
+/// Elements per chunk when `n` elements of `cost` each split over `threads`: about
+/// kChunksPerThread chunks a thread, none under kParallelMinChunkWork; n (one chunk,
+/// run by the caller) when the whole is under kParallelMinWork or there is one thread.
+inline int64_t parallel_chunk(int64_t n, int64_t cost, int threads) {
+  if (cost < 1) cost = 1;
+  if (threads <= 1 || n <= 1 || n * cost < kParallelMinWork) return n < 1 ? 1 : n;
+  const int64_t chunks = kChunksPerThread * threads;
+  const int64_t even = (n + chunks - 1) / chunks;
+  const int64_t least = (kParallelMinChunkWork + cost - 1) / cost;
+  return even > least ? even : least;
+}
+
 }  // namespace tailor

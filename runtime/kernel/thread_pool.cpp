@@ -1,10 +1,18 @@
 #include "runtime/kernel/thread_pool.h"
 
+#include <time.h>
+#include <unistd.h>
+
 namespace tailor {
 namespace {
 
-// About 50-100 microseconds of polling before a worker sleeps.
-constexpr int kSpinRounds = 20000;
+// Polling before a thread sleeps: long enough to catch the next kernel of a forward
+// pass, short enough not to take a shared core from a thread that has work (a busy
+// phone's UI, or a preempted worker the caller waits for). Measured by the clock: what a
+// pause instruction costs varies tenfold between CPUs.
+constexpr int64_t kSpinNanos = 20000;
+// Parts of at most this many tasks, so a part's claim index fits the claim word.
+constexpr int64_t kMaxPart = int64_t{1} << 30;
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -14,11 +22,39 @@ inline void cpu_relax() {
 #endif
 }
 
+int64_t now_nanos() {
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return static_cast<int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec;
+}
+
+// Polls `done` for up to kSpinNanos; whether it came true.
+template <typename Done>
+bool spin_until(const Done& done) {
+  const int64_t start = now_nanos();
+  for (;;) {
+    for (int i = 0; i < 32; ++i) {
+      if (done()) return true;
+      cpu_relax();
+    }
+    if (now_nanos() - start > kSpinNanos) return done();
+  }
+}
+
 }  // namespace
+
+int ThreadPool::resolve_threads(int threads) {
+  if (threads == 0) {
+    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    threads = cores < 1 ? 1 : cores > kMaxThreads ? kMaxThreads : static_cast<int>(cores);
+  }
+  return threads < 1 ? 1 : threads > kMaxThreads ? kMaxThreads : threads;
+}
 
 ThreadPool::ThreadPool(int threads) {
   pthread_mutex_init(&mutex_, nullptr);
   pthread_cond_init(&wake_, nullptr);
+  pthread_cond_init(&done_, nullptr);
   parallel_.impl = this;
   parallel_.run = &ThreadPool::run;
   const int wanted = (threads < 1 ? 1 : threads > kMaxThreads ? kMaxThreads : threads) - 1;
@@ -39,48 +75,86 @@ ThreadPool::~ThreadPool() {
   pthread_cond_broadcast(&wake_);
   pthread_mutex_unlock(&mutex_);
   for (int i = 0; i < num_workers_; ++i) pthread_join(workers_[i], nullptr);
+  pthread_cond_destroy(&done_);
   pthread_cond_destroy(&wake_);
   pthread_mutex_destroy(&mutex_);
 }
 
-void ThreadPool::work(ParallelTask task, void* context, int64_t count, int worker) {
+// Claims and runs tasks of job `generation` until none is left (or the job is over).
+// The job's fields are read under the lock: run_job() changes them only once every task
+// of the previous job has ended, and a late worker's claim then fails on the generation.
+void ThreadPool::work(uint32_t generation, int worker) {
+  pthread_mutex_lock(&mutex_);
+  const bool current = generation_ == generation;
+  const ParallelTask task = task_;
+  void* const context = context_;
+  const int64_t base = base_;
+  const int64_t count = count_;
+  pthread_mutex_unlock(&mutex_);
+  if (!current) return;
+  const uint64_t tag = uint64_t{generation} << 32;
+  uint64_t claim = __atomic_load_n(&claim_, __ATOMIC_RELAXED);
   for (;;) {
-    const int64_t i = __atomic_fetch_add(&next_, 1, __ATOMIC_RELAXED);
-    if (i >= count) return;
-    task(context, i, worker);
-    __atomic_fetch_add(&done_, 1, __ATOMIC_RELEASE);
+    if ((claim & ~uint64_t{0xFFFFFFFF}) != tag ||
+        static_cast<int64_t>(claim & 0xFFFFFFFF) >= count) {
+      return;
+    }
+    if (!__atomic_compare_exchange_n(&claim_, &claim, claim + 1, true, __ATOMIC_ACQUIRE,
+                                     __ATOMIC_RELAXED)) {
+      continue;  // `claim` now holds the current word
+    }
+    task(context, base + static_cast<int64_t>(claim & 0xFFFFFFFF), worker);
+    if (__atomic_add_fetch(&finished_, 1, __ATOMIC_ACQ_REL) == count && worker != 0) {
+      // The caller may be asleep on the job's end (the lock orders this after its check).
+      pthread_mutex_lock(&mutex_);
+      pthread_cond_signal(&done_);
+      pthread_mutex_unlock(&mutex_);
+    }
+    claim = __atomic_load_n(&claim_, __ATOMIC_RELAXED);
   }
 }
 
 void* ThreadPool::worker_main(void* arg) {
   const WorkerStart& start = *static_cast<const WorkerStart*>(arg);
   ThreadPool& pool = *start.pool;
-  uint64_t seen = 0;
+  uint32_t seen = 0;
   for (;;) {
-    for (int i = 0; i < kSpinRounds; ++i) {
-      if (__atomic_load_n(&pool.generation_, __ATOMIC_ACQUIRE) != seen ||
-          __atomic_load_n(&pool.stop_, __ATOMIC_ACQUIRE)) {
-        break;
-      }
-      cpu_relax();
-    }
-    // The job is read under the lock, and run() changes it only under the lock and
-    // once no worker is active: a worker never mixes two jobs' fields and counters.
+    spin_until([&pool, seen] {
+      return __atomic_load_n(&pool.generation_, __ATOMIC_ACQUIRE) != seen ||
+             __atomic_load_n(&pool.stop_, __ATOMIC_ACQUIRE);
+    });
     pthread_mutex_lock(&pool.mutex_);
     while (pool.generation_ == seen && !pool.stop_) pthread_cond_wait(&pool.wake_, &pool.mutex_);
-    if (pool.stop_) {
-      pthread_mutex_unlock(&pool.mutex_);
-      return nullptr;
-    }
+    const bool stop = pool.stop_;
     seen = pool.generation_;
-    const ParallelTask task = pool.task_;
-    void* const context = pool.context_;
-    const int64_t count = pool.count_;
-    __atomic_fetch_add(&pool.active_, 1, __ATOMIC_ACQ_REL);
     pthread_mutex_unlock(&pool.mutex_);
-    pool.work(task, context, count, start.worker);
-    __atomic_fetch_sub(&pool.active_, 1, __ATOMIC_ACQ_REL);
+    if (stop) return nullptr;
+    pool.work(seen, start.worker);
   }
+}
+
+void ThreadPool::run_job(int64_t base, int64_t count, ParallelTask task, void* context) {
+  pthread_mutex_lock(&mutex_);
+  task_ = task;
+  context_ = context;
+  base_ = base;
+  count_ = count;
+  const uint32_t generation = generation_ + 1;
+  __atomic_store_n(&finished_, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&claim_, uint64_t{generation} << 32, __ATOMIC_RELEASE);
+  __atomic_store_n(&generation_, generation, __ATOMIC_RELEASE);
+  pthread_cond_broadcast(&wake_);
+  pthread_mutex_unlock(&mutex_);
+  work(generation, 0);
+  // Every task is claimed; wait for the ones other threads still run: briefly polling,
+  // then asleep, so a preempted worker can have this core.
+  const auto all_done = [this, count] {
+    return __atomic_load_n(&finished_, __ATOMIC_ACQUIRE) == count;
+  };
+  if (spin_until(all_done)) return;
+  pthread_mutex_lock(&mutex_);
+  while (!all_done()) pthread_cond_wait(&done_, &mutex_);
+  pthread_mutex_unlock(&mutex_);
 }
 
 void ThreadPool::run(void* self, int64_t count, ParallelTask task, void* context) {
@@ -89,19 +163,9 @@ void ThreadPool::run(void* self, int64_t count, ParallelTask task, void* context
     for (int64_t i = 0; i < count; ++i) task(context, i, 0);
     return;
   }
-  pthread_mutex_lock(&pool.mutex_);
-  // A worker that joined the previous job late may still be leaving it.
-  while (__atomic_load_n(&pool.active_, __ATOMIC_ACQUIRE) != 0) cpu_relax();
-  pool.task_ = task;
-  pool.context_ = context;
-  pool.count_ = count;
-  __atomic_store_n(&pool.next_, 0, __ATOMIC_RELAXED);
-  __atomic_store_n(&pool.done_, 0, __ATOMIC_RELAXED);
-  __atomic_store_n(&pool.generation_, pool.generation_ + 1, __ATOMIC_RELEASE);
-  pthread_cond_broadcast(&pool.wake_);
-  pthread_mutex_unlock(&pool.mutex_);
-  pool.work(task, context, count, 0);
-  while (__atomic_load_n(&pool.done_, __ATOMIC_ACQUIRE) < count) cpu_relax();
+  for (int64_t base = 0; base < count; base += kMaxPart) {
+    pool.run_job(base, count - base < kMaxPart ? count - base : kMaxPart, task, context);
+  }
 }
 
 }  // namespace tailor

@@ -10,13 +10,20 @@
 namespace tailor {
 
 /// `threads` - 1 worker threads started by the constructor (none for 1) and joined by the
-/// destructor; the thread calling run() is the last one. Workers spin briefly after each
-/// job (a forward pass calls many small kernels back to back, and waking a sleeping
-/// thread costs more than most of them), then sleep until the next. One job at a time:
-/// run() from several threads at once is not supported.
+/// destructor; the thread calling run() is the last one. Every thread, the caller's
+/// included, claims tasks from one shared counter, so a thread the system preempts holds
+/// at most the task it is running and the others take the rest. Waits spin for 20 us (a
+/// forward pass calls many small kernels back to back, and waking a sleeping thread costs
+/// more than most of them), then sleep on a condition variable: a waiting thread never
+/// burns a core that a preempted thread could use. One job at a time: run() from several
+/// threads at once is not supported.
 class ThreadPool final {
  public:
   static constexpr int kMaxThreads = 64;
+
+  /// `threads` as a command line gives it: 0 means every online core; at most
+  /// kMaxThreads, at least 1.
+  static int resolve_threads(int threads);
 
   explicit ThreadPool(int threads);
   ~ThreadPool();
@@ -32,7 +39,8 @@ class ThreadPool final {
  private:
   static void* worker_main(void* self);
   static void run(void* self, int64_t count, ParallelTask task, void* context);
-  void work(ParallelTask task, void* context, int64_t count, int worker);
+  void run_job(int64_t base, int64_t count, ParallelTask task, void* context);
+  void work(uint32_t generation, int worker);
 
   struct WorkerStart {
     ThreadPool* pool;
@@ -44,17 +52,20 @@ class ThreadPool final {
   WorkerStart starts_[kMaxThreads];
   int num_workers_ = 0;
   pthread_mutex_t mutex_;
-  pthread_cond_t wake_;
-  // The current job, written under mutex_ while no worker is inside one.
+  pthread_cond_t wake_;  // workers sleep here between jobs
+  pthread_cond_t done_;  // the caller sleeps here until the job's last task ends
+  // The current job, written under mutex_ (read under it by workers joining the job).
   ParallelTask task_ = nullptr;
   void* context_ = nullptr;
-  int64_t count_ = 0;
-  uint64_t generation_ = 0;  // counts jobs; read outside the lock while spinning
+  int64_t base_ = 0;   // task index of claim 0 (jobs of over 2^31 tasks run in parts)
+  int64_t count_ = 0;  // tasks in this part
+  uint32_t generation_ = 0;  // counts jobs; read outside the lock while spinning
   bool stop_ = false;
-  // Shared counters of the current job (atomic builtins).
-  int64_t next_ = 0;    // the next task index to take
-  int64_t done_ = 0;    // tasks finished
-  int active_ = 0;      // workers inside a job
+  // The claim word (atomic builtins): the job's generation in the high 32 bits, the next
+  // task to take in the low 32. A worker that joins a job late claims with the generation
+  // it read, so it can never take a task of the job after it: no one waits for it.
+  uint64_t claim_ = 0;
+  int64_t finished_ = 0;  // tasks of the current job that ended
 };
 
 }  // namespace tailor

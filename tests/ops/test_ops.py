@@ -161,8 +161,8 @@ def test_integer_division_by_zero_fails_the_call(op, exported, built, tmp_path):
 
 def test_random_ops_follow_the_seed_rule(exported, built, tmp_path):
     """README.md, Random operators: the same seed draws the same numbers on any number of
-    threads (the first call spans two parallel blocks), another seed or the next run other
-    ones, and --reset-state makes every run the first again."""
+    threads (the first call splits into 8 chunks on 2 threads), another seed or the next
+    run other ones, and --reset-state makes every run the first again."""
     program = exported[("rand.default", "Float")]
     runner = built("portable").runner
 

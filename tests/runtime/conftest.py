@@ -71,7 +71,7 @@ BINARIES = {
     # runner/trace/ goes only into trace=1 builds (TL_TRACE), which these are not.
     "runner": (lambda: [s for s in _sources("runner")
                         if os.sep + "trace" + os.sep not in os.path.relpath(s, REPO)]
-               + [TEST_KERNELS], FIXTURES),
+               + [TEST_KERNELS, os.path.join(FIXTURES, "build_defaults.cpp")], FIXTURES),
     "runtime_tool": (lambda: [TEST_KERNELS, os.path.join(FIXTURES, "runtime_tool.cpp")],
                      FIXTURES),
     "hostile_values": (lambda: [os.path.join(HOSTILE, "hostile_values.cpp")] + HOSTILE_KERNELS,

@@ -38,34 +38,23 @@ T random_element(uint64_t key, uint64_t n, Distribution dist) {
 
 namespace random_fill_detail {
 
-constexpr int64_t kBlock = 16384;  // elements per parallel task
-
-template <typename T>
-struct Job {
-  T* data;
-  int64_t numel;
-  uint64_t key;
-  Distribution dist;
-};
-
-template <typename T>
-void fill_block(void* context, int64_t block, KernelScratch&) {
-  const Job<T>& job = *static_cast<const Job<T>*>(context);
-  const int64_t end = (block + 1) * kBlock < job.numel ? (block + 1) * kBlock : job.numel;
-  for (int64_t n = block * kBlock; n < end; ++n) {
-    job.data[n] = random_element<T>(job.key, static_cast<uint64_t>(n), job.dist);
-  }
-}
+// Cost of an element in multiply-adds (parallel.h's cost rule): a 64-bit hash, and for
+// the normal distribution a log, a square root and a cosine.
+constexpr int64_t kElementCost = 40;
 
 }  // namespace random_fill_detail
 
 // Fills `out` (contiguous) from the call's stream, on the context's threads.
 template <typename T>
 void fill_random(KernelContext& ctx, Tensor& out, Distribution dist) {
-  using random_fill_detail::kBlock;
-  random_fill_detail::Job<T> job{out.mutable_data<T>(), static_cast<int64_t>(out.numel()),
-                                 ctx.random_key(), dist};
-  ctx.parallel_for((job.numel + kBlock - 1) / kBlock, &random_fill_detail::fill_block<T>, &job);
+  T* data = out.mutable_data<T>();
+  const uint64_t key = ctx.random_key();
+  ctx.parallel_range(static_cast<int64_t>(out.numel()), random_fill_detail::kElementCost,
+                     [data, key, dist](int64_t begin, int64_t end, KernelScratch&) {
+                       for (int64_t n = begin; n < end; ++n) {
+                         data[n] = random_element<T>(key, static_cast<uint64_t>(n), dist);
+                       }
+                     });
 }
 
 // rand.out, randn.out and their _like forms, once the caller resized `out`: filled in
