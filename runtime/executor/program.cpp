@@ -297,7 +297,10 @@ size_t MethodMeta::kernel_scratch_bytes() const {
 size_t MethodMeta::method_allocator_bytes(uint32_t threads) const {
   return MemoryAllocator::kAlignment + internal::values_allocator_bytes(*method_) +
          internal::steps_allocator_bytes(*method_) + internal::io_allocator_bytes(*method_) +
-         internal::scratch_allocator_bytes(*method_, threads);
+         internal::scratch_allocator_bytes(*method_, threads) +
+         internal::prepack_allocator_bytes(*method_);
 }
+
+size_t MethodMeta::prepack_bytes() const { return internal::prepack_allocator_bytes(*method_); }
 
 }  // namespace tailor

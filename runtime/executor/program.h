@@ -50,6 +50,9 @@ class MethodMeta final {
   /// method_allocator_bytes() holds: the most any kernel the method calls takes, in this
   /// runtime's kernel table; 0 when none takes any.
   size_t kernel_scratch_bytes() const;
+  /// Bytes of method_allocator_bytes() the kernels' packed constant weights take
+  /// (runtime/kernel/prepack.h): 0 when no kernel of the method packs one.
+  size_t prepack_bytes() const;
   /// All the memory loading the method for `threads` threads takes: every arena plus
   /// method_allocator_bytes(threads), saturated at UINT64_MAX.
   /// LoadLimits::max_memory_bytes bounds it.
