@@ -36,15 +36,16 @@ inline size_t gemm_packed_b_bytes(int64_t k, int64_t n, int64_t nr) {
   return kGemmPackedBHeader + static_cast<size_t>(k) * width * sizeof(float);
 }
 
-/// Packs b[k, n] (row-major) into `packed` (gemm_packed_b_bytes() long).
-inline void gemm_pack_whole_b(const float* b, int64_t k, int64_t n, int64_t nr, void* packed) {
+/// Packs b[k, n] (row stride ldb) into `packed` (gemm_packed_b_bytes() long).
+inline void gemm_pack_whole_b(const float* b, int64_t ldb, int64_t k, int64_t n, int64_t nr,
+                              void* packed) {
   GemmPackedB header{kGemmPackedBMagic, static_cast<int32_t>(nr), k, n, b};
   __builtin_memcpy(packed, &header, sizeof(header));
   float* out = reinterpret_cast<float*>(static_cast<uint8_t*>(packed) + kGemmPackedBHeader);
   const int64_t kc_max = gemm_min(k, kGemmDepth);
   const int64_t width = gemm_packed_width(n, nr);
   for (int64_t pc = 0; pc < k; pc += kc_max) {
-    gemm_pack_b(b + pc * n, n, gemm_min(k - pc, kc_max), n, nr, out + pc * width);
+    gemm_pack_b(b + pc * ldb, ldb, gemm_min(k - pc, kc_max), n, nr, out + pc * width);
   }
 }
 
@@ -76,7 +77,7 @@ struct GemmPrepack {
   static void pack(const PrepackCall& call, const void* weight, void* packed, size_t) {
     PrepackTensor b;
     call.tensor(Slot, &b);  // bytes() read it: a 2-D Float tensor
-    gemm_pack_whole_b(static_cast<const float*>(weight), b.sizes[0], b.sizes[1],
+    gemm_pack_whole_b(static_cast<const float*>(weight), b.sizes[1], b.sizes[0], b.sizes[1],
                       gemm_micro_kernels(cpu_level()).nr, packed);
   }
   static constexpr KernelPrepack kHook{Slot, &bytes, &pack};
