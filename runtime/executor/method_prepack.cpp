@@ -140,8 +140,11 @@ Error prepack_steps(LoadContext& ctx, Step* steps, size_t count, size_t* made, s
                                      ->instr_as_KernelCall();
     // parse_values() checked the constant's bytes lie in the program.
     const int32_t id = call->args()->Get(static_cast<uint32_t>(hook->slot));
-    hook->pack(PrepackCall(&ctx.method, call->args()), ctx.values[id].to_tensor().data(),
-               data, size);
+    const Tensor& weight = ctx.values[id].to_tensor();
+    hook->pack(PrepackCall(&ctx.method, call->args()), weight.data(), data, size);
+    // The kernel reads the copy from now on: the original's pages may go (a call the
+    // copy does not fit reads them from the file again).
+    ctx.program.release_constant(weight.data(), weight.nbytes());
     steps[pc].packed = data;
     ++*made;
     *bytes += size;

@@ -148,6 +148,7 @@ Result<Program> Program::load(DataLoader& loader) {
                                               static_cast<size_t>(header->segment_size));
     if (!segment.ok()) return segment.error();
     program.segment_data_ = static_cast<const uint8_t*>(*segment);
+    program.loader_ = &loader;
     program.segment_size_ = static_cast<size_t>(header->segment_size);
   }
   // Methods are found by name: two with one name would make the second unreachable

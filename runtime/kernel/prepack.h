@@ -14,8 +14,9 @@
 //    from a tensor load has checked, and the kernel checks the copy fits the call.
 // The cost is load time (ResNet-18: tens of milliseconds) and memory: the packed copies
 // live in the method allocator (sized by MethodMeta::method_allocator_bytes() like the
-// kernel scratch), while the original stays in the mmap'd file, unread by the kernels that
-// have a packed copy, so its pages are not brought in. BENCHMARKS.md has the figures.
+// kernel scratch), while the original stays in the mmap'd file: read once to pack it, its
+// pages are then given back (DataLoader::release()), so a packed linear layer costs no
+// more resident memory than its original did. BENCHMARKS.md has the figures.
 //
 // A kernel declares a hook in its manifest (`prepack: ns::object`, a KernelPrepack):
 // for each call of it whose `slot` argument is a constant tensor, Method load asks
