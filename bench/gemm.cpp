@@ -3,17 +3,20 @@
 //
 //   gemm check [quick]  every level against a double-precision triple loop: ragged
 //                       sizes around each level's tile and depth block, strided rows,
-//                       every bias broadcast, alpha and beta; c's row padding must stay
+//                       every bias broadcast, alpha and beta, b packed per call and
+//                       prepacked (util/gemm_prepack.h); c's row padding must stay
 //                       untouched. Exit 1 on a mismatch.
 //   gemm time [REPS]    the FMA peak of each level (a loop of independent multiply-adds),
 //                       then GFLOP/s of each level, and of the portable matmul, on a
-//                       256^3 product and the GPT's shapes, best of REPS runs.
+//                       256^3 product and the GPT's shapes, best of REPS runs, and the
+//                       best level with b prepacked once (a constant weight's path).
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernels/optimized/util/gemm.h"
+#include "kernels/optimized/util/gemm_prepack.h"
 #include "kernels/portable/util/matmul.h"
 #include "bench/bench_util.h"
 #include "runtime/kernel/thread_pool.h"
@@ -69,8 +72,19 @@ KernelContext context_on(const ThreadPool& pool) {
 
 // With `ctx`, `batch` products (a, b, c each advanced by one matrix) through gemm_batch()
 // on ctx's threads; else one through gemm().
+// A prepacked copy of b[k, n] (row stride ldb) for `uk`, or nullptr when it is empty.
+void* prepack_b(const GemmMicroKernels& uk, const float* b, int64_t ldb, int64_t k, int64_t n) {
+  const size_t bytes = gemm_packed_b_bytes(k, n, uk.nr);
+  if (bytes == 0) return nullptr;
+  void* packed = aligned_alloc(kPrepackAlignment, (bytes + 63) / 64 * 64);
+  gemm_pack_whole_b(b, ldb, k, n, uk.nr, packed);
+  return packed;
+}
+
+// `prepacked`: b packed once beforehand (batch 1), as a constant weight is at load.
 void check_one(const GemmMicroKernels& uk, int64_t m, int64_t n, int64_t k, int64_t pad,
-               const BiasKind& kind, KernelContext* ctx = nullptr, int64_t batch = 1) {
+               const BiasKind& kind, KernelContext* ctx = nullptr, int64_t batch = 1,
+               bool prepacked = false) {
   const int64_t lda = k + pad;
   const int64_t ldb = n + pad;
   const int64_t ldc = n + pad;
@@ -97,6 +111,8 @@ void check_one(const GemmMicroKernels& uk, int64_t m, int64_t n, int64_t k, int6
     g.bias_row_stride = bias_rows == m && m > 1 ? bias_cols : 0;
     g.bias_col_stride = bias_cols == n && n > 1 ? 1 : 0;
   }
+  void* packed = prepacked ? prepack_b(uk, b_all, ldb, k, n) : nullptr;
+  g.packed_b = gemm_packed_b(packed, b_all, k, n, uk.nr);
   const bool done = ctx != nullptr ? gemm_batch(*ctx, uk, g, batch, m * lda, k * ldb, m * ldc)
                                     : gemm(uk, g, bench::scratch_slices<kGemmScratchBytes>()[0]);
   if (!done) fprintf(stderr, "gemm: the scratch slice is too small\n");
@@ -132,9 +148,9 @@ void check_one(const GemmMicroKernels& uk, int64_t m, int64_t n, int64_t k, int6
       // exceeds it by orders of magnitude.
       ok = fabs(got - want) <= (k + 3) * 6e-8 * mag + 1e-30;
       if (!ok) {
-        printf("FAILED %s m=%lld n=%lld k=%lld pad=%lld bias %s threads %d: c[%lld][%lld, "
+        printf("FAILED %s%s m=%lld n=%lld k=%lld pad=%lld bias %s threads %d: c[%lld][%lld, "
                "%lld] = %.8g, want %.8g\n",
-               uk.name, static_cast<long long>(m), static_cast<long long>(n),
+               uk.name, prepacked ? " prepacked" : "", static_cast<long long>(m), static_cast<long long>(n),
                static_cast<long long>(k), static_cast<long long>(pad), kind.name,
                ctx != nullptr ? ctx->threads() : 1, static_cast<long long>(t),
                static_cast<long long>(i), static_cast<long long>(j), got, want);
@@ -143,6 +159,7 @@ void check_one(const GemmMicroKernels& uk, int64_t m, int64_t n, int64_t k, int6
   }
   ++g_checked;
   g_failed += ok ? 0 : 1;
+  free(packed);
   free(a_all);
   free(b_all);
   free(c_all);
@@ -172,6 +189,7 @@ int check(bool quick) {
         for (int z = 0; z < count_k; ++z, ++turn) {
           const BiasKind& kind = kBiases[turn % (sizeof(kBiases) / sizeof(kBiases[0]))];
           check_one(uk, mn[x], mn[y], ks[z], turn % 3 == 0 ? 3 : 0, kind);
+          check_one(uk, mn[x], mn[y], ks[z], turn % 3 == 1 ? 3 : 0, kind, nullptr, 1, true);
         }
       }
     }
@@ -185,6 +203,9 @@ int check(bool quick) {
       for (const auto& s : parallel) {
         for (int b = 0; b < 4; ++b) {
           check_one(uk, s[0], s[1], s[2], b == 1 ? 3 : 0, kBiases[b * 2 + 1], &ctx, s[3]);
+          if (s[3] == 1) {
+            check_one(uk, s[0], s[1], s[2], b == 1 ? 3 : 0, kBiases[b * 2 + 1], &ctx, 1, true);
+          }
         }
       }
     }
@@ -275,7 +296,7 @@ struct Shape {
 
 // GFLOP/s of `uk` (nullptr: the portable matmul), on ctx's threads when given.
 double time_gemm(const GemmMicroKernels* uk, const Shape& s, int reps,
-                 KernelContext* ctx = nullptr) {
+                 KernelContext* ctx = nullptr, bool prepacked = false) {
   float* a = static_cast<float*>(malloc(sizeof(float) * s.m * s.k));
   float* b = static_cast<float*>(malloc(sizeof(float) * s.k * s.n));
   float* c = static_cast<float*>(malloc(sizeof(float) * s.m * s.n));
@@ -291,6 +312,8 @@ double time_gemm(const GemmMicroKernels* uk, const Shape& s, int reps,
   g.ldb = s.n;
   g.c = c;
   g.ldc = s.n;
+  void* packed = prepacked ? prepack_b(*uk, b, s.n, s.k, s.n) : nullptr;
+  g.packed_b = gemm_packed_b(packed, b, s.k, s.n, uk != nullptr ? uk->nr : 0);
   // Enough calls per timing that the clock's resolution does not matter.
   const double flops = 2.0 * s.m * s.n * s.k;
   const int inner = static_cast<int>(fmax(1.0, 2e7 / flops));
@@ -308,6 +331,7 @@ double time_gemm(const GemmMicroKernels* uk, const Shape& s, int reps,
     }
     best = fmin(best, (now() - start) / inner);
   }
+  free(packed);
   free(a);
   free(b);
   free(c);
@@ -336,9 +360,11 @@ int time_all(int reps) {
   };
   printf("| shape (m x n x k) | portable |");
   for (int l = 0; l < count; ++l) printf(" %s |", gemm_micro_kernels(list[l]).name);
-  printf(" best / peak | %s, 2 threads |\n|---|---:|", gemm_micro_kernels(list[count - 1]).name);
+  const char* top = gemm_micro_kernels(list[count - 1]).name;
+  printf(" best / peak | %s, 2 threads | %s, b prepacked | prepacked / per call |\n|---|---:|",
+         top, top);
   for (int l = 0; l < count; ++l) printf("---:|");
-  printf("---:|---:|\n");
+  printf("---:|---:|---:|---:|\n");
   ThreadPool pool(2);
   KernelContext ctx = context_on(pool);
   for (const Shape& s : shapes) {
@@ -351,7 +377,12 @@ int time_all(int reps) {
     }
     printf(" %.0f%% |", 100.0 * best / peak);
     // More runs: the second core is often busy with other work on a shared machine.
-    printf(" %.1f |\n", time_gemm(&gemm_micro_kernels(list[count - 1]), s, 5 * reps, &ctx));
+    printf(" %.1f |", time_gemm(&gemm_micro_kernels(list[count - 1]), s, 5 * reps, &ctx));
+    // The same level again beside its prepacked run: a ratio of two runs taken together.
+    const GemmMicroKernels* uk = &gemm_micro_kernels(list[count - 1]);
+    const double per_call = time_gemm(uk, s, reps);
+    const double packed = time_gemm(uk, s, reps, nullptr, true);
+    printf(" %.1f | %.2fx |\n", packed, per_call / packed);
     fflush(stdout);
   }
   return 0;

@@ -164,8 +164,8 @@ def gemm_line(reps: int) -> str:
                            text=True).stdout
     peak = float(re.search(r"^peak ([0-9.]+)", table, re.M).group(1))
     row = re.search(r"^\| 256x256x256 \|(.*)$", table, re.M).group(1).split("|")
-    # Columns: portable, then each level, then best / peak and 2 threads.
-    best = max(float(cell) for cell in row[1:-3] if cell.strip())
+    # Columns: portable, then each level, then best / peak, 2 threads, prepacked, ratio.
+    best = max(float(cell) for cell in row[1:-5] if cell.strip())
     return (f"GEMM 256x256x256, one thread: {best:.1f} GFLOP/s, {100 * best / peak:.0f}% of "
             f"the single-core FMA peak of {peak:.1f} GFLOP/s measured on this CPU "
             f"({gemm_bench.cpu_name()})")

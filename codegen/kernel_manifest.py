@@ -12,7 +12,8 @@ using one alias take the same value. `kernel_name: a::b::f` is C++ `a::b::native
 `source:` overrides the kernel's file (default kernels/<library>/op_<base op>.cpp).
 A kernel's `scratch_bytes: N` declares the temporary memory it takes from its thread's
 scratch slice (runtime/kernel/kernel_scratch.h) instead of the stack; a runtime's slice
-is the largest of its kernels'.
+is the largest of its kernels'. `prepack: ns::object` names the kernel's KernelPrepack
+(runtime/kernel/prepack.h): Method load packs each call's constant weight once with it.
 The library's name is the file's stem.
 
 CLI: python -m codegen.kernel_manifest LIBRARY.yaml...   (prints every concrete kernel)
@@ -47,7 +48,7 @@ IGNORED_ENTRY_KEYS = {
     "tags": "ATen tags (nondeterministic_seeded, ...) read by torch's own passes; they do "
             "not change which kernel runs",
 }
-_KERNEL_KEYS = ("arg_meta", "kernel_name", "dtypes", "scratch_bytes")
+_KERNEL_KEYS = ("arg_meta", "kernel_name", "dtypes", "scratch_bytes", "prepack")
 _KERNEL_NAME_RE = re.compile(r"^[A-Za-z_]\w*(::[A-Za-z_]\w*)+$")
 
 
@@ -64,6 +65,7 @@ class LibraryKernel:
     schema: Schema
     entry: str                        # where it is declared, for messages
     scratch_bytes: int = 0            # temporary memory it takes (kernel_scratch.h)
+    prepack: str = ""                 # its KernelPrepack object (prepack.h), "" for none
 
 
 @dataclass(frozen=True)
@@ -327,8 +329,13 @@ def _entry_kernels(entry, where: str, library: str, aten: dict) -> list[LibraryK
         if not isinstance(scratch, int) or isinstance(scratch, bool) or scratch < 0:
             _fail(at, f"scratch_bytes {scratch!r} is not a byte count; write the bytes of "
                       "scratch the kernel takes, e.g. scratch_bytes: 65536")
+        prepack = kernel.get("prepack", "")
+        if not isinstance(prepack, str) or (prepack and not _KERNEL_NAME_RE.match(prepack)):
+            _fail(at, f"prepack {prepack!r} is not a C++ qualified name with a namespace; "
+                      "write the kernel's KernelPrepack object, e.g. "
+                      "prepack: tailor::optimized::kMmPrepack")
         found += [LibraryKernel(schema.op, key, native_symbol(name), dtypes, source, library,
-                                schema, at, scratch) for key, dtypes in expanded]
+                                schema, at, scratch, prepack) for key, dtypes in expanded]
     return found
 
 

@@ -100,6 +100,11 @@ def _declarations(plan: KernelPlan) -> tuple[NamespaceDecls, ...]:
                  for ns, decls in sorted(by_namespace.items()))
 
 
+def _prepack_declarations(plan: KernelPlan) -> list[tuple[str, str]]:
+    """(namespace, name) of every kernel's KernelPrepack object, declared once each."""
+    return sorted({tuple(k.prepack.rsplit("::", 1)) for k in plan.kernels if k.prepack})
+
+
 def render_files(plan: KernelPlan) -> dict[str, str]:
     """{file name: text} of every generated file."""
     wrappers = {}
@@ -118,7 +123,8 @@ def render_files(plan: KernelPlan) -> dict[str, str]:
         else selected.get((k.library, manifest_op_name(k.op)), 0)) for k in plan.kernels}
     context = {"plan": plan, "wrappers": sorted(wrappers.values(), key=lambda w: w.name),
                "kinds": {name: w.kinds for name, w in wrappers.items()}, "masks": masks,
-               "namespaces": _declarations(plan), "dtype_rows": rows}
+               "namespaces": _declarations(plan), "dtype_rows": rows,
+               "prepacks": _prepack_declarations(plan)}
     return {name: ENV.get_template(f"{name}.j2").render(context) for name in OUTPUTS}
 
 

@@ -56,6 +56,7 @@ class KernelChoice:
     source: str      # "kernels/portable/op_addmm.cpp"
     schema: str      # the op's full schema string
     scratch_bytes: int = 0  # its manifest's scratch_bytes (runtime/kernel/kernel_scratch.h)
+    prepack: str = ""       # its manifest's prepack: KernelPrepack object (prepack.h)
 
 
 @dataclass(frozen=True)
@@ -295,7 +296,7 @@ def resolve_kernels(selection: OpList, libraries: list[KernelLibrary], select_al
     for (op, key), k in sorted(chosen.items()):
         wrapper = wrappers.setdefault((op, k.native), f"wrap_{len(wrappers)}")
         kernels.append(KernelChoice(op, key, k.native, wrapper, k.library, k.source,
-                                    str(k.schema), k.scratch_bytes))
+                                    str(k.schema), k.scratch_bytes, k.prepack))
     selected = () if select_all else tuple(DtypeSelection(library, op, tuple(sorted(d)))
                                            for (op, library), d in sorted(dtypes.items()))
     return KernelPlan(select_all, tuple(lib.name for lib in libraries), tuple(kernels), selected,
@@ -388,7 +389,8 @@ def plan_to_yaml(plan: KernelPlan) -> str:
         "libraries": list(plan.libraries),
         "kernels": [dict(op=k.op, key=k.key, native=k.native, wrapper=k.wrapper,
                          library=k.library, source=k.source, schema=k.schema,
-                         **({"scratch_bytes": k.scratch_bytes} if k.scratch_bytes else {}))
+                         **({"scratch_bytes": k.scratch_bytes} if k.scratch_bytes else {}),
+                         **({"prepack": k.prepack} if k.prepack else {}))
                     for k in plan.kernels],
         "selected_dtypes": [{"library": s.library, "op": s.op, "dtypes": list(s.dtypes),
                              "mask": f"0x{s.mask:x}"} for s in plan.selected_dtypes],

@@ -13,7 +13,7 @@ namespace {
 const char kUsage[] =
     "usage: runner PROGRAM [--method NAME] [--input FILE.npy ...] [--output FILE.npy ...]\n"
     "              [--check] [--atol X] [--rtol X] [--threads N] [--repeat N] [--warmup N]\n"
-    "              [--verbose] [--json FILE]\n"
+    "              [--verbose] [--json FILE] [--no-prepack]\n"
     "              [--max-memory BYTES] [--max-elements N] [--stack BYTES] [--seed N]\n"
     "  --method NAME    method to run (default: forward)\n"
     "  --list-methods   print each method's name, inputs, outputs and kernel scratch (a\n"
@@ -39,6 +39,8 @@ const char kUsage[] =
     "  --seed N         seed of the random operators (rand, randn, dropout; default 0):\n"
     "                   the same seed draws the same numbers on any number of threads\n"
     "  --verbose        log what happens (and the CPU level the kernels use)\n"
+    "  --no-prepack     leave constant weights as they are: the kernels pack them on every\n"
+    "                   call (default: packed once at load, runtime/kernel/prepack.h)\n"
 #if TL_TRACE
     "  --trace FILE     write a Chrome trace (chrome://tracing, ui.perfetto.dev) of the load,\n"
     "                   every run and every instruction; python -m inspector reads it\n"
@@ -156,6 +158,11 @@ int parse_args(int argc, char** argv, Options* o) {
       continue;
     }
 #endif
+    if (arg == "--no-prepack") {
+      list = nullptr;
+      o->prepack = false;
+      continue;
+    }
     if (arg == "--check" || arg == "--verbose" || arg == "--list-methods" ||
         arg == "--reset-state") {
       list = nullptr;

@@ -29,6 +29,7 @@ struct Options {
   bool verbose = false;
   bool list_methods = false;
   bool reset_state = false;  // Method::reset_state() before each run
+  bool prepack = true;       // BackendOptions::prepack_weights
   tailor::LoadLimits limits;
   uint64_t stack_bytes = 0;  // 0: the main thread's stack
   uint64_t seed = 0;         // Method::set_seed()

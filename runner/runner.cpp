@@ -253,6 +253,7 @@ int run(const Options& o) {
   }
   tailor::BackendOptions backend_options;
   backend_options.num_threads = o.threads;
+  backend_options.prepack_weights = o.prepack;
 #if TL_TRACE
   const uint64_t load_start = tl_pal_current_ticks();
 #endif
@@ -278,6 +279,8 @@ int run(const Options& o) {
     fprintf(stderr, "%s: CPU level %s (this CPU: %s)\n", o.program.c_str(),
             tailor::cpu_level_name(tailor::cpu_level()),
             tailor::cpu_level_name(tailor::cpu_level_detected()));
+    fprintf(stderr, "%s: %zu constant weights packed at load (%zu bytes)\n", o.program.c_str(),
+            method.prepacked_weights(), method.prepacked_bytes());
   }
 
   // Inputs: given files, the check directory, or zeros.
@@ -328,7 +331,8 @@ int run(const Options& o) {
 #if TL_TRACE
   if (!trace.finish()) return kExitFailure;
 #endif
-  RunSummary summary{o.program, o.method, o.threads, times, {}};
+  RunSummary summary{o.program, o.method, o.threads, times, {}, method.prepacked_weights(),
+                     method.prepacked_bytes()};
   if (o.repeat > 1) {
     std::sort(times.begin(), times.end());
     printf("%s: method '%s' ran %u times: min %.4f ms, median %.4f ms\n", o.program.c_str(),

@@ -33,7 +33,10 @@ std::string json_ms(uint64_t ns) {
 std::string to_json(const RunSummary& s) {
   std::string out = "{\"program\": " + json_string(s.program) +
                     ", \"method\": " + json_string(s.method) +
-                    ", \"threads\": " + std::to_string(s.threads) + ", \"times_ms\": [";
+                    ", \"threads\": " + std::to_string(s.threads) +
+                    ", \"prepacked_weights\": " + std::to_string(s.prepacked_weights) +
+                    ", \"prepacked_bytes\": " + std::to_string(s.prepacked_bytes) +
+                    ", \"times_ms\": [";
   for (size_t i = 0; i < s.times_ns.size(); ++i) {
     out += (i > 0 ? ", " : "") + json_ms(s.times_ns[i]);
   }

@@ -23,6 +23,8 @@ struct RunSummary {
   uint32_t threads = 1;
   std::vector<uint64_t> times_ns;  // each timed run, in order
   std::vector<OutputSummary> outputs;
+  size_t prepacked_weights = 0;  // Method::prepacked_weights(), prepacked_bytes()
+  size_t prepacked_bytes = 0;
 };
 
 /// Writes `summary` to `path` as one JSON object (through a temporary file renamed into

@@ -1,8 +1,13 @@
 #include "kernels/optimized/util/gemm.h"
+#include "kernels/optimized/util/gemm_prepack.h"
 #include "kernels/portable/util/addmm.h"
 #include "runtime/kernel/kernel_includes.h"
 
 namespace tailor::optimized::native {
+
+// A constant mat2 (a linear layer's weight) is packed once at load (manifests/kernels/
+// optimized.yaml's prepack:).
+extern const KernelPrepack kAddmmPrepack = GemmPrepack<2>::kHook;
 
 // addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1,
 //           Tensor(a!) out) -> Tensor(a!)
@@ -24,6 +29,7 @@ Tensor& addmm_out(KernelContext& ctx, const Tensor& self, const Tensor& mat1,
   const int64_t p = mat2.size(1);
   GemmArgs g = gemm_args(n, p, m, mat1.const_data<float>(), mat2.const_data<float>(),
                          out.mutable_data<float>());
+  g.packed_b = gemm_packed_b(ctx.packed(), g.b, m, p, gemm_micro_kernels(cpu_level()).nr);
   g.alpha = alpha.to<float>();
   g.beta = beta.to<float>();
   if (g.beta != 0.0f) {

@@ -16,6 +16,10 @@ namespace tailor {
 struct BackendOptions {
   /// Threads a backend may use to run one delegate call; 1 runs on the caller's thread.
   uint32_t num_threads = 1;
+  /// Method load packs the constant weights of kernels that declare a prepack hook
+  /// (runtime/kernel/prepack.h); false leaves them as they are (the memory
+  /// MethodMeta::method_allocator_bytes() reserves for them then goes unused).
+  bool prepack_weights = true;
 };
 
 /// A backend's state for one delegate of one loaded method; only the backend knows its

@@ -51,6 +51,8 @@ Method& Method::operator=(Method&& other) {
   parallel_ = other.parallel_;
   scratch_ = other.scratch_;
   scratch_slices_ = other.scratch_slices_;
+  prepacked_count_ = other.prepacked_count_;
+  prepacked_bytes_ = other.prepacked_bytes_;
   seed_ = other.seed_;
   runs_ = other.runs_;
   // The moved-from method keeps nothing to destroy.
@@ -169,6 +171,7 @@ Error Method::execute() {
       case internal::StepKind::KernelCall:
         ctx.scratch().reset();  // a kernel's scratch lasts for its call
         ctx.set_instruction(pc);
+        ctx.set_packed(step.packed);
         step.fn(ctx, step.args);
         if (ctx.failure_state() != Error::Ok) {
           TL_LOG(Error, "method '%s': instruction %zu (%s) failed: %s", name(), pc, step.op,

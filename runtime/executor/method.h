@@ -77,6 +77,11 @@ class Method final {
   /// or InvalidState when the method is not loaded.
   Error reset_state();
 
+  /// The constant weights load packed for their kernels (runtime/kernel/prepack.h), and
+  /// their bytes in the method allocator.
+  size_t prepacked_weights() const { return prepacked_count_; }
+  size_t prepacked_bytes() const { return prepacked_bytes_; }
+
   /// Runs every instruction once. Returns Ok, InvalidState when the method is not loaded,
   /// or the Error a kernel reported (logged with the instruction and operator).
   Error execute();
@@ -111,6 +116,8 @@ class Method final {
   // One slice of kernel scratch per thread (none when no kernel declares scratch).
   KernelScratch* scratch_ = nullptr;
   uint32_t scratch_slices_ = 0;
+  size_t prepacked_count_ = 0;
+  size_t prepacked_bytes_ = 0;
   uint64_t seed_ = 0;
   uint64_t runs_ = 0;  // execute() calls since the seed was set
 

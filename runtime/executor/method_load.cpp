@@ -50,6 +50,10 @@ Error Method::init(const Program& program, const fb::Method* method, MemoryManag
   if (err != Error::Ok) return err;
   err = init_scratch(*memory.method_allocator(), backend_options.num_threads);
   if (err != Error::Ok) return err;
+  if (backend_options.prepack_weights) {
+    err = internal::prepack_steps(ctx, steps_, num_steps_, &prepacked_count_, &prepacked_bytes_);
+    if (err != Error::Ok) return err;
+  }
   has_delegates_ = method->delegates() != nullptr && method->delegates()->size() > 0;
   loaded_ = true;
   return reset_state();

@@ -148,6 +148,7 @@ Result<Program> Program::load(DataLoader& loader) {
                                               static_cast<size_t>(header->segment_size));
     if (!segment.ok()) return segment.error();
     program.segment_data_ = static_cast<const uint8_t*>(*segment);
+    program.loader_ = &loader;
     program.segment_size_ = static_cast<size_t>(header->segment_size);
   }
   // Methods are found by name: two with one name would make the second unreachable
@@ -297,7 +298,10 @@ size_t MethodMeta::kernel_scratch_bytes() const {
 size_t MethodMeta::method_allocator_bytes(uint32_t threads) const {
   return MemoryAllocator::kAlignment + internal::values_allocator_bytes(*method_) +
          internal::steps_allocator_bytes(*method_) + internal::io_allocator_bytes(*method_) +
-         internal::scratch_allocator_bytes(*method_, threads);
+         internal::scratch_allocator_bytes(*method_, threads) +
+         internal::prepack_allocator_bytes(*method_);
 }
+
+size_t MethodMeta::prepack_bytes() const { return internal::prepack_allocator_bytes(*method_); }
 
 }  // namespace tailor

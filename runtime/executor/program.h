@@ -50,6 +50,9 @@ class MethodMeta final {
   /// method_allocator_bytes() holds: the most any kernel the method calls takes, in this
   /// runtime's kernel table; 0 when none takes any.
   size_t kernel_scratch_bytes() const;
+  /// Bytes of method_allocator_bytes() the kernels' packed constant weights take
+  /// (runtime/kernel/prepack.h): 0 when no kernel of the method packs one.
+  size_t prepack_bytes() const;
   /// All the memory loading the method for `threads` threads takes: every arena plus
   /// method_allocator_bytes(threads), saturated at UINT64_MAX.
   /// LoadLimits::max_memory_bytes bounds it.
@@ -102,11 +105,17 @@ class Program final {
   /// Address of bytes [offset, offset + nbytes) of constant segment `segment`, or
   /// InvalidProgram when the range is not inside it. Does not log.
   Result<const uint8_t*> constant_data(uint32_t segment, uint64_t offset, size_t nbytes) const;
+  /// Tells the loader that constant bytes [data, data + nbytes) will not be read soon
+  /// (DataLoader::release()): Method load does once it packed a copy of them.
+  void release_constant(const void* data, size_t nbytes) const {
+    if (loader_ != nullptr) loader_->release(data, nbytes);
+  }
 
  private:
   const fb::Method* find_method(const char* name) const;
 
   const fb::Program* program_ = nullptr;
+  DataLoader* loader_ = nullptr;  // for release_constant()
   const uint8_t* segment_data_ = nullptr;
   size_t segment_size_ = 0;
 };

@@ -16,6 +16,7 @@ enum class StepKind : uint8_t { KernelCall, DelegateCall, Move, JumpFalse, Free 
 /// KernelCall: `fn(ctx, args)` for operator `op` ("aten::add.out"); DelegateCall:
 /// `backend->execute(handle, args[0, a))` for delegate `b`; Move: values[b] = values[a];
 /// JumpFalse: go to `b` when values[a] is false; Free: nothing (memory is planned).
+/// `packed`: a KernelCall's prepacked weight (runtime/kernel/prepack.h), or nullptr.
 struct Step {
   StepKind kind;
   uint32_t a;
@@ -25,6 +26,7 @@ struct Step {
   const char* op;
   const Backend* backend = nullptr;
   DelegateHandle* handle = nullptr;
+  const void* packed = nullptr;
 };
 
 /// Destroys the backend state of every DelegateCall step in steps[0, count).

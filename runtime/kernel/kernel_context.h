@@ -39,6 +39,7 @@ class KernelContext final {
     Job job{task, context, scratch_};
     parallel_->run(parallel_->impl, count, &run_task, &job);
   }
+
   /// Calls fn(begin, end, scratch) over chunks of [0, n) that cover it once, split by
   /// parallel_chunk() (the cost rule: `cost` per element, see parallel.h): on the calling
   /// thread alone for little work, else in several chunks a thread, claimed by whichever
@@ -56,6 +57,12 @@ class KernelContext final {
     Range<F> range{&fn, n, chunk};
     parallel_for((n + chunk - 1) / chunk, &Range<F>::run, &range);
   }
+
+  /// The packed copy Method load made of the current call's constant weight (runtime/
+  /// kernel/prepack.h), or nullptr: the kernel checks it fits the call before reading it.
+  const void* packed() const { return packed_; }
+  void set_packed(const void* packed) { packed_ = packed; }
+
   /// The calling thread's scratch slice (an empty one when the method reserved none).
   KernelScratch& scratch() { return scratch_ != nullptr ? scratch_[0] : empty_; }
 
@@ -105,6 +112,7 @@ class KernelContext final {
   uint64_t instruction_ = 0;
   const Parallel* parallel_ = nullptr;
   KernelScratch* scratch_ = nullptr;
+  const void* packed_ = nullptr;
   KernelScratch empty_;
 };
 

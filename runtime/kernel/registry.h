@@ -7,6 +7,7 @@
 #include "runtime/core/evalue.h"
 #include "runtime/core/result.h"
 #include "runtime/kernel/kernel_context.h"
+#include "runtime/kernel/prepack.h"
 
 namespace tailor {
 
@@ -34,6 +35,9 @@ using OpFunction = void (*)(KernelContext& ctx, EValue** args);
 /// `scratch_bytes` is what the kernel takes from its thread's scratch slice (its
 /// manifest's scratch_bytes, runtime/kernel/kernel_scratch.h): a method's slices are as
 /// large as the most any kernel it calls takes.
+///
+/// `prepack` (its manifest's prepack:, runtime/kernel/prepack.h) packs a constant weight
+/// of each call once at load; nullptr: the kernel reads its weights as they are.
 struct KernelEntry {
   const char* op;
   const char* key;
@@ -41,6 +45,7 @@ struct KernelEntry {
   const char* args = nullptr;
   uint32_t dtypes = 0xffffffffu;
   uint32_t scratch_bytes = 0;
+  const KernelPrepack* prepack = nullptr;
 };
 
 namespace gen {

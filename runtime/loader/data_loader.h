@@ -20,6 +20,16 @@ class DataLoader {
   /// Total size of the file in bytes.
   virtual size_t size() const = 0;
 
+  /// A hint that bytes [data, data + size) of a range load() returned will not be read
+  /// soon: a loader mapping a file may drop their pages (read from the file again, the
+  /// same bytes, if they are). Method load gives it each constant it packed a copy of
+  /// (runtime/kernel/prepack.h), so the original does not stay resident beside the copy.
+  /// The default keeps everything.
+  virtual void release(const void* data, size_t size) {
+    (void)data;
+    (void)size;
+  }
+
  protected:
   // Not virtual: loaders are never deleted through this interface, and a virtual
   // destructor would pull operator delete into heap-free builds.

@@ -1,6 +1,7 @@
 #include "runtime/loader/mmap_data_loader.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -51,6 +52,19 @@ Result<const void*> MmapDataLoader::load(size_t offset, size_t size) {
   static const char kEmpty[1] = {0};
   if (data_ == nullptr) return Result<const void*>(kEmpty);
   return Result<const void*>(static_cast<const char*>(data_) + offset);
+}
+
+void MmapDataLoader::release(const void* data, size_t size) {
+  const auto begin = reinterpret_cast<uintptr_t>(data);
+  const auto base = reinterpret_cast<uintptr_t>(data_);
+  if (data_ == nullptr || begin < base || begin - base > size_ || size > size_ - (begin - base)) {
+    return;
+  }
+  // Only pages wholly inside: their neighbours may hold other constants still read.
+  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t first = (begin + page - 1) / page * page;
+  const uintptr_t last = (begin + size) / page * page;
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
 }
 
 }  // namespace tailor

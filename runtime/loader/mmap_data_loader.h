@@ -24,6 +24,8 @@ class MmapDataLoader final : public DataLoader {
 
   Result<const void*> load(size_t offset, size_t size) override;
   size_t size() const override { return size_; }
+  /// Drops the mapping's whole pages inside the range (madvise MADV_DONTNEED).
+  void release(const void* data, size_t size) override;
 
  private:
   void* data_ = nullptr;

@@ -32,7 +32,9 @@ Error Module::load_method(const char* name, const BackendOptions& backend_option
   Result<Method> method = program_.load_method(name, memory, backend_options, limits);
   if (!method.ok()) return method.error();
   // MethodMeta's figure is exact for an aligned buffer: catch any drift in debug builds.
-  TL_DCHECK(memory_.allocator_used() + MemoryAllocator::kAlignment ==
+  // (Without prepacking, the packed weights' share is reserved but not used.)
+  TL_DCHECK(memory_.allocator_used() + MemoryAllocator::kAlignment +
+                (backend_options.prepack_weights ? 0 : meta->prepack_bytes()) ==
             meta->method_allocator_bytes(backend_options.num_threads));
   method_ = static_cast<Method&&>(*method);
   return Error::Ok;

@@ -209,6 +209,9 @@ GOOD_KERNEL = """
     ("- op: add.out\n  kernels:\n    - {arg_meta: null, kernel_name: t::f, scratch_bytes: -1}\n",
      "kernel 1: scratch_bytes -1 is not a byte count; write the bytes of scratch the kernel "
      "takes, e.g. scratch_bytes: 65536"),
+    ("- op: add.out\n  kernels:\n    - {arg_meta: null, kernel_name: t::f, prepack: kHook}\n",
+     "kernel 1: prepack 'kHook' is not a C++ qualified name with a namespace; write the "
+     "kernel's KernelPrepack object"),
     ("op: add.out\n", "manifests/kernels/portable.yaml: a kernel library is a YAML list"),
     ("- op: add.out\n  kernels: [\n", "manifests/kernels/portable.yaml:3: not valid YAML"),
 ])

@@ -212,6 +212,19 @@ def test_masks_are_read_only_by_their_kernel_source_for_its_own_ops(tmp_path):
     assert "op_name_not_declared_for_this_kernel_source" in error, error
 
 
+def test_a_kernel_row_points_at_its_prepack_hook(aten):
+    # prepack.h: the row names the kernel's KernelPrepack, declared once above the table.
+    hooked = PORTABLE.replace("kernel_name: tailor::addmm_out}",
+                              "kernel_name: tailor::addmm_out, prepack: my::ns::kHook}")
+    uses = [_use("aten::addmm.out", "Float;0|Float;0,1|Float;0,1|Float;0,1", dtypes=["Float"])]
+    plan = _plan(aten, {"portable": hooked}, uses)
+    assert parse_plan(plan_to_yaml(plan), "plan.yaml") == plan
+    table = render_files(plan)["register_kernels.cpp"]
+    assert "namespace my::ns {\nextern const ::tailor::KernelPrepack kHook;" in table
+    [row] = [line for line in table.splitlines() if line.startswith('    {"aten::addmm.out"')]
+    assert row.split("}")[0].endswith(", 0, &::my::ns::kHook")
+
+
 def test_each_kernel_row_carries_its_scratch(aten):
     # kernel_scratch.h: a method's slices are as large as the most any kernel it calls
     # takes, read from the table's rows; a kernel taking none leaves the field out.

@@ -391,6 +391,15 @@ CASES = [
                                           ((2, 13, 257), Constant((129, 257))),
                                           ((1, 600), Constant((7, 600)), Constant((7,)))],
            domain="small", name="odd_sizes"),
+    # Weights packed once at load (kernels/optimized/util/gemm_prepack.h): a constant mat2
+    # read as whole strips for every row count (1, under and over 16 tile heights), two
+    # depth blocks, two column blocks (over 1024) and a ragged last strip.
+    OpCase("linear.default", ("Float",), [((150, 300), Constant((1100, 300)), Constant((1100,))),
+                                          ((1, 257), Constant((65, 257))),
+                                          ((9, 2, 600), Constant((33, 600)), Constant((33,)))],
+           domain="small", name="prepacked"),
+    OpCase("mm.default", ("Float",), [((70, 300), Constant((300, 45))), ((1, 7), Constant((7, 1)))],
+           domain="small", name="prepacked"),
     # The optimized vector kernels (kernels/optimized/util/vec.h: 16, 8 or 4 lanes a
     # step): rows of 1, 7, 65 and 129 floats, a ragged end at every width, and permuted
     # inputs; softmax along an inner dim too (portable's strided rows).

@@ -21,6 +21,7 @@
 #include "kernels/optimized/util/gemm_ukernel.h"
 #include "kernels/optimized/util/vec.h"
 #include "kernels/portable/util/conv.h"
+#include "runtime/kernel/prepack.h"
 
 namespace tailor::optimized {
 
@@ -49,7 +50,9 @@ struct WinogradPlan {
   int64_t row_ld = 0;                // row stride of the split input rows
 };
 
-inline WinogradPlan winograd_plan(const tailor::native::ConvShape& s) {
+/// `packed_u`: the filters were transformed at load (winograd_packed_u()), so no U block
+/// takes scratch.
+inline WinogradPlan winograd_plan(const tailor::native::ConvShape& s, bool packed_u = false) {
   WinogradPlan p;
   p.tiles_h = (s.out_h + 1) / 2;
   p.tiles_w = (s.out_w + 1) / 2;
@@ -60,7 +63,7 @@ inline WinogradPlan winograd_plan(const tailor::native::ConvShape& s) {
     // Whole strips of the GEMM (its row_slack), then a vector's slack for the transforms.
     const int64_t ld = (band * p.tiles_w + kGemmMaxNr - 1) / kGemmMaxNr * kGemmMaxNr +
                        kWinogradSlack;
-    const int64_t floats = 16 * p.channel_block * cin                             // U
+    const int64_t floats = (packed_u ? 0 : 16 * p.channel_block * cin)            // U
                            + 16 * ((cin + p.channel_block) * ld + 2 * kWinogradSlack)  // V, M
                            + (2 * band + 2) * 2 * p.row_ld;     // the input rows
     if (floats <= kWinogradFloats) {
@@ -90,12 +93,12 @@ inline constexpr int64_t kWinogradMaxInChannels = 256;
 /// Whether Winograd serves `s`: a 3x3 filter, stride and dilation 1, one group, 32 to
 /// 256 input channels and 32 or more output channels, and tiles enough, for the
 /// transforms to cost little against the products.
-inline bool winograd_fits(const tailor::native::ConvShape& s) {
+inline bool winograd_fits(const tailor::native::ConvShape& s, bool packed_u = false) {
   return s.kernel_h == 3 && s.kernel_w == 3 && s.stride_h == 1 && s.stride_w == 1 &&
          s.dilation_h == 1 && s.dilation_w == 1 && s.groups == 1 && s.in_channels >= 32 &&
          s.in_channels <= kWinogradMaxInChannels && s.out_channels >= 32 &&
          (s.out_h + 1) / 2 * ((s.out_w + 1) / 2) >= kWinogradMinTiles &&
-         winograd_plan(s).band > 0;
+         winograd_plan(s, packed_u).band > 0;
 }
 
 // U[o][xi][ic] = (G g G^T)[xi] for output channels [oc0, oc0 + count) of `weight`
@@ -299,24 +302,71 @@ struct WinogradOutput {
   }
 };
 
-/// out = convolution of `in` by `weight` (+ bias) for `s`, which winograd_fits(), all
-/// contiguous NCHW floats, the GEMMs over ctx's threads; false when the calling thread's
-/// scratch has less than kConvWinogradScratchBytes.
+// Every filter transformed once at method load (runtime/kernel/prepack.h): a header
+// naming the weights and their shape, then U for all output channels as
+// WinogradFilters writes a block of them, [out][16][in]. The transform otherwise runs on
+// every call (for every band when the outputs take several blocks).
+struct WinogradPackedU {
+  uint32_t magic;
+  int64_t in_channels;
+  int64_t out_channels;
+  const float* source;
+};
+inline constexpr uint32_t kWinogradPackedUMagic = 0x55474e57;  // "WNGU"
+inline constexpr size_t kWinogradPackedUHeader = kPrepackAlignment;
+static_assert(sizeof(WinogradPackedU) <= kWinogradPackedUHeader, "the header fits its line");
+
+/// Bytes of the transformed filters of `s` (a 3x3 weight [out][in][3][3]).
+inline size_t winograd_packed_u_bytes(const tailor::native::ConvShape& s) {
+  return kWinogradPackedUHeader +
+         static_cast<size_t>(16 * s.out_channels * s.in_channels) * sizeof(float);
+}
+
+inline void winograd_pack_u(const tailor::native::ConvShape& s, const float* weight,
+                            void* packed) {
+  WinogradPackedU header{kWinogradPackedUMagic, s.in_channels, s.out_channels, weight};
+  __builtin_memcpy(packed, &header, sizeof(header));
+  float* u = reinterpret_cast<float*>(static_cast<uint8_t*>(packed) + kWinogradPackedUHeader);
+  vec_run<WinogradFilters>(weight, s.in_channels, int64_t{0}, s.out_channels, u);
+}
+
+/// U of `packed` (KernelContext::packed()) when it holds `weight` transformed for `s`,
+/// else nullptr (the filters are transformed per call).
+inline const float* winograd_packed_u(const void* packed, const tailor::native::ConvShape& s,
+                                      const float* weight) {
+  if (packed == nullptr) return nullptr;
+  WinogradPackedU header;
+  __builtin_memcpy(&header, packed, sizeof(header));
+  if (header.magic != kWinogradPackedUMagic || header.in_channels != s.in_channels ||
+      header.out_channels != s.out_channels || header.source != weight) {
+    return nullptr;
+  }
+  return reinterpret_cast<const float*>(static_cast<const uint8_t*>(packed) +
+                                        kWinogradPackedUHeader);
+}
+
+/// out = convolution of `in` by `weight` (+ bias) for `s`, which winograd_fits(s,
+/// packed_u != nullptr), all contiguous NCHW floats, the GEMMs over ctx's threads; with
+/// `packed_u` (winograd_packed_u()) its filters are not transformed again. False when the
+/// calling thread's scratch has less than kConvWinogradScratchBytes.
 inline bool conv_winograd_float(KernelContext& ctx, const tailor::native::ConvShape& s,
                                 const float* in, const float* weight, const float* bias,
-                                float* out) {
-  const WinogradPlan p = winograd_plan(s);
+                                float* out, const float* packed_u = nullptr) {
+  const WinogradPlan p = winograd_plan(s, packed_u != nullptr);
   const int64_t cin = s.in_channels;
   ScratchScope scope(ctx.scratch());
-  float* u = ctx.scratch().allocate<float>(16 * p.channel_block * cin);
+  float* u = packed_u != nullptr ? nullptr
+                                 : ctx.scratch().allocate<float>(16 * p.channel_block * cin);
   float* v = ctx.scratch().allocate<float>(16 * p.v_step);
   float* m = ctx.scratch().allocate<float>(16 * p.m_step);
   float* split = ctx.scratch().allocate<float>((2 * p.band + 2) * 2 * p.row_ld);
-  if (u == nullptr || v == nullptr || m == nullptr || split == nullptr) return false;
+  if ((u == nullptr && packed_u == nullptr) || v == nullptr || m == nullptr || split == nullptr) {
+    return false;
+  }
   const GemmMicroKernels& uk = gemm_micro_kernels(cpu_level());
   const int64_t plane = s.out_h * s.out_w;
   // With one block of output channels its filters are transformed once, not per band.
-  const bool one_block = s.out_channels == p.channel_block;
+  const bool one_block = s.out_channels == p.channel_block && packed_u == nullptr;
   if (one_block) vec_run<WinogradFilters>(weight, cin, int64_t{0}, p.channel_block, u);
   for (int64_t n = 0; n < s.batch; ++n) {
     const float* src = in + n * cin * s.in_h * s.in_w;
@@ -326,9 +376,12 @@ inline bool conv_winograd_float(KernelContext& ctx, const tailor::native::ConvSh
       vec_run<WinogradInput>(&s, &p, src, ty0, rows, split, v);
       for (int64_t oc0 = 0; oc0 < s.out_channels; oc0 += p.channel_block) {
         const int64_t count = gemm_min(s.out_channels - oc0, p.channel_block);
-        if (!one_block) vec_run<WinogradFilters>(weight, cin, oc0, count, u);
+        const float* block_u = packed_u != nullptr ? packed_u + oc0 * 16 * cin : u;
+        if (packed_u == nullptr && !one_block) {
+          vec_run<WinogradFilters>(weight, cin, oc0, count, u);
+        }
         // GEMM xi: rows of U[.][xi] (16 filters apart), V[xi], M[xi].
-        GemmArgs g = gemm_args(count, rows * p.tiles_w, cin, u, v, m);
+        GemmArgs g = gemm_args(count, rows * p.tiles_w, cin, block_u, v, m);
         g.lda = 16 * cin;
         g.ldb = p.ld;
         g.ldc = p.ld;

@@ -66,6 +66,9 @@ struct GemmArgs {
   // ragged last strip is then read and written in place, not copied through the packing
   // buffer and an edge tile (util/conv_winograd.h's many narrow products).
   bool row_slack = false;
+  // b packed once at load (util/gemm_prepack.h: strips of the micro-kernels' width, depth
+  // block by depth block), read instead of b for every row count; nullptr: pack per call.
+  const float* packed_b = nullptr;
 };
 
 /// The GemmArgs of c[m, n] = a[m, k] @ b[k, n], each contiguous and row-major.
@@ -129,6 +132,9 @@ void gemm_pack_b(const float* b, int64_t ldb, int64_t kc, int64_t nc, float* pac
     }
   }
 }
+
+// Columns of b a packed depth block spans: whole strips of width nr.
+inline int64_t gemm_packed_width(int64_t n, int64_t nr) { return (n + nr - 1) / nr * nr; }
 
 inline void gemm_pack_b(const float* b, int64_t ldb, int64_t kc, int64_t nc, int64_t nr,
                         float* packed) {
@@ -194,7 +200,8 @@ inline bool gemm_columns(const GemmMicroKernels& uk, const GemmArgs& g, int64_t 
     }
     return true;
   }
-  if (g.m == 1) {  // a vector times a matrix: rows of b streamed whole (util/gemv.h)
+  if (g.m == 1 && g.packed_b == nullptr) {  // a vector times a matrix: rows of b streamed
+                                             // whole (util/gemv.h)
     float* c = g.c + j_begin;
     if (!g.accumulate) {
       for (int64_t j = j_begin; j < j_end; ++j) {
@@ -206,7 +213,7 @@ inline bool gemm_columns(const GemmMicroKernels& uk, const GemmArgs& g, int64_t 
   }
   const int64_t mr = uk.mr;
   const int64_t nr = uk.nr;
-  const bool pack = g.m >= 16 * mr;
+  const bool pack = g.m >= 16 * mr && g.packed_b == nullptr;
   const int64_t kc_max = gemm_min(g.k, kGemmDepth);
   // A column block of b (kc x nc: as large as the buffer, packed or not) stays in L2
   // while every row tile runs across it. Packing pays off once a strip serves 16 tiles
@@ -230,17 +237,23 @@ inline bool gemm_columns(const GemmMicroKernels& uk, const GemmArgs& g, int64_t 
       const float* b_block = g.b + pc * g.ldb + jc;
       // Columns in full strips (or in every strip, read in place, with row_slack).
       const int64_t full = g.row_slack ? nc : nc / nr * nr;
+      // The prepacked strips of this depth block: row pc of every strip of b's width.
+      const float* packed = g.packed_b != nullptr
+                                ? g.packed_b + pc * gemm_packed_width(g.n, nr) + jc * kc
+                                : nullptr;
       if (pack) {
         gemm_pack_b(b_block, g.ldb, kc, nc, nr, buffer);
-      } else if (full < nc) {  // only the ragged strip needs a copy, zero-padded
+      } else if (packed == nullptr && full < nc) {  // only the ragged strip, zero-padded
         gemm_pack_b(b_block + full, g.ldb, kc, nc - full, nr, buffer);
       }
+      const float* strips = packed != nullptr ? packed : buffer;
       for (int64_t i0 = 0; i0 < g.m; i0 += mr) {
         const int64_t rows = gemm_min(g.m - i0, mr);
         for (int64_t j0 = 0; j0 < nc; j0 += nr) {
           const int64_t cols = gemm_min(nc - j0, nr);
-          const float* b = pack ? buffer + j0 * kc : (j0 < full ? b_block + j0 : buffer);
-          const int64_t ldb = pack || j0 >= full ? nr : g.ldb;
+          const bool whole = pack || packed != nullptr;  // every strip packed
+          const float* b = whole ? strips + j0 * kc : (j0 < full ? b_block + j0 : buffer);
+          const int64_t ldb = whole || j0 >= full ? nr : g.ldb;
           gemm_tile(uk, g, i0, jc + j0, rows, cols, pc, kc, b, ldb, pc == 0,
                     bias_row && pc == 0 ? add + j0 : nullptr);
         }

@@ -73,7 +73,8 @@ static void wrap_4(KernelContext& ctx, EValue** args) {
 // Sorted by (op, key) with strcmp: registry_find_entry() binary-searches it. The last fields
 // spell each argument's kind and the dtypes the kernel was compiled for, so Method load
 // rejects a call that does not fit, and the scratch the kernel takes (its manifest's
-// scratch_bytes, when any), which sizes the scratch of each method calling it.
+// scratch_bytes, when any), which sizes the scratch of each method calling it, and the
+// hook packing its constant weights at load (its manifest's prepack:, when any).
 // Declared in runtime/kernel/registry.h.
 const KernelEntry kKernels[] = {
     {"mylib::everything.out", "", &wrap_0, "T?TLOS?SiI?If?FbBs?si?i?i?i?i?i!T", 0x88ffu},  // mylib: kernels/mylib/op_everything.cpp

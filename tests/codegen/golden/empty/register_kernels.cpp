@@ -10,7 +10,8 @@ namespace tailor::gen {
 // Sorted by (op, key) with strcmp: registry_find_entry() binary-searches it. The last fields
 // spell each argument's kind and the dtypes the kernel was compiled for, so Method load
 // rejects a call that does not fit, and the scratch the kernel takes (its manifest's
-// scratch_bytes, when any), which sizes the scratch of each method calling it.
+// scratch_bytes, when any), which sizes the scratch of each method calling it, and the
+// hook packing its constant weights at load (its manifest's prepack:, when any).
 // Declared in runtime/kernel/registry.h.
 const KernelEntry kKernels[] = {
     {"", "", nullptr},  // placeholder: C++ has no empty arrays; kNumKernels is 0

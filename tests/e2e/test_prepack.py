@@ -1,0 +1,117 @@
+"""Constant weights packed once at method load (runtime/kernel/prepack.h): a linear layer's
+weight as the GEMM's strips, a Winograd convolution's filters transformed. Real builds of
+the host runtime (optimized kernels) and of the size profile (portable kernels), one
+program with both layers, compared with torch and with the runtime's own per-call path."""
+
+import glob
+import json
+import os
+import re
+import subprocess
+
+import numpy as np
+import pytest
+import torch
+
+from tests.conftest import REPO, run_scons
+
+BUILD = "build/test-prepack"
+FLOAT = 4
+HEADER = 64  # kPrepackAlignment: each packed copy's header line
+AVX2_STRIP = 16  # the AVX2 micro-kernels' strip width (kernels/optimized/util/gemm_avx2)
+
+
+class ConvThenLinear(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        # 3x3, stride 1, 32 or more channels each side, 8x8 tiles of 2x2: Winograd's path.
+        self.conv = torch.nn.Conv2d(32, 40, 3, padding=1)
+        self.linear = torch.nn.Linear(40 * 16 * 16, 100)
+
+    def forward(self, x):
+        y = torch.relu(self.conv(x))
+        return self.linear(y.reshape(y.shape[0], -1))
+
+
+@pytest.fixture(scope="module")
+def built():
+    from exporter.export import export
+    torch.manual_seed(0)
+    model = ConvThenLinear().eval()
+    # Integer-valued weights and inputs: every sum exact in any order.
+    with torch.no_grad():
+        for p in model.parameters():
+            p.copy_(torch.randint(-2, 3, p.shape).float())
+    x = torch.randint(-2, 3, (20, 32, 16, 16)).float()
+    folder = os.path.join(REPO, BUILD)
+    os.makedirs(folder, exist_ok=True)
+    pte = os.path.join(folder, "prepack.pte")
+    export(model, (x,)).save(pte)
+    np.save(os.path.join(folder, "x.npy"), x.numpy())
+    with torch.no_grad():
+        np.save(os.path.join(folder, "want.npy"), model(x).numpy())
+    run_scons("model=mlp", f"programs={BUILD}/prepack.pte", "build_dir=" + BUILD)
+    run_scons("model=mlp", f"programs={BUILD}/prepack.pte", "build_dir=" + BUILD,
+              "profile=size")
+    runners = glob.glob(os.path.join(folder, "host*", "*", "bin", "runner"))
+    [host] = [r for r in runners if "host-size" not in r]
+    [size] = [r for r in runners if "host-size" in r]
+    return host, size, folder
+
+
+def _run(runner, folder, *args, level="avx2"):
+    """The runner's --json summary and output of one run of prepack.pte."""
+    summary = os.path.join(folder, "summary.json")
+    out = os.path.join(folder, "out.npy")
+    env = dict(os.environ, TL_CPU_LEVEL=level)
+    proc = subprocess.run([runner, os.path.join(folder, "prepack.pte"), "--input",
+                           os.path.join(folder, "x.npy"), "--output", out, "--json", summary,
+                           *args], capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    with open(summary) as f:
+        return json.load(f), np.load(out)
+
+
+def _avx2():
+    with open("/proc/cpuinfo") as f:
+        return "avx2" in f.read()
+
+
+@pytest.mark.skipif(not _avx2(), reason="the expected sizes are the AVX2 strips'")
+def test_each_constant_weight_is_packed_once_at_load(built):
+    host, _, folder = built
+    want = np.load(os.path.join(folder, "want.npy"))
+    packed, out = _run(host, folder, "--repeat", "5")
+    # Two copies, however many runs: the linear weight (10240 x 100: 7 strips of 16, each
+    # 10240 deep) and the convolution's 40 x 32 filters as 16 transformed taps each.
+    linear = HEADER + 10240 * 112 * FLOAT
+    winograd = HEADER + 16 * 40 * 32 * FLOAT
+    assert packed["prepacked_weights"] == 2
+    assert packed["prepacked_bytes"] == linear + winograd
+    np.testing.assert_array_equal(out, want)
+    # The per-call path of the same binary gives the same bits.
+    unpacked, out_per_call = _run(host, folder, "--no-prepack")
+    assert unpacked["prepacked_weights"] == 0
+    np.testing.assert_array_equal(out_per_call, out)
+
+
+def test_method_memory_reserves_the_packed_copies(built):
+    host, _, folder = built
+    pte = os.path.join(folder, "prepack.pte")
+
+    def planned(level):
+        r = subprocess.run([host, pte, "--max-memory", "1"], capture_output=True, text=True,
+                           env=dict(os.environ, TL_CPU_LEVEL=level))
+        return int(re.search(r"plans (\d+) bytes of memory", r.stderr)[1])
+
+    # The copies follow the CPU's strips: AVX2's 16 columns pad 100 to 112, the baseline's
+    # 8 to 104; the method plans exactly the difference.
+    if _avx2():
+        assert planned("avx2") - planned("baseline") == 10240 * (112 - 104) * FLOAT
+
+
+def test_the_size_profile_packs_nothing(built):
+    _, size, folder = built
+    summary, out = _run(size, folder)
+    assert summary["prepacked_weights"] == 0 and summary["prepacked_bytes"] == 0
+    np.testing.assert_array_equal(out, np.load(os.path.join(folder, "want.npy")))
