@@ -31,6 +31,7 @@ HOSTED = {
     # (<string>, <vector>...); execution then only reads the Steps it built.
     "runtime/executor/program.cpp": "flatbuffers",
     "runtime/executor/method_load.cpp": "flatbuffers",
+    "runtime/executor/method_prepack.cpp": "flatbuffers",
     "runtime/executor/method_values.cpp": "flatbuffers",
     "runtime/executor/method_steps.cpp": "flatbuffers",
     "runtime/executor/method_kernels.cpp": "flatbuffers",
