@@ -148,6 +148,8 @@ def wire_compile(ctx, selection) -> Compiled:
     gen_objs = [obj for node in list(selection.sources) + [_build_defaults(ctx, genv)]
                 for obj in genv.Object("%s/obj/%s.o" % (ctx.out, os.path.splitext(node.name)[0]),
                                        node)]
+    # Nothing compiles before the kernels resolve: a missing kernel stops the build first.
+    genv.Requires(gen_objs, selection.plan_yaml)
     objects = runtime_objs + runner_objs + gen_objs + link_objs
     runner = genv.Program("%s/bin/runner" % ctx.out,
                           runner_objs + gen_objs + link_objs + [runtime_lib])
