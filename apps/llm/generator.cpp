@@ -78,6 +78,7 @@ bool Model::load(const std::string& path, std::string* error, uint32_t threads) 
   tailor::Result<tailor::MethodMeta> meta = module_.program().method_meta("forward");
   planned_bytes_ = meta.ok() ? meta->planned_bytes(threads) : 0;
   tailor::Method& method = module_.method();
+  packed_bytes_ = method.prepacked_bytes();
   // Before the first run, tensors carry their planned (upper-bound) sizes.
   has_cache_ = method.inputs_size() == 2;
   const bool io_ok = (method.inputs_size() == 1 || has_cache_) && method.outputs_size() >= 1 &&

@@ -40,6 +40,9 @@ class Model final {
   /// The memory the forward method was given (its arenas: the KV cache and the
   /// activations at their planned upper bounds, and its allocator), from its MethodMeta.
   uint64_t planned_bytes() const { return planned_bytes_; }
+  /// The part of it that holds weights packed at load (runtime/kernel/prepack.h), whose
+  /// file pages the loader gave back.
+  uint64_t packed_bytes() const { return packed_bytes_; }
   /// The threads the kernels may use from now on (after load(); see Method::set_parallel):
   /// at most load()'s `threads`.
   tailor::Error set_parallel(const tailor::Parallel* parallel) {
@@ -66,6 +69,7 @@ class Model final {
   std::vector<int64_t> eos_ids_;
   int64_t bos_id_ = -1;
   uint64_t planned_bytes_ = 0;
+  uint64_t packed_bytes_ = 0;
   std::vector<int64_t> positions_;
 };
 

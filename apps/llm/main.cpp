@@ -398,7 +398,8 @@ void print_stats(const llm::Model& model, const llm::GenerateStats& stats, doubl
 
 // The process's peak resident memory beside what it is made of: the program file (mapped,
 // so its weights count once, as file pages) and the memory planned for the method (the
-// KV cache and the activations at their upper bounds).
+// KV cache and the activations at their upper bounds, and the weights packed at load,
+// whose file pages the loader gave back).
 void print_memory(const std::string& program, const llm::Model& model) {
   const llm::MemoryStats m = llm::read_memory_stats();
   if (!m.known) {
@@ -408,9 +409,11 @@ void print_memory(const std::string& program, const llm::Model& model) {
   struct stat file;
   const double program_mb = stat(program.c_str(), &file) == 0 ? file.st_size / 1e6 : 0.0;
   fprintf(stderr, "llm: memory: peak resident %.1f MB; now %.1f MB (%.1f MB mapped from files, "
-                  "%.1f MB allocated); program %.1f MB, planned for the method %.1f MB\n",
+                  "%.1f MB allocated); program %.1f MB, planned for the method %.1f MB (%.1f MB "
+                  "of it weights packed at load)\n",
           m.peak_kb * 1024 / 1e6, m.resident_kb * 1024 / 1e6, m.file_kb * 1024 / 1e6,
-          m.anon_kb * 1024 / 1e6, program_mb, model.planned_bytes() / 1e6);
+          m.anon_kb * 1024 / 1e6, program_mb, model.planned_bytes() / 1e6,
+          model.packed_bytes() / 1e6);
 }
 
 // Generates from the prompt; without a tokenizer (null: --prompt-ids and none beside

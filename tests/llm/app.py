@@ -39,12 +39,12 @@ def split_ids(stdout: str) -> tuple[str, list[int]]:
 # The app's --memory line (apps/llm/main.cpp's print_memory), in MB.
 MEMORY_LINE = re.compile(
     r"peak resident ([\d.]+) MB; now [\d.]+ MB \(([\d.]+) MB mapped from files, ([\d.]+) MB "
-    r"allocated\); program ([\d.]+) MB, planned for the method ([\d.]+) MB")
+    r"allocated\); program ([\d.]+) MB, planned for the method ([\d.]+) MB \(([\d.]+) MB")
 
 
 def memory_figures(stderr: str) -> dict[str, float] | None:
-    """{peak, mapped, allocated, program, planned} (MB) of the app's --memory line, or
-    None when the output has none."""
+    """{peak, mapped, allocated, program, planned, packed} (MB) of the app's --memory line,
+    or None when the output has none."""
     found = MEMORY_LINE.search(stderr)
-    names = ("peak", "mapped", "allocated", "program", "planned")
+    names = ("peak", "mapped", "allocated", "program", "planned", "packed")
     return dict(zip(names, map(float, found.groups()))) if found else None

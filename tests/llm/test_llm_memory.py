@@ -45,6 +45,9 @@ def test_the_program_is_resident_once_as_mapped_pages(nanogpt, mid_size_program)
     m = memory_figures(stderr)
     assert m and m["program"] > 55, stderr
     assert m["peak"] <= 1.1 * (m["program"] + m["planned"]), stderr
-    # The weights are file pages (read in place), not a copy in allocated memory.
-    assert m["mapped"] >= 0.95 * m["program"], stderr
+    # The weights are resident once: as file pages read in place, or as the copy method
+    # load packed for its kernel, whose file pages the loader gave back (15% of the
+    # program's size allowed for the app and its libraries, file pages too).
+    assert m["mapped"] + m["allocated"] <= 1.15 * m["program"] + (m["planned"] - m["packed"]), \
+        stderr
     assert m["allocated"] <= m["planned"] + 0.05 * m["program"], stderr
