@@ -7,6 +7,7 @@ compiler it returns None and ops.py runs the Python reference instead; so does
 TAILOR_CUSTOM_LINEAR_EAGER=reference.
 """
 
+import fcntl
 import functools
 import os
 import shutil
@@ -40,6 +41,15 @@ def load():
             f.write(_SELECTED_DTYPES)
     sources = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "torch_adapter.cpp")]
     sources += [os.path.join(REPO, s) for s in RUNTIME_SOURCES]
-    return cpp_extension.load("tailor_custom_linear", sources, build_directory=BUILD_DIR,
-                              extra_include_paths=[REPO, BUILD_DIR],
-                              extra_cflags=["-O2", "-std=c++17"], verbose=False)
+    # torch marks a build in progress with a bare `lock` file, which a build killed midway
+    # leaves behind: the next load() would wait on it forever. Our own flock is released by
+    # the kernel when its holder dies, and every load() takes it first, so while we hold
+    # it no live process is inside torch's build and a `lock` file is stale.
+    with open(os.path.join(BUILD_DIR, "load.flock"), "w") as guard:
+        fcntl.flock(guard, fcntl.LOCK_EX)
+        stale = os.path.join(BUILD_DIR, "lock")
+        if os.path.exists(stale):
+            os.remove(stale)
+        return cpp_extension.load("tailor_custom_linear", sources, build_directory=BUILD_DIR,
+                                  extra_include_paths=[REPO, BUILD_DIR],
+                                  extra_cflags=["-O2", "-std=c++17"], verbose=False)

@@ -3,28 +3,11 @@
 
 #include <stdio.h>
 
+#include "runner/json_string.h"
 #include "runtime/platform/platform.h"
 
 namespace tailor::runner {
 namespace {
-
-// `text` as a JSON string literal.
-std::string json_string(const std::string& text) {
-  std::string out = "\"";
-  for (const unsigned char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      char escaped[8];
-      snprintf(escaped, sizeof(escaped), "\\u%04x", c);
-      out += escaped;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
 
 // Nanoseconds as microseconds with three decimals: "12.345".
 std::string micros(uint64_t ns) {

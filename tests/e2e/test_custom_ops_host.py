@@ -6,6 +6,7 @@ a kernel defined with the wrong signature stops the compile in the kernel's own 
 
 import os
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -91,6 +92,19 @@ def test_eager_runs_the_runtime_kernel_through_the_extension():
     for bias in (b, torch.randn(5, generator=g)):
         got = torch.ops.mylib.custom_linear(x, w, bias)
         torch.testing.assert_close(got, ops.reference(x, w, bias), atol=1e-5, rtol=1e-5)
+
+
+def test_a_build_killed_midway_does_not_hang_the_next_load():
+    """torch's `lock` file, left by a load killed while compiling, is cleared under the
+    extension's own flock instead of being waited on forever."""
+    from examples.custom_linear import extension
+    extension.load()  # built, so the load below compiles nothing
+    open(os.path.join(extension.BUILD_DIR, "lock"), "w").close()
+    proc = subprocess.run([sys.executable, "-c", "from examples.custom_linear import extension;"
+                           " assert extension.load() is not None"],
+                          cwd=REPO, timeout=300, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert not os.path.exists(os.path.join(extension.BUILD_DIR, "lock"))
 
 
 def test_swap_linears_replaces_every_linear_and_keeps_the_outputs():
