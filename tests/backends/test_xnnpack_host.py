@@ -119,6 +119,27 @@ def _reshape_pooled(graph: dict) -> None:
                                         shape=[{"size": -1, "arg": -1}, {"size": 8, "arg": -1}])
 
 
+def _assert_mutated_payload_fails(module, shape, mutate, message, tmp_path):
+    """Exports `module` delegated, applies `mutate` to its XNNPACK graph and checks the
+    runner refuses the program at load with `message`."""
+    from backends.xnnpack import XnnpackPartitioner
+    from backends.xnnpack.payload import compile_json, decode
+    from exporter.export import export
+    from program.pte import serialize
+
+    torch.manual_seed(0)
+    x = torch.randn(*shape)
+    program = export(module.eval(), (x,), partitioner=XnnpackPartitioner())
+    graph = decode(program.method.delegates[0].data)
+    mutate(graph)
+    program.method.delegates[0] = Delegate("xnnpack", compile_json(graph))
+    (tmp_path / "bad.pte").write_bytes(serialize(program.data, program.segment))
+    np.save(tmp_path / "x.npy", x.numpy())
+    proc = _run(tmp_path / "bad.pte", "--input", tmp_path / "x.npy")
+    assert proc.returncode == 1, (proc.returncode, proc.stderr)
+    assert message in proc.stderr, proc.stderr
+
+
 @pytest.mark.parametrize("mutate,message", [
     (lambda g: g["values"][_conv_node(g)["inputs"][0]].update(layout="Plain"),
      "is not channels-last"),
@@ -147,23 +168,9 @@ def _reshape_pooled(graph: dict) -> None:
 def test_a_malformed_conv_payload_is_an_error_at_load(build, tmp_path, mutate, message):
     """The delegate checks what the payload says against itself and the program: an
     error naming the problem, never a crash or a wrong read."""
-    from backends.xnnpack import XnnpackPartitioner
-    from backends.xnnpack.payload import compile_json, decode
-    from exporter.export import export
-    from program.pte import serialize
     from tests.backends.test_xnnpack_partition import ConvNet
 
-    torch.manual_seed(0)
-    x = torch.randn(1, 3, 16, 16)
-    program = export(ConvNet().eval(), (x,), partitioner=XnnpackPartitioner())
-    graph = decode(program.method.delegates[0].data)
-    mutate(graph)
-    program.method.delegates[0] = Delegate("xnnpack", compile_json(graph))
-    (tmp_path / "bad.pte").write_bytes(serialize(program.data, program.segment))
-    np.save(tmp_path / "x.npy", x.numpy())
-    proc = _run(tmp_path / "bad.pte", "--input", tmp_path / "x.npy")
-    assert proc.returncode == 1, (proc.returncode, proc.stderr)
-    assert message in proc.stderr, proc.stderr
+    _assert_mutated_payload_fails(ConvNet(), (1, 3, 16, 16), mutate, message, tmp_path)
 
 
 class PadResizePRelu(torch.nn.Module):
@@ -233,19 +240,4 @@ def _node(graph: dict, kind: str) -> dict:
 ])
 def test_a_malformed_pad_resize_or_prelu_payload_is_an_error_at_load(build, tmp_path, mutate,
                                                                     message):
-    from backends.xnnpack import XnnpackPartitioner
-    from backends.xnnpack.payload import compile_json, decode
-    from exporter.export import export
-    from program.pte import serialize
-
-    torch.manual_seed(0)
-    x = torch.randn(1, 3, 9, 8)
-    program = export(PadResizePRelu().eval(), (x,), partitioner=XnnpackPartitioner())
-    graph = decode(program.method.delegates[0].data)
-    mutate(graph)
-    program.method.delegates[0] = Delegate("xnnpack", compile_json(graph))
-    (tmp_path / "bad.pte").write_bytes(serialize(program.data, program.segment))
-    np.save(tmp_path / "x.npy", x.numpy())
-    proc = _run(tmp_path / "bad.pte", "--input", tmp_path / "x.npy")
-    assert proc.returncode == 1, (proc.returncode, proc.stderr)
-    assert message in proc.stderr, proc.stderr
+    _assert_mutated_payload_fails(PadResizePRelu(), (1, 3, 9, 8), mutate, message, tmp_path)
