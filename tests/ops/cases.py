@@ -1620,6 +1620,13 @@ ISSUE29_REDUCTION_CASES = [
     OpCase("scatter.value_reduce", ALL, _SCATTER_VALUE, args=(3,),
            kwargs={"reduce": "multiply"}, name="multiply"),
     OpCase("scatter_add.default", ALL, _SCATTER),
+    # torch takes an Int index too (OpInfo scatter's samples have some).
+    OpCase("scatter.src", ("Float", "Long"),
+           [((3, 5), Arg(0), Given((2, 4), "Int", values=(0, 2, 1, 0, 2, 2, 0, 1)), (2, 5))],
+           name="int_index"),
+    OpCase("scatter_add.default", ("Float",),
+           [((4, 3), Arg(1), Given((4, 2), "Int", values=(2, 0, 1, 1, 0, 2, 2, 2)), (4, 3))],
+           name="int_index"),
     # slice_scatter(self, src, dim=0, start=None, end=None, step=1)
     OpCase("slice_scatter.default", ALL,
            [((4, 5), (2, 5), Arg(0), Arg(1), Arg(3)),

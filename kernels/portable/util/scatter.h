@@ -24,14 +24,14 @@ struct ScatterPlan {
   // Calls f(out_offset, src_offset) for each index position, row-major.
   template <typename F>
   void for_each(const Tensor& index, F&& f) const {
-    const int64_t* at = index.const_data<int64_t>();
     const int64_t n = static_cast<int64_t>(index.numel());
     int64_t pos[kMaxDims] = {};
     for (int64_t k = 0; k < n; ++k) {
+      const int64_t at = index_value(index, static_cast<size_t>(k));
       int64_t out_offset = 0;
       int64_t src_offset = 0;
       for (int64_t d = 0; d < rank; ++d) {
-        out_offset += (d == dim ? at[k] : pos[d]) * self_strides[d];
+        out_offset += (d == dim ? at : pos[d]) * self_strides[d];
         src_offset += pos[d] * src_strides[d];
       }
       f(out_offset, src_offset);
@@ -70,8 +70,9 @@ inline bool plan_scatter(KernelContext& ctx, const char* op, const Tensor& self,
   TL_KERNEL_CHECK_MSG(ctx, normalize_dim(dim, self.dim(), &plan->dim), InvalidArgument, false,
                       "%s: dim %lld out of range for a %lld-d input", op,
                       static_cast<long long>(dim), static_cast<long long>(self.dim()));
-  TL_KERNEL_CHECK_MSG(ctx, index.dtype() == ScalarType::Long, InvalidArgument, false,
-                      "%s: index must be Long, got %s", op, scalar_type_name(index.dtype()));
+  TL_KERNEL_CHECK_MSG(ctx, is_index_dtype(index.dtype()), InvalidArgument, false,
+                      "%s: index must be Long or Int, got %s", op,
+                      scalar_type_name(index.dtype()));
   TL_KERNEL_CHECK_MSG(ctx, same_dtype(self, out) && (src == nullptr || same_dtype(self, *src)),
                       InvalidArgument, false, "%s: out and src must have self's dtype %s", op,
                       scalar_type_name(self.dtype()));
@@ -109,11 +110,11 @@ inline bool plan_scatter(KernelContext& ctx, const char* op, const Tensor& self,
       src_stride *= src == nullptr ? 0 : scatter_size(*src, d);
     }
     const int64_t limit = scatter_size(self, plan->dim);
-    const int64_t* at = index.const_data<int64_t>();
     for (int64_t k = 0; k < n; ++k) {
-      TL_KERNEL_CHECK_MSG(ctx, at[k] >= 0 && at[k] < limit, InvalidArgument, false,
+      const int64_t at = index_value(index, static_cast<size_t>(k));
+      TL_KERNEL_CHECK_MSG(ctx, at >= 0 && at < limit, InvalidArgument, false,
                           "%s: index %lld out of range for dim %lld of size %lld", op,
-                          static_cast<long long>(at[k]), static_cast<long long>(plan->dim),
+                          static_cast<long long>(at), static_cast<long long>(plan->dim),
                           static_cast<long long>(limit));
     }
   }

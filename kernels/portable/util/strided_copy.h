@@ -75,32 +75,33 @@ void for_each_view_row(StridedView v, Fn&& fn) {
   }
 }
 
+// Copies between the view `v` and contiguous memory: from the view of `src` into
+// contiguous `dst` (kIntoView false), or from contiguous `src` into the view of `dst`.
+template <bool kIntoView, typename W>
+void view_transfer(const W* src, W* dst, const StridedView& v) {
+  for_each_view_row(v, [&](int64_t at, int64_t flat, int64_t inner, int64_t stride) {
+    const W* from = src + (kIntoView ? flat : at);
+    W* to = dst + (kIntoView ? at : flat);
+    if (stride == 1) {
+      __builtin_memcpy(to, from, static_cast<size_t>(inner) * sizeof(W));
+      return;
+    }
+    for (int64_t i = 0; i < inner; ++i) {
+      to[kIntoView ? i * stride : i] = from[kIntoView ? i : i * stride];
+    }
+  });
+}
+
 // Copies the view `v` of `src` into contiguous `dst`, walking `dst` in order.
 template <typename W>
 void strided_copy(const W* src, W* dst, const StridedView& v) {
-  for_each_view_row(v, [&](int64_t at, int64_t flat, int64_t inner, int64_t stride) {
-    if (stride == 1) {
-      __builtin_memcpy(dst + flat, src + at, static_cast<size_t>(inner) * sizeof(W));
-    } else {
-      for (int64_t i = 0; i < inner; ++i) {
-        dst[flat + i] = src[at + i * stride];
-      }
-    }
-  });
+  view_transfer<false>(src, dst, v);
 }
 
 // The reverse: writes contiguous `src` into the view `v` of `dst`.
 template <typename W>
 void strided_write(const W* src, W* dst, const StridedView& v) {
-  for_each_view_row(v, [&](int64_t at, int64_t flat, int64_t inner, int64_t stride) {
-    if (stride == 1) {
-      __builtin_memcpy(dst + at, src + flat, static_cast<size_t>(inner) * sizeof(W));
-    } else {
-      for (int64_t i = 0; i < inner; ++i) {
-        dst[at + i * stride] = src[flat + i];
-      }
-    }
-  });
+  view_transfer<true>(src, dst, v);
 }
 
 // Contiguous tensor `t` as a view of itself: its sizes and row-major strides.
