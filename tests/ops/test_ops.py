@@ -177,11 +177,12 @@ def test_data_dependent_sizes_are_set_by_the_kernel_within_the_planned_bound(bui
             return found, torch.masked_select(x, mask), torch.masked_select(x[0], mask)
 
     rows = torch.export.Dim("rows", max=8)
-    program = export(Select(), (torch.tensor([[1.0, 0.0, 2.0]]), torch.tensor([[True, False, True]])),
-                     dynamic_shapes=({0: rows}, {0: rows}))
-    plan = {tuple(v.sizes) for v in program.data.methods[0].values
-            if getattr(v, "dynamic", False) and v.min_sizes is not None}
-    assert sorted(plan) == [(4, 2), (24,), (24,)]  # nonzero: the torch._check; 8 x 3
+    example = torch.tensor([[1.0, 0.0, 2.0], [0.0, 3.0, 0.0]])  # 2 rows: 1 would specialize
+    program = export(Select(), (example, example > 1), dynamic_shapes=({0: rows}, {0: rows}))
+    plan = sorted(tuple(v.sizes) for v in program.data.methods[0].values
+                  if getattr(v, "dynamic", False))
+    # The inputs at 8 rows; nonzero at the torch._check; masked_select at 8 x 3 twice.
+    assert plan == [(4, 2), (8, 3), (8, 3), (24,), (24,)]
     pte = str(tmp_path / "select.pte")
     program.save(pte)
 
