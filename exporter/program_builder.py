@@ -11,7 +11,8 @@ memory plan. The rules are in docs/internals.md:
   values, so a symbolic int computed at run time (sym_size, tailor_prim) is read live;
 - tensors are contiguous; parameters, buffers and lifted constants live in segment 0,
   every other tensor (inputs and outputs included) is planned into arena 0 at the upper
-  bound of its dynamic dims (memory_plan.py);
+  bound of its dynamic dims (memory_plan.py; data-dependent sizes, such as nonzero's,
+  at the bound data_dependent.py gives);
 - a buffer the model writes in place is planned for the whole method, with its initial
   value in segment 0 (exporter/mutable_buffers.py says how each write is lowered);
 - with a partitioner (exporter/delegation.py), the calls a backend claims become
@@ -28,6 +29,7 @@ from torch.export.graph_signature import InputKind, OutputKind
 from torch.utils._sympy.value_ranges import bound_sympy
 
 from exporter.constant_segment import pack_constants
+from exporter.data_dependent import data_dependent_ranges
 from exporter.delegation import Call, DelegationReport, LoweredMethod, delegate_method
 from exporter.errors import ExportError
 from exporter.memory_plan import Buffer, MemoryPlan, live_ranges, plan_memory
@@ -94,6 +96,7 @@ class _MethodBuilder:
         self.op_index: dict[str, int] = {}
         self.instructions: list[tuple[int, list[int]]] = []
         self.ranges = dict(ep.range_constraints)
+        data_dependent_ranges(ep, self._upper_bound, self.ranges)
         self.writes = find_buffer_writes(ep)
         self.buffers: set[int] = set()           # mutable buffers: planned, persistent
         self.aliases: dict[int, int] = {}        # out tensor -> the buffer it writes in place

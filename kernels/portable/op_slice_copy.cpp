@@ -26,18 +26,8 @@ Tensor& slice_copy_tensor_out(KernelContext& ctx, const Tensor& self, int64_t di
                       is_default_dim_order(out),
                   InvalidArgument, out);
 
-  // Clamp the bounds into [0, size].
-  const int64_t size = self.size(d);
-  int64_t first = start.value_or(0);
-  int64_t last = end.value_or(size);
-  first = first < 0 ? first + size : first;
-  last = last < 0 ? last + size : last;
-  first = first < 0 ? 0 : (first > size ? size : first);
-  last = last < first ? first : (last > size ? size : last);
-  const int64_t length = last == first ? 0 : (last - first - 1) / step + 1;
-
   // Resize
-  const StridedView view = slice_view(self, d, first, length, step);
+  const StridedView view = python_slice_view(self, d, start, end, step);
   TL_KERNEL_CHECK(ctx, resize_tensor(out, IntArrayRef(view.sizes, view.rank)) == Error::Ok,
                   InvalidArgument, out);
 

@@ -101,6 +101,9 @@ class OpCase:
                                                # "uniform", "normal" (range and moments),
                                                # "dropout" (mask fraction, exact scaling),
                                                # "shape" (empty: shape and dtype only)
+    outputs: tuple | None = None               # which results of each call are compared
+                                               # (None: all): topk's values alone where
+                                               # ties leave torch's indices open
 
     @property
     def id(self) -> str:
@@ -1798,3 +1801,126 @@ SHAPE_CASES = [
     OpCase("pdist.default", ("Float",), [((5, 4),), ((2, 7),)]),
 ]
 CASES += SHAPE_CASES
+
+
+# --- reductions and indexing of ExecuTorch's portable set (issue 29) ---
+# Ties: max.dim/min.dim return the first of equal elements (torch's documented rule; the
+# "small" domain makes many); topk's order among equal elements is open in torch, so its
+# "ties" case compares the values alone. NaN beats every number in max/min/amin and is the
+# largest value in topk. Index inputs are Given (in range, repeats where the op allows).
+_NAN = float("nan")
+_DISTINCT = (7, 19, 3, 12, 0, 15, 9, 20, 5, 1, 17, 11, 14, 2, 8, 18, 6, 13, 4, 10, 16)
+# One NaN per row: the rest distinct.
+_NAN_ROWS = (1.5, _NAN, -2.0, 0.25, 3.0, -7.0, 0.5, -1.0, 2.0, _NAN, -3.5, 4.0)
+# scatter calls: (self, dim, index, src) with a repeated index (dim 0: rows 2 and 2 in
+# column 1), another dim, 1-d, an empty index and 0-d tensors.
+_SCATTER = [
+    ((3, 5), Arg(0), Given((2, 4), "Long", values=(0, 2, 1, 0, 2, 2, 0, 1)), (2, 5)),
+    ((4, 3), Arg(1), Given((4, 2), "Long", values=(2, 0, 1, 1, 0, 2, 2, 2)), (4, 3)),
+    ((3,), Arg(0), Given((2,), "Long", values=(2, 0)), (3,)),
+    ((3, 5), Arg(0), Given((0, 4), "Long", values=()), (2, 5)),
+    ((), Arg(0), Given((), "Long", values=(0,)), ()),
+]
+_SCATTER_VALUE = [call[:3] for call in _SCATTER]
+ISSUE29_REDUCTION_CASES = [
+    OpCase("amin.default", ALL, [((3, 4, 5),), ((4,),), ((0, 3),)], args=([-1],)),
+    OpCase("amin.default", ("Float", "Long", "Bool"), [((3, 4, 5),), ((),)], args=([], True),
+           name="all"),
+    OpCase("amin.default", ("Float", "Int"), [((3, 4, 5),)], args=([0, 2],), name="dims"),
+    OpCase("amin.default", ("Float", "Half", "Long"), [((4, 6),)], args=([1],),
+           domain="specials", name="specials"),
+    OpCase("max.dim", ALL, [((3, 5), Arg(1)), ((2, 3, 4), Arg(0), Arg(True)), ((0, 4), Arg(1)),
+                            ((), Arg(0))], domain="small"),
+    OpCase("max.dim", ("Float", "Double", "Half", "Long"), [((6, 8), Arg(1))],
+           domain="specials", name="specials"),
+    OpCase("min.dim", ALL, [((3, 5), Arg(1)), ((2, 3, 4), Arg(-1), Arg(True)), ((0, 4), Arg(1)),
+                            ((), Arg(-1))], domain="small"),
+    OpCase("min.dim", ("Float", "Double", "Half", "Long"), [((6, 8), Arg(0))],
+           domain="specials", name="specials"),
+    OpCase("max.default", ALL, [((3, 4),), ((),), ((1,),)]),
+    OpCase("min.default", ALL, [((3, 4),), ((),), ((1,),)]),
+    OpCase("max.default", ("Float", "Half", "Long"), [((5, 5),), ((2,),)], domain="specials",
+           name="specials"),
+    OpCase("min.default", ("Float", "Half", "Long"), [((5, 5),), ((2,),)], domain="specials",
+           name="specials"),
+    OpCase("prod.default", ALL, [((3, 4),), ((0,),), ((),)], domain="small"),
+    OpCase("prod.default", INT, [((3, 5),)], domain="huge", name="wraps"),
+    OpCase("prod.default", ("Int", "Float"), [((2, 3),)], kwargs={"dtype": Dtype("Double")},
+           domain="small", name="dtype"),
+    OpCase("prod.dim_int", ALL, [((3, 4, 2), Arg(1)), ((2, 0), Arg(1)), ((2, 0), Arg(0), Arg(True)),
+                                 ((), Arg(0))], domain="small"),
+    OpCase("prod.dim_int", ("Float", "Long"), [((2, 3), Arg(-1), Arg(True))],
+           kwargs={"dtype": Dtype("Float")}, domain="small", name="dtype"),
+    # var: one element and an empty dim give NaN; N <= correction gives inf.
+    OpCase("var.correction", FLOAT, [((3, 5), Arg([1])), ((4,), Arg(None)),
+                                     ((2, 3, 4), Arg([0, 2])), ((3, 1), Arg([1])),
+                                     ((0, 3), Arg([0]))]),
+    OpCase("var.correction", ("Float", "Double"), [((3, 5), Arg([1])), ((2, 3), Arg(None))],
+           kwargs={"correction": 0, "keepdim": True}, name="biased_keepdim"),
+    OpCase("var.correction", ("Float",), [((2, 5), Arg([0])), ((3, 4), Arg([1]))],
+           kwargs={"correction": 2.5}, name="large_correction"),
+    OpCase("var.correction", ("Float",), [((4, 6),)], domain="specials", name="specials"),
+    OpCase("var_mean.correction", FLOAT, [((3, 5), Arg([1])), ((4,), Arg(None)),
+                                          ((3, 1), Arg([1])), ((0, 3), Arg([0]))]),
+    OpCase("var_mean.correction", ("Float", "Double"), [((2, 3, 4), Arg([0, 2]))],
+           kwargs={"correction": 0, "keepdim": True}, name="biased_keepdim"),
+    # topk(self, k, dim=-1, largest=True, sorted=True): distinct values (exact indices),
+    # k = 0 and k = n, a 0-d and an empty input, smallest along dim 0, unsorted with k = 1.
+    OpCase("topk.default", REALH,
+           [(Given((3, 7), values=_DISTINCT), Arg(3)),
+            (Given((3, 7), values=_DISTINCT), Arg(2), Arg(0), Arg(False)),
+            (Given((7,), values=_DISTINCT[:7]), Arg(7)),
+            (Given((3, 7), values=_DISTINCT), Arg(0)),
+            (Given((), values=(5,)), Arg(1)),
+            (Given((0, 4), values=()), Arg(2)),
+            (Given((3, 7), values=_DISTINCT), Arg(1), Arg(1), Arg(True), Arg(False))]),
+    OpCase("topk.default", ("Float", "Double", "Half", "BFloat16"),
+           [(Given((2, 6), values=_NAN_ROWS), Arg(3)),
+            (Given((2, 6), values=_NAN_ROWS), Arg(3), Arg(-1), Arg(False)),
+            (Given((2, 6), values=_NAN_ROWS), Arg(6), Arg(1), Arg(False))], name="nan"),
+    OpCase("topk.default", REALH, [((4, 9), Arg(4)), ((4, 9), Arg(5), Arg(1), Arg(False))],
+           domain="small", outputs=(0,), name="ties"),
+    # Data-dependent output sizes (planned at the input's element count).
+    OpCase("nonzero.default", ALL, [((3, 4),), ((5,),), ((),), ((0, 3),), ((2, 3, 2),)],
+           domain="small"),
+    OpCase("nonzero.default", ("Float", "Half"), [((4, 6),)], domain="specials",
+           name="specials"),
+    OpCase("masked_select.default", ALL,
+           [((3, 4), In((3, 4), "Bool")), ((3, 4), In((4,), "Bool")),
+            ((4,), In((3, 4), "Bool")), ((0, 2), In((2,), "Bool")), ((), In((3,), "Bool"))]),
+    OpCase("masked_scatter.default", ALL,
+           [((3, 4), In((3, 4), "Bool"), (12,)), ((3, 4), In((4,), "Bool"), (2, 8)),
+            ((4,), In((2, 4), "Bool"), (9,)), ((0, 2), In((2,), "Bool"), (0,))]),
+    OpCase("scatter.src", ALL, _SCATTER),
+    OpCase("scatter.value", ALL, _SCATTER_VALUE, args=(3,)),
+    OpCase("scatter.reduce", ALL, _SCATTER, kwargs={"reduce": "add"}, name="add"),
+    OpCase("scatter.reduce", ("Float", "Half", "Long", "Bool"), _SCATTER,
+           kwargs={"reduce": "multiply"}, domain="small", name="multiply"),
+    OpCase("scatter.value_reduce", ALL, _SCATTER_VALUE, args=(2,), kwargs={"reduce": "add"},
+           name="add"),
+    OpCase("scatter.value_reduce", ("Float", "Half", "Char", "Bool"), _SCATTER_VALUE,
+           args=(3,), kwargs={"reduce": "multiply"}, name="multiply"),
+    OpCase("scatter_add.default", ALL, _SCATTER),
+    # torch takes an Int index too (OpInfo scatter's samples have some).
+    OpCase("scatter.src", ("Float", "Long"),
+           [((3, 5), Arg(0), Given((2, 4), "Int", values=(0, 2, 1, 0, 2, 2, 0, 1)), (2, 5))],
+           name="int_index"),
+    OpCase("scatter_add.default", ("Float",),
+           [((4, 3), Arg(1), Given((4, 2), "Int", values=(2, 0, 1, 1, 0, 2, 2, 2)), (4, 3))],
+           name="int_index"),
+    # slice_scatter(self, src, dim=0, start=None, end=None, step=1)
+    OpCase("slice_scatter.default", ALL,
+           [((4, 5), (2, 5), Arg(0), Arg(1), Arg(3)),
+            ((4, 5), (4, 2), Arg(1), Arg(-3), Arg(None), Arg(2)),
+            ((4, 5), (0, 5), Arg(0), Arg(2), Arg(2)),
+            ((3,), (3,))]),
+    # torch.export decomposes these (no kernel of their own): masked_fill to where,
+    # select_scatter to arange/eq/where; floor_divide's cases are with the elementwise ops.
+    OpCase("masked_fill.Scalar", ("Float", "Int", "Bool"),
+           [((3, 4), In((3, 4), "Bool")), ((3, 4), In((4,), "Bool"))], args=(1,)),
+    OpCase("masked_fill.Tensor", ("Float", "Long"),
+           [((3, 4), In((3, 4), "Bool"), ()), ((0, 4), In((4,), "Bool"), ())]),
+    OpCase("select_scatter.default", ("Float", "Long"),
+           [((4, 5), (5,), Arg(0), Arg(1)), ((4, 5), (4,), Arg(1), Arg(-1))]),
+]
+CASES += ISSUE29_REDUCTION_CASES

@@ -360,6 +360,8 @@ def _module(case: OpCase, dtype: str, calls: list[list[In]], constants: list):
                 if case.then:
                     result = getattr(torch.ops.aten, case.then[0]).default(result,
                                                                           *case.then[1:])
+                if case.outputs is not None:
+                    result = [result[i] for i in case.outputs]
                 # Several outputs (a tuple or a Tensor[]) are compared one by one.
                 outs += result if isinstance(result, (tuple, list)) else [result]
             return tuple(outs)

@@ -101,3 +101,18 @@ def test_compare_integers_exactly_and_dtypes_and_shapes():
     assert "1 of 2 differ" in conformance.compare(np.array([1, 3]), np.array([1, 2]))
     assert "dtype int32" in conformance.compare(np.array([1], np.int32), np.array([1]))
     assert "shape (1,)" in conformance.compare(np.array([1]), np.array([[1]]))
+
+
+def test_tie_order_of_topk_indices_passes_when_they_pick_eagers_values():
+    """torch leaves the order of equal elements' indices open (topk's CPU kernel gives an
+    order no rule predicts): other indices pass when they pick eager's values, once each."""
+    source = np.array([[3, 1, 3, 2], [5, 5, 0, 5]], np.int64)
+    values = np.array([[3, 3], [5, 5]], np.int64)
+    assert conformance.picks_values(np.array([[2, 0], [3, 1]]), values, source)
+    assert conformance.picks_values(np.array([[0, 2], [0, 1]]), values, source)
+    assert not conformance.picks_values(np.array([[0, 0], [0, 1]]), values, source)  # twice
+    assert not conformance.picks_values(np.array([[0, 3], [0, 1]]), values, source)  # a 2
+    floats = np.array([[np.nan, 1.0, np.nan]])
+    assert conformance.picks_values(np.array([[2, 0]]), np.array([[np.nan, np.nan]]), floats)
+    assert not conformance.picks_values(np.array([[1, 0]]), np.array([[np.nan, np.nan]]),
+                                        floats)

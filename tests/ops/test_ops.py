@@ -211,6 +211,59 @@ def test_self_check_compares_drawn_outputs_by_shape_and_dtype(exported, built, t
     assert proc.returncode == 1 and "eager has [160, 128] Double): FAILED" in proc.stdout
 
 
+def test_data_dependent_sizes_are_set_by_the_kernel_within_the_planned_bound(built, tmp_path):
+    """nonzero and masked_select (issue 29): the output is planned at torch.export's bound
+    for its size (the input's element count at its upper bounds, or lower by a
+    torch._check), the kernel sets the size it finds on each run, and a run past the bound
+    fails the call naming the op, the size and the bound."""
+    import torch
+
+    from exporter.export import export
+
+    class Select(torch.nn.Module):
+        def forward(self, x, mask):
+            found = torch.nonzero(x)
+            torch._check(found.shape[0] <= 4)
+            # masked_select's mask broadcasts its first row: torch's own range counts that
+            # row's 3 elements, the exporter plans the broadcast's 8 x 3.
+            return found, torch.masked_select(x, mask), torch.masked_select(x[0], mask)
+
+    rows = torch.export.Dim("rows", max=8)
+    example = torch.tensor([[1.0, 0.0, 2.0], [0.0, 3.0, 0.0]])  # 2 rows: 1 would specialize
+    program = export(Select(), (example, example > 1), dynamic_shapes=({0: rows}, {0: rows}))
+    plan = sorted(tuple(v.sizes) for v in program.data.methods[0].values
+                  if getattr(v, "dynamic", False))
+    # The inputs at 8 rows; nonzero at the torch._check; masked_select at 8 x 3 twice.
+    assert plan == [(4, 2), (8, 3), (8, 3), (24,), (24,)]
+    pte = str(tmp_path / "select.pte")
+    program.save(pte)
+
+    def run(x, mask):
+        args = [built("portable").runner, pte]
+        for i, value in enumerate((x, mask)):
+            args += ["--input", str(tmp_path / f"input_{i}.npy")]
+            np.save(args[-1], value.numpy())
+        for name in ("found", "kept", "row_kept"):
+            args += ["--output", str(tmp_path / f"{name}.npy")]
+        return subprocess.run(args, capture_output=True, text=True)
+
+    x = torch.tensor([[0.0, 1.5, 0.0], [2.0, 0.0, 0.0], [0.0, 0.0, -3.0], [0.0, 0.0, 0.0],
+                      [0.0, 4.0, 0.0]])
+    mask = x.abs() < 2
+    proc = run(x, mask)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    np.testing.assert_array_equal(np.load(tmp_path / "found.npy"), torch.nonzero(x).numpy())
+    np.testing.assert_array_equal(np.load(tmp_path / "kept.npy"), x[mask].numpy())
+    np.testing.assert_array_equal(np.load(tmp_path / "row_kept.npy"),
+                                  torch.masked_select(x[0], mask).numpy())
+
+    x[3] = 1.0  # 7 nonzero elements: past the torch._check's 4 rows
+    proc = run(x, mask)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert ("nonzero.out: the result has 14 elements, more than the 8 its out tensor was "
+            "planned for") in proc.stderr
+
+
 def test_case_ids_are_unique():
     counts = collections.Counter(case.id for case in CASES)
     assert [i for i, n in counts.items() if n > 1] == []

@@ -1,5 +1,6 @@
 // Gathers a strided view of a tensor into contiguous memory: the one loop behind
-// permute/transpose/t, expand, slice, select and split copies.
+// permute/transpose/t, expand, slice, select and split copies (and, written the other
+// way, slice_scatter).
 #pragma once
 
 #include "kernels/portable/util/index.h"
@@ -41,9 +42,11 @@ inline void coalesce_view(StridedView& v) {
   v.rank = rank;
 }
 
-// Copies the view `v` of `src` into contiguous `dst`, walking `dst` in order.
-template <typename W>
-void strided_copy(const W* src, W* dst, StridedView v) {
+// Walks the view `v` row by row in row-major order: fn(view_offset, flat_offset, inner,
+// inner_stride) for each run of `inner` elements, the view's starting at view_offset,
+// inner_stride apart, matching contiguous elements from flat_offset on.
+template <typename Fn>
+void for_each_view_row(StridedView v, Fn&& fn) {
   for (int64_t d = 0; d < v.rank; ++d) {
     if (v.sizes[d] == 0) {
       return;
@@ -53,16 +56,9 @@ void strided_copy(const W* src, W* dst, StridedView v) {
   const int64_t inner = v.sizes[v.rank - 1];
   const int64_t inner_stride = v.strides[v.rank - 1];
   int64_t counter[kMaxDims] = {};
-  const W* base = src + v.offset;
-  for (;;) {
-    if (inner_stride == 1) {
-      __builtin_memcpy(dst, base, static_cast<size_t>(inner) * sizeof(W));
-    } else {
-      for (int64_t i = 0; i < inner; ++i) {
-        dst[i] = base[i * inner_stride];
-      }
-    }
-    dst += inner;
+  int64_t base = v.offset;
+  for (int64_t flat = 0;; flat += inner) {
+    fn(base, flat, inner, inner_stride);
     // Step the outer dims like an odometer.
     int64_t d = v.rank - 2;
     for (; d >= 0; --d) {
@@ -77,6 +73,35 @@ void strided_copy(const W* src, W* dst, StridedView v) {
       return;
     }
   }
+}
+
+// Copies between the view `v` and contiguous memory: from the view of `src` into
+// contiguous `dst` (kIntoView false), or from contiguous `src` into the view of `dst`.
+template <bool kIntoView, typename W>
+void view_transfer(const W* src, W* dst, const StridedView& v) {
+  for_each_view_row(v, [&](int64_t at, int64_t flat, int64_t inner, int64_t stride) {
+    const W* from = src + (kIntoView ? flat : at);
+    W* to = dst + (kIntoView ? at : flat);
+    if (stride == 1) {
+      __builtin_memcpy(to, from, static_cast<size_t>(inner) * sizeof(W));
+      return;
+    }
+    for (int64_t i = 0; i < inner; ++i) {
+      to[kIntoView ? i * stride : i] = from[kIntoView ? i : i * stride];
+    }
+  });
+}
+
+// Copies the view `v` of `src` into contiguous `dst`, walking `dst` in order.
+template <typename W>
+void strided_copy(const W* src, W* dst, const StridedView& v) {
+  view_transfer<false>(src, dst, v);
+}
+
+// The reverse: writes contiguous `src` into the view `v` of `dst`.
+template <typename W>
+void strided_write(const W* src, W* dst, const StridedView& v) {
+  view_transfer<true>(src, dst, v);
 }
 
 // Contiguous tensor `t` as a view of itself: its sizes and row-major strides.
@@ -99,6 +124,22 @@ inline StridedView slice_view(const Tensor& t, int64_t dim, int64_t start, int64
   v.sizes[dim] = length;
   v.strides[dim] *= step;
   return v;
+}
+
+// The view self[..., start:end:step, ...] along `dim` (a valid dim; step > 0) as Python
+// slices it: negative bounds count from the end, bounds outside the dim are clamped, an
+// empty range has length 0.
+inline StridedView python_slice_view(const Tensor& t, int64_t dim, Optional<int64_t> start,
+                                     Optional<int64_t> end, int64_t step) {
+  const int64_t size = t.size(dim);
+  int64_t first = start.value_or(0);
+  int64_t last = end.value_or(size);
+  first = first < 0 ? first + size : first;
+  last = last < 0 ? last + size : last;
+  first = first < 0 ? 0 : (first > size ? size : first);
+  last = last < first ? first : (last > size ? size : last);
+  const int64_t length = last == first ? 0 : (last - first - 1) / step + 1;
+  return slice_view(t, dim, first, length, step);
 }
 
 }  // namespace tailor::native
