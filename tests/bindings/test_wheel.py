@@ -11,11 +11,11 @@ import os
 import re
 import subprocess
 import sys
-import sysconfig
 
 import pytest
 
 from tests.bindings.c_check import build_cmake_app, run_check
+from tests.bindings.venvs import venv_with_project_packages
 from tests.build_system.test_project import make_project
 from tests.conftest import REPO
 
@@ -38,16 +38,7 @@ def venv(tmp_path_factory):
           "--disable-pip-version-check", "-w", str(wheels), REPO], REPO, dict(os.environ))
     [wheel] = [wheels / name for name in os.listdir(wheels) if name.endswith(".whl")]
     root = tmp_path_factory.mktemp("venv")
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(root)], check=True)
-    python = root / "bin" / "python"
-    purelib = subprocess.run([str(python), "-c", "import sysconfig; "
-                              "print(sysconfig.get_paths()['purelib'])"],
-                             capture_output=True, text=True, check=True).stdout.strip()
-    # The dependencies (torch, scons, flatc, ...), not this checkout: a directory named in
-    # a .pth file is only appended to sys.path, so the editable install's own .pth there
-    # is not run.
-    with open(os.path.join(purelib, "dependencies.pth"), "w") as f:
-        f.write(sysconfig.get_paths()["purelib"] + "\n")
+    python = venv_with_project_packages(root)
     # With its dependencies: they must resolve from what is installed, with no index.
     _run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-index",
           "--disable-pip-version-check", str(wheel)], root, dict(os.environ))
