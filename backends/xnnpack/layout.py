@@ -31,7 +31,7 @@ def padded_channels_last(sizes: list, rank: int):
     return padded if trivially_channels_last(padded) else None
 
 
-def _reshape_keeps_memory(a: list, a_cl: bool, b: list, b_cl: bool) -> bool:
+def reshape_keeps_memory(a: list, a_cl: bool, b: list, b_cl: bool) -> bool:
     """Whether reshaping `a` to `b` moves no element when each is channels-last or not:
     both lie in logical order, or both are channels-last with the same batch and
     channels and the same spatial dims but for 1s (an unsqueeze of a 1-d signal)."""
@@ -97,7 +97,7 @@ def _layout_reason(m: LoweredMethod, i: int, channels_last: set):
         return None
     if op in RESHAPE or op in SQUEEZE:
         a, b = m.tensor(args[0]).sizes, m.tensor(out).sizes
-        if not _reshape_keeps_memory(a, args[0] in channels_last, b, out in channels_last):
+        if not reshape_keeps_memory(a, args[0] in channels_last, b, out in channels_last):
             return "a reshape of a tensor that is channels-last inside XNNPACK (XNNPACK " \
                    "2022 has no transpose)"
         return None

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "kernels/optimized/util/gemm.h"
 #include "kernels/optimized/util/vec_math.h"
 
 namespace llm::optimized::native::attention {
@@ -14,6 +15,15 @@ namespace opt = ::tailor::optimized;
 
 // Rows of one row set at most: a block of a prefill's queries, or of a group's heads.
 inline constexpr int64_t kMaxRows = 64;
+
+// Scores of one row set over one chunk of positions: 64 KB.
+inline constexpr int64_t kScoreFloats = 16 * 1024;
+// Keys transposed for the score GEMM: 64 KB, kGemmChunk positions of head_dim floats.
+inline constexpr int64_t kKeyFloats = 16 * 1024;
+// What one thread of the kernel takes from its scratch slice: the manifest's scratch_bytes
+// (kernels/llm/llm_optimized.yaml; tests/codegen/test_scratch_parity.py compares them).
+inline constexpr size_t kAttentionScratchBytes =
+    (kScoreFloats + kKeyFloats) * sizeof(float) + opt::kGemmScratchBytes;
 
 // Query rows that attend together: row r's query at q + r * ld, its output at out + r *
 // ld, its keys at kv[r] floats into each cache row, seeing the positions [lo[r], hi[r]].

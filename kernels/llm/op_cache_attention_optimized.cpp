@@ -38,28 +38,21 @@ namespace {
 using attention::AddValues;
 using attention::Cache;
 using attention::DotScores;
+using attention::kAttentionScratchBytes;
+using attention::kKeyFloats;
 using attention::kMaxRows;
+using attention::kScoreFloats;
 using attention::Normalize;
 using attention::OnlineSoftmax;
 using attention::Rows;
 
-// Scores of one row set over one chunk of positions: 64 KB.
-constexpr int64_t kScoreFloats = 16 * 1024;
-// Keys transposed for the score GEMM: 64 KB, kGemmChunk positions of head_dim floats.
-constexpr int64_t kKeyFloats = 16 * 1024;
+// Positions of one chunk of keys transposed for the score GEMM.
 constexpr int64_t kGemmChunk = kScoreFloats / kMaxRows;
 // With fewer queries the scores are dot products: transposing keys for a row or two of
 // scores would copy the cache for nothing.
 constexpr int64_t kGemmMinQueries = 8;
 // Wider heads score by dot products too: a chunk of their keys would be under 16 positions.
 constexpr int64_t kGemmMaxHeadDim = kKeyFloats / 16;
-// What one thread takes from its scratch slice. The manifest's scratch_bytes
-// (kernels/llm/llm_optimized.yaml) must be at least this.
-constexpr size_t kAttentionScratchBytes =
-    (kScoreFloats + kKeyFloats) * sizeof(float) + opt::kGemmScratchBytes;
-// The manifest states the figure as a number: a change here must change it there.
-static_assert(kAttentionScratchBytes == 200960,
-              "update scratch_bytes in kernels/llm/llm_optimized.yaml");
 
 // Keys [first, first + count) of one kv head, transposed (count columns of head_dim
 // rows) for the score GEMM; kept from one block of queries to the next.
