@@ -13,7 +13,7 @@ from backends.xnnpack.packing import packed_filter
 from backends.xnnpack.payload import GraphBuilder
 from backends.xnnpack.support import (ADAPTIVE_AVG_POOL, BINARY, CONV, LINEAR, MAX_POOL, MEAN,
                                       PAD, RESHAPE, RESIZE, SCALAR_BINARY, SQUEEZE, UNARY,
-                                      WINDOW, conv_ints, pool_window)
+                                      WINDOW, adaptive_window, conv_ints, pool_window)
 from exporter.delegation import LoweredMethod
 
 
@@ -132,7 +132,7 @@ def _pooling(m, g: GraphBuilder, i: int, out: int) -> None:
         if size == [1, 1]:
             g.node("GlobalAveragePooling2d", [x], out)
         else:
-            kernel = [sizes[2] // size[0], sizes[3] // size[1]]
+            kernel = [adaptive_window(sizes[2], size[0]), adaptive_window(sizes[3], size[1])]
             g.node("AveragePooling2d", [x], out,
                    window=_window(kernel, kernel, [1, 1], [0, 0]))
     else:

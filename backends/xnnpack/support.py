@@ -212,6 +212,14 @@ def conv_ints(m: LoweredMethod, i: int, at: int) -> list:
     rank = len(m.tensor(m.calls[i].args[0]).sizes)
     return items * (rank - 2) if len(items) == 1 else items
 
+def adaptive_window(in_size: int, out_size: int) -> int:
+    """The window (and stride) of the fixed-window pooling XNNPACK runs for an adaptive
+    pooling of `in_size` cells down to `out_size`, or 0 when torch's adaptive windows are
+    not all alike (cell i covers [floor(i * in / n), ceil((i + 1) * in / n)), as
+    kernels/portable/util/pool.h computes them)."""
+    return in_size // out_size if 0 < out_size <= in_size and in_size % out_size == 0 else 0
+
+
 def pool_window(m: LoweredMethod, i: int):
     """(kernel, stride, padding, dilation, ceil_mode) of a pooling call, each [h, w]."""
     op, args = m.calls[i].op, m.calls[i].args
@@ -243,7 +251,7 @@ def _check_pooling(m: LoweredMethod, i: int):
             return None
         if m.tensor(args[0]).dynamic:
             return "adaptive pooling of dynamic sizes to other than 1x1"
-        if sizes[2] % out[0] or sizes[3] % out[1]:
+        if not adaptive_window(sizes[2], out[0]) or not adaptive_window(sizes[3], out[1]):
             return "adaptive pooling with uneven windows (XNNPACK's windows are all alike)"
         if sizes[2] == out[0] and sizes[3] == out[1]:
             return "adaptive pooling to the input's own size (a 1x1 window)"

@@ -8,12 +8,19 @@ of shapes through a compiled probe: a change to one side alone fails here.
 - Channels-last reshapes: the partitioner delegates a reshape only when it moves no
   element (layout.reshape_keeps_memory); the delegate checks the payload by
   reshape_keeps_memory() in backends/xnnpack/runtime/xnnpack_shapes.h.
+- Pooling windows: the portable kernels size a pooling's output by pooled_length()
+  (kernels/portable/util/pool.h) and the delegate by window_count() (xnnpack_shapes.h),
+  both as torch does; an adaptive pooling is delegated as a fixed window of
+  support.adaptive_window() cells, which must cover what the kernel's adaptive windows
+  (adaptive_start/end) cover.
 """
 
 import itertools
 import math
 
-from backends.xnnpack import layout, policy
+import torch
+
+from backends.xnnpack import layout, policy, support
 from tests.cxx_probe import run_probe
 
 _WINOGRAD_PROBE = r"""
@@ -118,3 +125,84 @@ def test_the_partitioner_and_the_delegate_agree_on_channels_last_reshapes(tmp_pa
         python = layout.reshape_keeps_memory(a, bool(a_cl), b, bool(b_cl))
         assert answer == str(int(python)), (a, a_cl, b, b_cl)
 
+
+
+_POOL_PROBE = r"""
+#include <stdio.h>
+#include "backends/xnnpack/runtime/xnnpack_shapes.h"
+#include "kernels/portable/util/pool.h"
+
+int main() {
+  long long in, k, s, pad, d, ceil_mode;
+  while (scanf("%lld %lld %lld %lld %lld %lld", &in, &k, &s, &pad, &d, &ceil_mode) == 6) {
+    const long long kernel = tailor::native::pooled_length(in, k, s, pad, d, ceil_mode != 0);
+    const size_t delegate = tailor::xnnpack::window_count(in, k, s, d, pad, pad, ceil_mode != 0);
+    printf("%lld %zu\n", kernel > 0 ? kernel : 0, delegate);
+  }
+  return 0;
+}
+"""
+
+_ADAPTIVE_PROBE = r"""
+#include <stdio.h>
+#include "kernels/portable/util/pool.h"
+
+int main() {
+  long long in, n;
+  while (scanf("%lld %lld", &in, &n) == 2) {
+    for (long long i = 0; i < n; ++i) {
+      printf("%lld %lld ", tailor::native::adaptive_start(i, n, in),
+             tailor::native::adaptive_end(i, n, in));
+    }
+    printf("\n");
+  }
+  return 0;
+}
+"""
+
+
+def _torch_pooled_length(size, kernel, stride, pad, dilation, ceil_mode) -> int:
+    try:
+        return torch.nn.functional.max_pool1d(
+            torch.zeros(1, 1, size), kernel, stride, pad, dilation, bool(ceil_mode)).shape[-1]
+    except RuntimeError:  # torch: "Output size is too small"
+        return 0
+
+
+def test_the_kernels_and_the_delegate_size_pooling_windows_as_torch(tmp_path):
+    # torch takes padding up to half the kernel; the grid crosses ceil_mode's last-window
+    # rule and windows that do not fit.
+    grid = [(size, kernel, stride, pad, dilation, ceil_mode)
+            for size, kernel, stride, dilation, ceil_mode in itertools.product(
+                range(1, 13), range(1, 6), range(1, 4), (1, 2), (0, 1))
+            for pad in range(kernel // 2 + 1)]
+    answers = run_probe(tmp_path, _POOL_PROBE,
+                        "".join("%d %d %d %d %d %d\n" % case for case in grid)).splitlines()
+    assert len(answers) == len(grid)
+    for (kernel_side, delegate), case in zip((a.split() for a in answers), grid):
+        want = _torch_pooled_length(*case)
+        shape = "in %d kernel %d stride %d pad %d dilation %d ceil_mode %d" % case
+        assert int(kernel_side) == want, "pooled_length (portable kernels): " + shape
+        assert int(delegate) == want, "window_count (XNNPACK delegate): " + shape
+    assert any(_torch_pooled_length(*case) == 0 for case in grid)
+
+
+def test_a_delegated_adaptive_pooling_covers_the_kernels_windows(tmp_path):
+    pairs = [(size, n) for size in range(1, 25) for n in range(1, size + 1)]
+    answers = run_probe(tmp_path, _ADAPTIVE_PROBE,
+                        "".join("%d %d\n" % pair for pair in pairs)).splitlines()
+    assert len(answers) == len(pairs)
+    delegated = 0
+    for (size, n), line in zip(pairs, answers):
+        bounds = list(map(int, line.split()))
+        windows = list(zip(bounds[::2], bounds[1::2]))
+        window = support.adaptive_window(size, n)
+        alike = len({end - start for start, end in windows}) == 1 and all(
+            start == i * (end - start) for i, (start, end) in enumerate(windows))
+        # Delegated exactly when the kernel's windows are one fixed window, strided by
+        # itself, and then that window is the kernel's.
+        assert bool(window) == alike, (size, n, windows)
+        if window:
+            delegated += 1
+            assert windows == [(i * window, (i + 1) * window) for i in range(n)], (size, n)
+    assert 0 < delegated < len(pairs)

@@ -37,9 +37,10 @@ struct Dims {
 inline size_t window_count(size_t in, size_t kernel, size_t stride, size_t dilation, size_t pad_begin,
                     size_t pad_end, bool ceil_mode) {
   const size_t span = dilation * (kernel - 1) + 1;
-  const size_t padded = in + pad_begin + pad_end;
-  if (padded < span) return 0;
-  size_t count = (padded - span + (ceil_mode ? stride - 1 : 0)) / stride + 1;
+  // ceil_mode rounds up: a window past the padded input still counts (in 1, kernel 2 -> 1).
+  const size_t reach = in + pad_begin + pad_end + (ceil_mode ? stride - 1 : 0);
+  if (reach < span) return 0;
+  size_t count = (reach - span) / stride + 1;
   // The last window must start inside the input or its leading padding.
   if (ceil_mode && (count - 1) * stride >= in + pad_begin) --count;
   return count;
