@@ -24,9 +24,9 @@ import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
-from codegen.build_layout import output_dir  # noqa: E402
+from codegen.build_layout import BUILD_DIR, output_dir, tree  # noqa: E402
 SCONS = os.path.join(os.path.dirname(sys.executable), "scons")
-ROOT = os.path.join(REPO, "build", "bench-cache")
+ROOT = os.path.join(REPO, tree("bench-cache"))
 
 
 def scons(build_dir: str, jobs: int, *options: str, env=None) -> float:
@@ -56,7 +56,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=1, help="scons -j (default 1: plain scons)")
     args = parser.parse_args()
     shutil.rmtree(ROOT, ignore_errors=True)
-    build = os.path.join(ROOT, "build")
+    build = os.path.join(ROOT, BUILD_DIR)  # the tree a fresh checkout builds into
     rows = {"cold (empty cache)": [], "warm cache= (rm -rf build dir first)": [],
             "warm launcher=ccache, empty cache=": [], "up to date (nothing to do)": []}
     with tempfile.TemporaryDirectory() as tmp:

@@ -25,9 +25,9 @@ sys.path.insert(0, REPO)
 import tailor  # noqa: E402
 from bench.benchmarks_md import write_section  # noqa: E402
 from bench.common import run_runner, scons, stripped_size  # noqa: E402
-from codegen.build_layout import output_dir  # noqa: E402
+from codegen.build_layout import output_dir, tree  # noqa: E402
 
-BUILD = "build/bench-c-api"
+BUILD = tree("bench-c-api")
 MODELS = ("mlp", "gpt_tiny")
 RUNS = 200
 PROCESSES = 20

@@ -55,7 +55,8 @@ def read_bandwidth(threads: int = 1, megabytes: int = 512, passes: int = 10) -> 
     import yaml
     with open(os.path.join(REPO, "manifests", "targets", "host.yaml")) as f:
         target = yaml.safe_load(f)
-    out = os.path.join(REPO, "build", "bench-read_bandwidth")
+    from codegen.build_layout import tree
+    out = os.path.join(REPO, tree("bench-read_bandwidth"))
     os.makedirs(out, exist_ok=True)
     binary = os.path.join(out, "read_bandwidth")
     subprocess.run([target["cxx"], *target["cxxflags"], "-pthread",

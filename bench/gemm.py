@@ -24,6 +24,7 @@ import yaml
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 from bench import benchmarks_md  # noqa: E402
+from codegen.build_layout import tree  # noqa: E402
 
 # The runtime pieces the GEMM needs: the CPU level, the thread pool, and the log and
 # platform layer a bad TL_CPU_LEVEL is reported through.
@@ -42,7 +43,7 @@ def build(target_name: str, program: str = "gemm", flags: tuple[str, ...] = (),
     """Compiles bench/<program>.cpp for the target, with `flags` after the target's, into
     build/bench-<program>/<target><variant>/; returns the binary and its run prefix."""
     target = load_target(target_name)
-    out = os.path.join(REPO, "build", f"bench-{program}", target_name + variant)
+    out = os.path.join(REPO, tree(f"bench-{program}"), target_name + variant)
     os.makedirs(os.path.join(out, "gen"), exist_ok=True)
     with open(os.path.join(out, "gen", "selected_dtypes.h"), "w") as f:
         f.write("#define TL_SELECT_ALL_DTYPES 1\n")  # for the portable matmul beside it

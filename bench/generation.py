@@ -37,13 +37,13 @@ sys.path.insert(0, REPO)
 import torch  # noqa: E402
 
 from bench.common import scons  # noqa: E402
-from codegen.build_layout import output_dir  # noqa: E402
+from codegen.build_layout import output_dir, tree  # noqa: E402
 from bench.tables import print_table  # noqa: E402
 from examples.nanogpt.kv_cache import make_cached_gpt  # noqa: E402
 
 CONTEXTS = (64, 256)
 BLOCK = 256
-BUILD = "build/bench-generation"
+BUILD = tree("bench-generation")
 # Each model: its shape (make_gpt's arguments) and its two manifests, the cached first.
 MODELS = {
     "demo": ({"n_layer": 4, "n_head": 4, "n_embd": 128, "vocab_size": 512},

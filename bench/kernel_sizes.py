@@ -15,9 +15,9 @@ sys.path.insert(0, os.path.join(REPO, "site_scons"))
 sys.path.insert(0, REPO)
 import size_attribution  # noqa: E402
 from bench import common  # noqa: E402
-from codegen.build_layout import target_dir  # noqa: E402
+from codegen.build_layout import target_dir, tree  # noqa: E402
 
-BUILD = "build/bench-sizes"
+BUILD = tree("bench-sizes")
 ARGS = ("profile=size", "log=0", "size=1", "build_dir=" + BUILD)
 TARGET_DIR = os.path.join(BUILD, target_dir(profile="size", log=False))
 ADD_PROGRAM = os.path.join(BUILD, "add_float.pte")

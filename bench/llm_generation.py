@@ -35,9 +35,10 @@ sys.path.insert(0, REPO)
 import torch  # noqa: E402
 
 from bench.tables import print_table  # noqa: E402
+from codegen.build_layout import output_dir, outputs, tree  # noqa: E402
 from tests.llm.checkpoints import load_transformers, save_checkpoint  # noqa: E402
 
-BUILD = "build/bench-llm"
+BUILD = tree("bench-llm")
 PROMPT, DECODE, MAX_SEQ_LEN = 64, 64, 256
 NO_SPECIAL_IDS = dict(bos_token_id=None, eos_token_id=None, pad_token_id=None)
 SHAPES = {
@@ -86,8 +87,8 @@ def build(manifest: str) -> tuple[str, str]:
     subprocess.run([scons, "-Q", "-j2", f"model={manifest}"], cwd=REPO, check=True,
                    stdout=subprocess.DEVNULL)
     stem = os.path.splitext(os.path.basename(manifest))[0]
-    out = os.path.join(REPO, "build", "host", stem)
-    return os.path.join(out, "bin", "llm"), os.path.join(out, stem + ".pte")
+    made = outputs(os.path.join(REPO, output_dir([stem])))
+    return made.apps[stem], made.programs[stem]
 
 
 def tailor_rates(app: str, program: str, prompt: list[int], repeat: int, threads: int = 1,

@@ -19,7 +19,10 @@ import sys
 import yaml
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OUT = os.path.join(REPO, "build", "bench-matmul")
+sys.path.insert(0, REPO)
+from codegen.build_layout import tree  # noqa: E402
+
+OUT = os.path.join(REPO, tree("bench-matmul"))
 
 
 def flags(profile: str | None) -> tuple[str, list[str]]:

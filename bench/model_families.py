@@ -23,9 +23,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 from bench import benchmarks_md  # noqa: E402
 from bench.common import run_runner, scons, stripped_size  # noqa: E402
-from codegen.build_layout import output_dir  # noqa: E402
+from codegen.build_layout import output_dir, tree  # noqa: E402
 
-BUILD = "build/bench-families"
+BUILD = tree("bench-families")
 MODELS = ("resnet18", "mobilenet_v2", "kws_cnn", "gpt2", "llama", "bert", "vit",
           "whisper_encoder", "nn_transformer", "lstm")
 

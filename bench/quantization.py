@@ -40,11 +40,11 @@ import torch  # noqa: E402
 import yaml  # noqa: E402
 
 from bench.common import scons  # noqa: E402
-from codegen.build_layout import output_dir  # noqa: E402
+from codegen.build_layout import output_dir, tree  # noqa: E402
 from exporter.manifest import load_manifest, load_model  # noqa: E402
 from exporter.quantize.apply import quantize_for_export  # noqa: E402
 
-BUILD = "build/bench-quant"
+BUILD = tree("bench-quant")
 SCHEMES = ("fp32", "int8-weight", "8da8w", "8da4w")
 MODELS = ("nanogpt_nocache", "nanogpt", "mlp", "kws_cnn")
 QUANTIZED_TOLERANCE = {"atol": 1.0e-3, "rtol": 1.0e-3}

@@ -25,8 +25,8 @@ import yaml
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
-from codegen.build_layout import output_dir  # noqa: E402
-BUILD_DIR = "build/bench-size"
+from codegen.build_layout import output_dir, tree  # noqa: E402
+BUILD_DIR = tree("bench-size")
 TERMINATE = "runtime/platform/default/terminate.cpp"  # linked as an object when a step asks
 
 # (label, extra cxxflags, extra linkflags, extra link sources), cumulative.

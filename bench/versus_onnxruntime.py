@@ -41,9 +41,9 @@ sys.path.insert(0, REPO)
 from bench import benchmarks_md  # noqa: E402
 from bench import gemm as gemm_bench  # noqa: E402
 from bench.common import run_runner, scons  # noqa: E402
-from codegen.build_layout import output_dir  # noqa: E402
+from codegen.build_layout import output_dir, tree  # noqa: E402
 
-BUILD = "build/bench-ort"
+BUILD = tree("bench-ort")
 TARGETS = ("host", "host-xnnpack")
 GPT_LENGTHS = (1, 16, 64)
 SECTION = "Versus onnxruntime"

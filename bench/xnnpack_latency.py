@@ -26,9 +26,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 from bench import benchmarks_md  # noqa: E402
 from bench.common import run_runner, scons, stripped_size  # noqa: E402
-from codegen.build_layout import output_dir  # noqa: E402
+from codegen.build_layout import output_dir, tree  # noqa: E402
 
-BUILD = "build/bench-xnnpack"
+BUILD = tree("bench-xnnpack")
 CONFIG = dict(n_layer=4, n_head=4, n_embd=128, vocab_size=512, block_size=64)
 T = 64
 XNNPACK_LIBS = ("libXNNPACK.so.0", "libpthreadpool.so.0", "libcpuinfo.so.0")

@@ -21,9 +21,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 from bench import benchmarks_md, model_families  # noqa: E402
 from bench.common import run_runner, scons  # noqa: E402
-from codegen.build_layout import output_dir  # noqa: E402
+from codegen.build_layout import output_dir, tree  # noqa: E402
 
-BUILD = "build/bench-vision"
+BUILD = tree("bench-vision")
 MODELS = ("resnet18", "mobilenet_v2", "kws_cnn")
 SECTION = "XNNPACK vision models"
 

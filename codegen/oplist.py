@@ -312,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parse_args(sys.argv[1:] if argv is None else argv)
     models = [tuple(m.split("=", 1)) for m in args.model]
     if any(len(m) != 2 or not m[0] for m in models):
-        raise ManifestError("--model takes NAME=PROGRAM.pte, e.g. --model mlp=build/mlp.pte")
+        raise ManifestError("--model takes NAME=PROGRAM.pte, e.g. --model mlp=path/to/mlp.pte")
     listed = []
     for path in args.program_list:
         with open(path) as f:

@@ -181,19 +181,34 @@ class DelegationReport:
         return "\n".join(lines) + "\n"
 
 
+@dataclass
+class Instruction:
+    """One instruction of a lowered method, before the operator table is final."""
+    kind: str                # "KernelCall" or "DelegateCall"
+    target: str | int        # the op name of a kernel call, the delegate index of the other
+    args: list               # value ids
+    num_inputs: int          # args[:num_inputs] are read, the rest written
+    nodes: list              # the graph nodes it runs
+    written_by: list | None = None   # a delegate call's: per output arg, the (graph node,
+                                     # its output index) writing it
+
+    @staticmethod
+    def kernel_call(call: Call) -> "Instruction":
+        return Instruction("KernelCall", call.op, list(call.args), call.num_inputs, [call.node])
+
+    def is_kernel_call(self, op: str | None = None) -> bool:
+        return self.kind == "KernelCall" and op in (None, self.target)
+
+
 @dataclass(frozen=True)
 class Delegated:
     values: list
-    instructions: list       # ("KernelCall", op name, args) / ("DelegateCall", index, args)
+    instructions: list       # of Instruction
     delegates: list          # of program.model.Delegate
     inputs: list
     outputs: list
     remap: dict              # old value id -> new value id (kept values only)
     report: DelegationReport
-    nodes: list              # per instruction, the graph nodes it runs
-    num_inputs: list         # per instruction, how many of its args it reads (then writes)
-    written_by: list         # per instruction, None for a kernel call; for a delegate call,
-                             # per output arg the (graph node, its output index) writing it
 
 
 def _group_calls(method: LoweredMethod, claimed: set, reads) -> list:
@@ -317,33 +332,28 @@ def delegate_method(method: LoweredMethod, partitioner: Partitioner) -> Delegate
     for u in order:
         for v in unit_reads(u):
             needed_outside.setdefault(v, set()).add(u)
-    instructions, delegates, nodes, num_inputs, written_by = [], [], [], [], []
+    instructions, delegates = [], []
     for u in order:
         if u[0] == "c":
-            c = method.calls[u[1]]
-            instructions.append(("KernelCall", c.op, list(c.args)))
-            nodes.append([c.node])
-            num_inputs.append(c.num_inputs)
-            written_by.append(None)
+            instructions.append(Instruction.kernel_call(method.calls[u[1]]))
             continue
         members = groups[u[1]]
         ins = unit_reads(u)
         outs = [v for i in members for v in method.writes(i)
                 if v in method.outputs or needed_outside.get(v, set()) - {u}]
         payload = partitioner.preprocess(method, members, ins, outs)
-        instructions.append(("DelegateCall", len(delegates), ins + outs))
-        nodes.append([method.calls[i].node for i in sorted(members)])
-        num_inputs.append(len(ins))
         writer = {v: (method.calls[i].node, k) for i in members
                   for k, v in enumerate(method.writes(i))}
-        written_by.append([writer[v] for v in outs])
+        instructions.append(Instruction(
+            "DelegateCall", len(delegates), ins + outs, len(ins),
+            [method.calls[i].node for i in sorted(members)], [writer[v] for v in outs]))
         delegates.append(model.Delegate(partitioner.backend, bytes(payload)))
 
     # Keep the values still referenced, renumbered in their old order.
     used = set(method.inputs) | set(method.outputs)
-    for _, _, args in instructions:
-        used.update(args)
-        used.update(method.expand(args))
+    for ins in instructions:
+        used.update(ins.args)
+        used.update(method.expand(ins.args))
     remap = {old: new for new, old in enumerate(sorted(used))}
     values = []
     for old in sorted(used):
@@ -351,12 +361,12 @@ def delegate_method(method: LoweredMethod, partitioner: Partitioner) -> Delegate
         if isinstance(value, model.LIST_KINDS):
             value = type(value)([remap[i] if i >= 0 else i for i in value.items])
         values.append(value)
-    instructions = [(kind, what, [remap[a] for a in args]) for kind, what, args in instructions]
+    for ins in instructions:
+        ins.args = [remap[a] for a in ins.args]
 
     report = _report(method, partitioner.backend, groups, folded, reasons, order)
     return Delegated(values, instructions, delegates, [remap[v] for v in method.inputs],
-                     [remap[v] for v in method.outputs], remap, report, nodes, num_inputs,
-                     written_by)
+                     [remap[v] for v in method.outputs], remap, report)
 
 
 def _report(method, backend, groups, folded, reasons, order) -> DelegationReport:

@@ -28,22 +28,22 @@ import torch
 from torch.export.graph_signature import InputKind, OutputKind
 from torch.utils._sympy.value_ranges import bound_sympy
 
-from exporter.constant_segment import pack_constants
 from exporter.data_dependent import data_dependent_ranges
-from exporter.delegation import Call, DelegationReport, LoweredMethod, delegate_method
+from exporter.delegation import (Call, DelegationReport, Instruction, LoweredMethod,
+                                 delegate_method)
 from exporter.errors import ExportError
-from exporter.memory_plan import Buffer, MemoryPlan, live_ranges, plan_memory
+from exporter.memory_plan import MemoryPlan
 from exporter.mutable_buffers import find_buffer_writes
 from exporter.node_source import describe, origin
 from exporter.out_variants import (IGNORED_TARGETS, PRIM_INT_OPS, ProgramOp,
                                    is_tensor_list_type, program_op, scalar_overload)
 from exporter.scalar_types import (DEVICE_TYPE_CODES, LAYOUT_CODES, MEMORY_FORMAT_CODES,
                                    SCALAR_TYPE_CODES, SCALAR_TYPE_NAMES)
+from exporter.tensor_placement import TensorData, place_tensors
 from program import model
 from program.debug_record import written_tensors
-from program.model import (Allocation, Bool, BoolList, ConstantRef, DelegateCall, Double,
-                           DoubleList, Int, IntList, KernelCall, OptionalTensorList, String,
-                           TensorList)
+from program.model import (Bool, BoolList, DelegateCall, Double, DoubleList, Int, IntList,
+                           KernelCall, OptionalTensorList, String, TensorList)
 
 _CONSTANT_KINDS = (InputKind.PARAMETER, InputKind.BUFFER, InputKind.CONSTANT_TENSOR)
 BACKEND_SLACK = 16  # XNN_EXTRA_BYTES
@@ -57,22 +57,6 @@ class BuiltMethod:
     node_count: int         # call_function nodes in the core-ATen graph
     delegation: DelegationReport | None = None
     debug: tuple = ()       # per instruction, where it comes from (program/debug_record.py)
-
-
-@dataclass
-class _Tensor:
-    dtype: torch.dtype
-    sizes: list[int]        # upper bounds
-    tensor: model.Tensor    # the value, placed as we go
-    constant: bytes | None = None
-    initial: bytes | None = None   # a mutable buffer's value at load
-
-    @property
-    def nbytes(self) -> int:
-        n = self.dtype.itemsize
-        for s in self.sizes:
-            n *= s
-        return n
 
 
 def build_method(ep: torch.export.ExportedProgram, name: str, partitioner=None) -> BuiltMethod:
@@ -90,11 +74,9 @@ class _MethodBuilder:
         self.node_name = ""                  # the graph node being lowered
         self.origins: dict[str, dict] = {}   # node name -> its module path and source line
         self.values: list[model.Value] = []
-        self.tensors: dict[int, _Tensor] = {}
+        self.tensors: dict[int, TensorData] = {}
         self.env: dict[torch.fx.Node, int | list[int]] = {}
-        self.operators: list[ProgramOp] = []
-        self.op_index: dict[str, int] = {}
-        self.instructions: list[tuple[int, list[int]]] = []
+        self.operators: dict[str, ProgramOp] = {}   # by name, in first-use order
         self.ranges = dict(ep.range_constraints)
         data_dependent_ranges(ep, self._upper_bound, self.ranges)
         self.writes = find_buffer_writes(ep)
@@ -159,8 +141,8 @@ class _MethodBuilder:
             flat = constant.detach().contiguous().reshape(-1)
             data = flat.view(torch.uint8).numpy().tobytes() if flat.numel() else b""
         vid = self._add(tensor)
-        self.tensors[vid] = (_Tensor(fake.dtype, sizes, tensor, initial=data) if state
-                             else _Tensor(fake.dtype, sizes, tensor, data))
+        self.tensors[vid] = (TensorData(fake.dtype, sizes, tensor, initial=data) if state
+                             else TensorData(fake.dtype, sizes, tensor, data))
         if state:
             self.buffers.add(vid)
         return vid
@@ -233,10 +215,7 @@ class _MethodBuilder:
     # -- instructions ----------------------------------------------------------------
 
     def _call(self, op: ProgramOp, args: list[int], num_inputs: int) -> None:
-        if op.qualified_name not in self.op_index:
-            self.op_index[op.qualified_name] = len(self.operators)
-            self.operators.append(op)
-        self.instructions.append((self.op_index[op.qualified_name], args))
+        self.operators.setdefault(op.qualified_name, op)
         self.calls.append(Call(op.qualified_name, tuple(args), num_inputs, self.node_name))
 
     def _return_slot(self, t) -> int:
@@ -348,18 +327,13 @@ class _MethodBuilder:
         if vid != buffer and self.aliases.get(vid) != buffer:
             self.write_backs.append((vid, buffer))
 
-    def _add_write_backs(self, instructions: list, nodes: list, num_inputs: list,
-                         written_by: list) -> None:
-        """Appends the write-back copies to the instruction list and its parallel lists."""
+    def _add_write_backs(self, instructions: list) -> None:
+        """Appends the write-back copies to the instruction list."""
         op = program_op(torch.ops.aten.clone.default)
-        if self.write_backs and op.qualified_name not in self.op_index:
-            self.op_index[op.qualified_name] = len(self.operators)
-            self.operators.append(op)
         for vid, buffer in self.write_backs:
-            instructions.append(("KernelCall", op.qualified_name, [vid, self._none(), buffer]))
-            nodes.append(["output"])
-            num_inputs.append(2)
-            written_by.append(None)
+            self.operators.setdefault(op.qualified_name, op)
+            instructions.append(Instruction("KernelCall", op.qualified_name,
+                                            [vid, self._none(), buffer], 2, ["output"]))
 
     def _copy_constant(self, vid: int, node: torch.fx.Node) -> int:
         """A planned copy of constant `vid`: the runtime reads outputs from the arena."""
@@ -426,40 +400,35 @@ class _MethodBuilder:
         self.node_name = "output"
         outputs = self._outputs(output)
 
-        instructions = [("KernelCall", self.operators[i].qualified_name, args)
-                        for i, args in self.instructions]
-        nodes = [[call.node] for call in self.calls]
-        num_inputs = [call.num_inputs for call in self.calls]
-        written_by = [None] * len(self.calls)
+        instructions = [Instruction.kernel_call(call) for call in self.calls]
         delegates, report = [], None
         if self.partitioner is not None:
-            inputs, outputs, instructions, delegates, report, nodes, num_inputs, written_by = \
-                self._delegate(inputs, outputs)
-        self._add_write_backs(instructions, nodes, num_inputs, written_by)
-        plan, segment = self._place_tensors(inputs, outputs, instructions)
+            inputs, outputs, instructions, delegates, report = self._delegate(inputs, outputs)
+        self._add_write_backs(instructions)
+        plan, segment = place_tensors(self.values, self.tensors, self.buffers, self.aliases,
+                                      inputs, outputs, instructions)
         if delegates:
             # Backends such as XNNPACK may read up to 16 bytes past a tensor they are
             # given: keep that inside the arena and the mapped constant segment.
             plan = dataclasses.replace(plan, arena_size=plan.arena_size + BACKEND_SLACK)
             segment += b"\0" * BACKEND_SLACK
         # The operator table lists what kernel calls remain, in first-use order.
-        operators = [op for op in self.operators
-                     if any(kind == "KernelCall" and what == op.qualified_name
-                            for kind, what, _ in instructions)]
+        operators = [op for op in self.operators.values()
+                     if any(ins.is_kernel_call(op.qualified_name) for ins in instructions)]
         index = {op.qualified_name: i for i, op in enumerate(operators)}
         method = model.Method(
             self.name, self.values, inputs, outputs,
             [model.Operator(op.name, op.overload) for op in operators], delegates,
-            [KernelCall(index[what], args) if kind == "KernelCall" else
-             DelegateCall(what, args) for kind, what, args in instructions],
+            [KernelCall(index[ins.target], ins.args) if ins.is_kernel_call() else
+             DelegateCall(ins.target, ins.args) for ins in instructions],
             list(plan.arena_sizes))
-        debug = tuple({"index": index, "kind": kind,
-                       "op": what if kind == "KernelCall" else delegates[what].backend,
-                       "nodes": names, **self.origins.get(names[0], {}),
-                       "outputs": written_tensors(self.values, args, reads, writers)}
-                      for index, ((kind, what, args), names, reads, writers)
-                      in enumerate(zip(instructions, nodes, num_inputs, written_by,
-                                       strict=True)))
+        debug = tuple({"index": index, "kind": ins.kind,
+                       "op": ins.target if ins.is_kernel_call() else
+                       delegates[ins.target].backend,
+                       "nodes": ins.nodes, **self.origins.get(ins.nodes[0], {}),
+                       "outputs": written_tensors(self.values, ins.args, ins.num_inputs,
+                                                  ins.written_by)}
+                      for index, ins in enumerate(instructions))
         return BuiltMethod(method, segment, plan, len(calls), report, debug)
 
     def _delegate(self, inputs: list[int], outputs: list[int]):
@@ -474,7 +443,7 @@ class _MethodBuilder:
         lowered = LoweredMethod(self.values, self.calls, constants, inputs, outputs)
         done = delegate_method(lowered, self.partitioner)
         for vid, like in lowered.derived.items():  # constants a partitioner repacked
-            self.tensors[vid] = _Tensor(self.tensors[like].dtype, lowered.values[vid].sizes,
+            self.tensors[vid] = TensorData(self.tensors[like].dtype, lowered.values[vid].sizes,
                                         lowered.values[vid], lowered.constants[vid])
         self.values = done.values
         self.tensors = {done.remap[vid]: t for vid, t in self.tensors.items()
@@ -486,59 +455,4 @@ class _MethodBuilder:
                         if out in done.remap}
         self.write_backs = [(done.remap[vid], done.remap[buf]) for vid, buf in self.write_backs]
         return (done.inputs[:n_in], done.outputs[:n_out], done.instructions, done.delegates,
-                done.report, done.nodes, done.num_inputs, done.written_by)
-
-    def _view_aliases(self, inputs: list[int], outputs: list[int],
-                      instructions: list) -> dict[int, int]:
-        """out -> the tensor whose bytes it shares, for each view_copy kernel call whose
-        out can be its input's bytes: a reshape of contiguous data is those bytes (the
-        kernel skips its copy when both are one tensor). Neither may be a graph input or
-        output (a caller may point those at its own memory), a constant or a mutable
-        buffer; both take the same bytes at their planned sizes. A view of a view shares
-        the first one's bytes."""
-        def plain(vid):
-            t = self.tensors.get(vid)
-            return (t is not None and t.constant is None and t.initial is None
-                    and t.nbytes > 0 and vid not in self.buffers and vid not in self.aliases
-                    and vid not in inputs and vid not in outputs)
-        roots: dict[int, int] = {}
-        for kind, what, args in instructions:
-            if kind != "KernelCall" or what != "aten::view_copy.out" or len(args) != 3:
-                continue
-            source, out = args[0], args[2]
-            root = roots.get(source, source)
-            if plain(root) and plain(out) and \
-                    self.tensors[out].nbytes == self.tensors[root].nbytes:
-                roots[out] = root
-        return roots
-
-    def _place_tensors(self, inputs: list[int], outputs: list[int], instructions: list):
-        constants = [(vid, t.constant if t.constant is not None else t.initial)
-                     for vid, t in self.tensors.items()
-                     if t.constant is not None or t.initial is not None]
-        segment = pack_constants(constants)
-        for vid, offset in segment.offsets.items():
-            field = "initial" if vid in self.buffers else "constant"
-            setattr(self.tensors[vid].tensor, field, ConstantRef(0, offset))
-
-        views = self._view_aliases(inputs, outputs, instructions)
-        planned = {vid for vid, t in self.tensors.items()
-                   if t.constant is None and t.nbytes > 0 and vid not in self.aliases
-                   and vid not in views}
-        # A view's uses are its bytes' uses: they live until the last use of either.
-        uses = [[views.get(t, t) for t in model.tensor_ids(self.values, args)]
-                for _, _, args in instructions]
-        # Mutable buffers live from the first instruction to the last, so nothing else
-        # ever shares their bytes and they keep their value between calls.
-        ranges = live_ranges(uses, planned, inputs + sorted(self.buffers),
-                             outputs + sorted(self.buffers))
-        buffers = [Buffer(vid, self.tensors[vid].nbytes, *ranges[vid])
-                   for vid in sorted(planned)]
-        plan = plan_memory(buffers)
-        offsets = dict(plan.offsets)
-        offsets.update({out: plan.offsets[buf] for out, buf in self.aliases.items()
-                        if buf in plan.offsets})
-        offsets.update({out: plan.offsets[root] for out, root in views.items()})
-        for vid, offset in offsets.items():
-            self.tensors[vid].tensor.allocation = Allocation(0, offset)
-        return plan, segment.data
+                done.report)

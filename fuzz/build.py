@@ -31,7 +31,6 @@ import argparse
 import concurrent.futures
 import hashlib
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -41,9 +40,11 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 
+from codegen import build_layout  # noqa: E402
 from program.atomic import write_text_atomic  # noqa: E402
-BUILD = os.path.join(REPO, "build", "fuzz")
-SCONS_BUILD = "build/fuzz/scons"  # the fuzzer's build_dir=, beside the seeds
+
+BUILD = os.path.join(REPO, build_layout.tree("fuzz"))
+SCONS_BUILD = build_layout.tree(os.path.join("fuzz", "scons"))  # build_dir=, beside the seeds
 REGRESSIONS = os.path.join(REPO, "fuzz", "regressions")
 # A long run's corpus, minimized: every run starts from it besides the seeds.
 CORPUS = os.path.join(REPO, "fuzz", "corpus")
@@ -140,25 +141,33 @@ def _fuzz_target() -> str:
     return XNNPACK_TARGET if installed else "host"
 
 
-def build_fuzzer(seeds: str, jobs: int = 2) -> str:
-    """Path of the fuzz target binary, built by SCons (up to date: a few seconds)."""
-    clang()
+def fuzzer_build(seeds: str) -> tuple:
+    """(scons options, build directory) of the fuzzer variant for the seeds in `seeds`."""
     target = _fuzz_target()
     # Delegated seeds select kernels only where the runtime has their backend.
     programs = sorted(os.path.join(seeds, name) for name in os.listdir(seeds)
                       if target == XNNPACK_TARGET or not name.endswith("_xnnpack.pte"))
     listing = os.path.join(BUILD, "seed_programs.txt")
     write_text_atomic(listing, "".join(p + "\n" for p in programs))
+    options = ["target=" + target, "select=all", "sanitize=fuzzer", "programs=@" + listing,
+               "build_dir=" + SCONS_BUILD]
+    out = build_layout.output_dir(programs=programs, build_dir=SCONS_BUILD, target=target,
+                                  sanitize="fuzzer", select_all=True)
+    return options, os.path.join(REPO, out)
+
+
+def build_fuzzer(seeds: str, jobs: int = 2) -> str:
+    """Path of the fuzz target binary, built by SCons (up to date: a few seconds), as the
+    build's outputs.json names it."""
+    clang()
+    options, out = fuzzer_build(seeds)
     scons = os.path.join(os.path.dirname(sys.executable), "scons")
-    proc = subprocess.run([scons, "-j%d" % jobs, "target=" + target, "select=all",
-                           "sanitize=fuzzer", "programs=@" + listing,
-                           "build_dir=" + SCONS_BUILD], cwd=REPO, capture_output=True,
+    proc = subprocess.run([scons, "-j%d" % jobs, *options], cwd=REPO, capture_output=True,
                           text=True)
-    found = re.findall(r"^fuzzer: (.+)$", proc.stdout, re.M)
-    if proc.returncode != 0 or len(found) != 1:
+    if proc.returncode != 0:
         raise RuntimeError("building the fuzzer failed (exit %d):\n%s%s"
                            % (proc.returncode, proc.stdout[-4000:], proc.stderr[-4000:]))
-    return os.path.join(REPO, found[0])
+    return build_layout.outputs(out).fuzzer
 
 
 def build_seeds() -> str:

@@ -12,6 +12,8 @@ import sys
 
 from SCons.Script import Action
 
+from codegen import build_layout
+
 APP_SOURCE = "tests/size/app/size_app.cpp"
 EMPTY_TABLE_SOURCE = "tests/size/app/empty_kernel_table.cpp"
 REPORT_SCRIPT = "site_scons/size_report.py"
@@ -28,18 +30,17 @@ def wire_size(tenv, genv, plan, out, objects, gen_objs, link_objs, runtime_lib, 
     empty_obj = tenv.Object("%s/tests/size/app/empty_kernel_table.o" % objects,
                             EMPTY_TABLE_SOURCE)
     tenv.Depends(app_obj + empty_obj, schema)
-    size_app = genv.Program("%s/bin/size_app" % out, app_obj + gen_objs + link_objs
+    size_app = genv.Program(build_layout.size_app(out), app_obj + gen_objs + link_objs
                             + [runtime_lib])
-    core_dir = "%s/%s/core" % (plan.root, plan.target_dir)
-    size_core = tenv.Program("%s/bin/size_core" % core_dir, app_obj + empty_obj + link_objs
-                             + [runtime_lib])
+    size_core = tenv.Program(build_layout.size_core("%s/%s" % (plan.root, plan.target_dir)),
+                             app_obj + empty_obj + link_objs + [runtime_lib])
 
     sources = [size_app[0], size_core[0], runner[0], plan_yaml]
     command = ('"%s" %s ${SOURCES[0]} --core ${SOURCES[1]} --runner ${SOURCES[2]}'
                " --plan ${SOURCES[3]}" % (sys.executable, REPORT_SCRIPT))
     if contrast:
-        sources += [tenv.File("%s/bin/size_app" % contrast),
-                    tenv.File("%s/kernel_plan.yaml" % contrast)]
+        sources += [tenv.File(build_layout.size_app(contrast)),
+                    tenv.File(build_layout.kernel_plan(contrast))]
         command += " --contrast ${SOURCES[4]} --contrast-plan ${SOURCES[5]}"
     command += " --title %s/%s --out ${TARGETS[0].base}" % (plan.target_dir, plan.variant)
     label = None if plan.verbose else "[%s] size report -> ${TARGETS[0]}" % plan.target_name

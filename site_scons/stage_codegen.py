@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from SCons.Script import Action
 
+from codegen import build_layout
 from codegen.backends import plan_backends
 from program.atomic import write_text_atomic
 from kernel_shards import shard_stem, write_kernel_shards
@@ -65,7 +66,7 @@ def wire_oplist(ctx, programs: list, libraries: list):
 def wire_resolve(ctx, oplist, libraries: list, chosen_libraries: tuple):
     """One kernel per (op, dtypes), or one clear error before compiling."""
     plan_yaml, kernel_sources = ctx.tenv.Command(
-        ["%s/kernel_plan.yaml" % ctx.out, "%s/kernel_sources.txt" % ctx.out],
+        [build_layout.kernel_plan(ctx.out), "%s/kernel_sources.txt" % ctx.out],
         [oplist, ctx.target_manifest] + libraries,
         Action(python_module("codegen.resolve") + " --oplist ${SOURCES[0]} --target "
                "${SOURCES[1]} --out ${TARGETS[0]}"

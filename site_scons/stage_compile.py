@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from SCons.Script import Action
 
-from codegen import roots
+from codegen import build_layout, roots
 from codegen.errors import ManifestError
 from program.flatc import flatc
 
@@ -26,11 +26,12 @@ class Compiled:
     link_objs: list      # the profile's link sources
     runtime_lib: object  # lib/tailor_runtime.a
     objects: list        # every object the build's programs link (compile_commands.json)
+    fuzzer: object = None  # sanitize=fuzzer: bin/fuzz_program (its node list)
 
 
 def _announce(ctx, what: str, node) -> list:
     """An alias that says where `node` is ("<what>: <path>") on every build, up to date
-    or not: it is what the user came for (and what scripts read, fuzz/build.py)."""
+    or not: it is what the user came for (scripts read outputs.json instead)."""
     def say(target, source, env):
         print("%s: %s" % (what, roots.shown(str(source[0]))))
         return 0
@@ -151,15 +152,15 @@ def wire_compile(ctx, selection) -> Compiled:
     # Nothing compiles before the kernels resolve: a missing kernel stops the build first.
     genv.Requires(gen_objs, selection.plan_yaml)
     objects = runtime_objs + runner_objs + gen_objs + link_objs
-    runner = genv.Program("%s/bin/runner" % ctx.out,
+    runner = genv.Program(build_layout.runner(ctx.out),
                           runner_objs + gen_objs + link_objs + [runtime_lib])
     if stamp is not None:
         tenv.Depends(runner, stamp)
-    defaults = [runner]
+    defaults, fuzzer = [runner], None
     if plan.sanitize == "fuzzer":  # libFuzzer's main instead of the runner's
         fuzz_objs = _checkout_objects(ctx, ["fuzz/fuzz_program.cpp"], schema_headers,
                                       selection.plan_yaml)
-        fuzzer = genv.Program("%s/bin/fuzz_program" % ctx.out,
+        fuzzer = genv.Program(build_layout.fuzzer(ctx.out),
                               fuzz_objs + gen_objs + link_objs + [runtime_lib],
                               LINKFLAGS=genv["FUZZER_LINKFLAGS"])
         defaults += [fuzzer, _announce(ctx, "fuzzer", fuzzer[0])]
@@ -178,7 +179,7 @@ def wire_compile(ctx, selection) -> Compiled:
         if model.app_name not in by_name:
             app_objs = _checkout_objects(ctx, list(model.app_sources), schema_headers,
                                          selection.plan_yaml)
-            app = genv.Program("%s/bin/%s" % (ctx.out, model.app_name),
+            app = genv.Program(build_layout.app(ctx.out, model.app_name),
                                app_objs + gen_objs + link_objs + [runtime_lib])
             defaults.append(app)
             objects += app_objs
@@ -190,4 +191,4 @@ def wire_compile(ctx, selection) -> Compiled:
                                                         model.app_name))
         apps.append((model, app))
     return Compiled(runner, apps, defaults, genv, gen_objs, link_objs, runtime_lib,
-                    list(dict.fromkeys(objects)))
+                    list(dict.fromkeys(objects)), fuzzer)

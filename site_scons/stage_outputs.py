@@ -1,8 +1,12 @@
 """<build>/outputs.json: what one build made, relative to its directory, for scripts
 outside SCons (codegen/build_layout.py says where that directory is):
 
-    {"runner": "bin/runner", "programs": {"mlp": "mlp.pte"}, "apps": {"mlp": "bin/llm"},
-     "library": "lib/libtailor.so"}       # library: lib=shared or lib=static only
+    {"runner": "bin/runner", "kernel_plan": "kernel_plan.yaml",
+     "programs": {"mlp": "mlp.pte"}, "apps": {"mlp": "bin/llm"},
+     "library": "lib/libtailor.so",      # lib=shared or lib=static only
+     "fuzzer": "bin/fuzz_program"}       # sanitize=fuzzer only
+
+codegen/build_layout.outputs() reads it.
 """
 
 import json
@@ -10,7 +14,7 @@ import os
 
 from SCons.Script import Action
 
-from codegen.build_layout import OUTPUTS
+from codegen import build_layout
 from program.atomic import write_text_atomic
 
 
@@ -19,17 +23,20 @@ def _write(target, source, env):
     return 0
 
 
-def wire_outputs(ctx, compiled, programs) -> list:
+def wire_outputs(ctx, compiled, selection, programs) -> list:
     out = ctx.tenv.Dir(ctx.out).abspath
 
     def relative(node) -> str:
         return os.path.relpath(node.abspath, out)
 
     record = {"runner": relative(compiled.runner[0]),
+              "kernel_plan": relative(selection.plan_yaml),
               "programs": {model.name: relative(pte) for model, pte, _ in programs},
               "apps": {model.name: relative(app) for model, app in compiled.apps}}
     if ctx.plan.lib in ("shared", "static"):
-        record["library"] = "lib/libtailor.%s" % ("so" if ctx.plan.lib == "shared" else "a")
+        record["library"] = build_layout.library("", ctx.plan.lib)
+    if compiled.fuzzer is not None:
+        record["fuzzer"] = relative(compiled.fuzzer[0])
     text = json.dumps(record, indent=1, sort_keys=True) + "\n"
-    return ctx.tenv.Command("%s/%s" % (ctx.out, OUTPUTS), ctx.tenv.Value(text),
+    return ctx.tenv.Command("%s/%s" % (ctx.out, build_layout.OUTPUTS), ctx.tenv.Value(text),
                             Action(_write, None))

@@ -228,7 +228,7 @@ def wire(env, plan: BuildPlan):
     tokenizers = wire_tokenizers(ctx, programs)
     checks += wire_llm_checks(ctx, compiled.apps, programs, tokenizers, checks)
     defaults = (compiled.defaults + [index for _, _, index in programs] + tokenizers
-                + checks + wire_outputs(ctx, compiled, programs))
+                + checks + wire_outputs(ctx, compiled, selection, programs))
     if plan.generate:
         defaults += wire_generate(ctx, compiled.apps, programs, checks + tokenizers)
     defaults += wire_compilation_db(ctx, compiled.objects, plan.compiledb)

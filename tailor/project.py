@@ -15,7 +15,7 @@ import os
 import subprocess
 import sys
 
-from codegen import roots
+from codegen import build_layout, roots
 
 # Each directory `tailor init` makes, with the one line of its README.
 LAYOUT = {
@@ -28,7 +28,7 @@ LAYOUT = {
     "manifests/targets": "Target manifests (toolchain, cxx, flags, kernel_libraries, "
                          "backends); one named like the package's (host) overrides it.",
 }
-GITIGNORE = "build/\n"
+GITIGNORE = build_layout.BUILD_DIR + "/\n"
 
 
 def init(directory: str) -> int:

@@ -13,8 +13,10 @@ import os
 import shutil
 import sys
 
+from codegen import build_layout
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BUILD_DIR = os.path.join(REPO, "build", "extensions", "custom_linear")
+BUILD_DIR = os.path.join(REPO, build_layout.tree(os.path.join("extensions", "custom_linear")))
 # What the kernel calls outside its own file: Tensor, resize_tensor() and the log.
 RUNTIME_SOURCES = ("runtime/core/tensor.cpp", "runtime/core/error.cpp",
                    "runtime/kernel/kernel_utils.cpp", "runtime/platform/log.cpp",

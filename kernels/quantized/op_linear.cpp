@@ -77,7 +77,7 @@ Tensor& linear_out(KernelContext& ctx, const Tensor& input, const Tensor& weight
   a.bias = bias != nullptr ? bias->const_data<float>() : nullptr;
   a.out = out.mutable_data<float>();
   TL_KERNEL_CHECK_MSG(ctx, qlinear(ctx, a), MemoryAllocationFailed, out, TL_SCRATCH_TOO_SMALL,
-                      "linear.out");
+                      "tailor_quant::linear.out");
   return out;
 }
 

@@ -7,10 +7,11 @@ import subprocess
 
 import pytest
 
+from codegen import build_layout
 from tests.backends.conftest import require
 from tests.conftest import REPO, run_scons
 
-BUILD = "build/test-backends"
+BUILD = build_layout.tree("test-backends")
 INSTALL = "apt-get install -y g++-aarch64-linux-gnu qemu-user"
 
 

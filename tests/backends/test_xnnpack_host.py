@@ -10,16 +10,19 @@ import numpy as np
 import pytest
 import torch
 
+from codegen import build_layout
 from program.model import Delegate, DelegateCall
 from program.pte import read_program
 from tests.backends.conftest import require
 from tests.conftest import REPO, run_scons
 
-BUILD = "build/test-backends"
+BUILD = build_layout.tree("test-backends")
 # Beside the portable kernels alone, XNNPACK takes every group it can run: the MLP whole
 # and gpt_tiny's linear layers (beside the optimized kernels, the target's default, only
 # groups with a convolution or pooling; test_xnnpack_beside_optimized_kernels below).
-OUT = os.path.join(REPO, BUILD, "host-xnnpack", "mlp+gpt_tiny@portable+prim")
+OUT = os.path.join(REPO, build_layout.output_dir(["mlp", "gpt_tiny"], build_dir=BUILD,
+                                                 target="host-xnnpack",
+                                                 libraries=["portable", "prim"]))
 INSTALL = "apt-get install -y libxnnpack-dev libpthreadpool-dev libcpuinfo-dev"
 
 
@@ -32,13 +35,13 @@ def build():
 
 
 def _run(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([os.path.join(OUT, "bin", "runner"), *map(str, args)],
+    return subprocess.run([build_layout.runner(OUT), *map(str, args)],
                           capture_output=True, text=True, timeout=120)
 
 
 def _compare(tmp_path, model: str, x: np.ndarray, expected: np.ndarray, *flags) -> None:
     np.save(tmp_path / "x.npy", x)
-    proc = _run(os.path.join(OUT, model + ".pte"), "--input", tmp_path / "x.npy", "--output",
+    proc = _run(build_layout.program(OUT, model), "--input", tmp_path / "x.npy", "--output",
                 tmp_path / "y.npy", *flags)
     assert proc.returncode == 0, proc.stderr
     got = np.load(tmp_path / "y.npy")
@@ -51,12 +54,12 @@ def test_self_checks_pass_and_the_programs_are_delegated(build):
         # run=1 writes <model>.check.txt only when the self-check passed.
         with open(os.path.join(OUT, model + ".check.txt")) as f:
             assert "check passed" in f.read()
-        program, _ = read_program(os.path.join(OUT, model + ".pte"))
+        program, _ = read_program(build_layout.program(OUT, model))
         assert any(isinstance(i, DelegateCall) for i in program.methods[0].instructions)
     # The MLP is one delegate: the runtime needs no kernel for it.
     with open(os.path.join(OUT, "selected_ops.yaml")) as f:
         assert "aten::addmm.out" not in f.read()
-    symbols = subprocess.run(["nm", "-C", os.path.join(OUT, "bin", "runner")],
+    symbols = subprocess.run(["nm", "-C", build_layout.runner(OUT)],
                              capture_output=True, text=True, check=True).stdout
     assert "tailor::xnnpack::kBackend" in symbols and "addmm_out" not in symbols
 
@@ -82,15 +85,15 @@ def test_gpt_tiny_other_lengths(build, tmp_path, length, threads):
 
 
 def test_repeated_runs_reuse_the_runtime(build):
-    proc = _run(os.path.join(OUT, "gpt_tiny.pte"), "--check", "--atol", "1e-4", "--rtol", "1e-4",
-                "--repeat", "5")
+    proc = _run(build_layout.program(OUT, "gpt_tiny"), "--check", "--atol", "1e-4",
+                "--rtol", "1e-4", "--repeat", "5")
     assert proc.returncode == 0, proc.stderr
     assert "ran 5 times" in proc.stdout
 
 
 def test_a_runtime_without_the_backend_rejects_the_program(build, runner_bin):
     """The portable-only runner of tests/runtime (no backends) on a delegated program."""
-    proc = subprocess.run([runner_bin, os.path.join(OUT, "mlp.pte")], capture_output=True,
+    proc = subprocess.run([runner_bin, build_layout.program(OUT, "mlp")], capture_output=True,
                           text=True)
     assert proc.returncode == 1
     assert ("delegate 0 needs backend 'xnnpack', which this runtime was built without "
@@ -99,7 +102,7 @@ def test_a_runtime_without_the_backend_rejects_the_program(build, runner_bin):
 
 
 def test_threads_option_is_checked(build):
-    proc = _run(os.path.join(OUT, "mlp.pte"), "--threads", "65")
+    proc = _run(build_layout.program(OUT, "mlp"), "--threads", "65")
     assert proc.returncode == 2 and "--threads: '65' is not a count from 0 to 64" in proc.stderr
 
 

@@ -5,9 +5,10 @@ from dataclasses import dataclass
 
 import pytest
 
+from codegen import build_layout
 from tests.conftest import REPO, run_scons
 
-BUILD = "build/test-bindings"
+BUILD = build_layout.tree("test-bindings")
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,6 @@ class SharedBuild:
 @pytest.fixture(scope="session")
 def mlp_shared() -> SharedBuild:
     proc = run_scons("model=mlp", "lib=shared", "build_dir=" + BUILD)
-    out = os.path.join(REPO, BUILD, "host-shared", "mlp")
-    return SharedBuild(proc.stdout, os.path.join(out, "lib", "libtailor.so"),
-                       os.path.join(out, "mlp.pte"))
+    made = build_layout.outputs(os.path.join(REPO, build_layout.output_dir(
+        ["mlp"], build_dir=BUILD, lib="shared")))
+    return SharedBuild(proc.stdout, made.library, made.programs["mlp"])

@@ -7,6 +7,7 @@ pkg-config against the install prefixes of lib=shared and lib=static."""
 import os
 import subprocess
 
+from codegen import build_layout
 from tests.bindings.c_check import build_cmake_app, run_check
 from tests.bindings.conftest import BUILD
 from tests.conftest import REPO, run_scons
@@ -15,7 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def test_build_prints_the_library_path(mlp_shared):
-    assert "shared library: build/test-bindings/host-shared/mlp/lib/libtailor.so" \
+    assert "shared library: %s" % os.path.relpath(mlp_shared.library, REPO) \
         in mlp_shared.stdout, mlp_shared.stdout
     assert os.path.exists(mlp_shared.library)
 
@@ -52,12 +53,12 @@ def test_c_program_under_asan(tmp_path):
     """The same calls, good and bad, against a sanitize=address library: no memory error,
     no leak."""
     run_scons("model=mlp", "lib=shared", "sanitize=address", "build_dir=" + BUILD)
-    out = os.path.join(REPO, BUILD, "host-shared-asan", "mlp")
+    made = build_layout.outputs(os.path.join(REPO, build_layout.output_dir(
+        ["mlp"], build_dir=BUILD, lib="shared", sanitize="address")))
     flags = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
     env = dict(os.environ, ASAN_OPTIONS="exitcode=99:detect_leaks=1",
                UBSAN_OPTIONS="halt_on_error=1:exitcode=99")
-    proc = _compile_and_run(os.path.join(out, "lib", "libtailor.so"),
-                            os.path.join(out, "mlp.pte"), tmp_path, flags, env)
+    proc = _compile_and_run(made.library, made.programs["mlp"], tmp_path, flags, env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "c api check passed" in proc.stdout
 

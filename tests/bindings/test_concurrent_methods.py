@@ -15,12 +15,13 @@ import pytest
 import torch
 from torch import nn
 
+from codegen import build_layout
 from program.model import DelegateCall
 from program.pte import read_program
 from tests.conftest import REPO, run_scons
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-BUILD = "build/test-concurrent"
+BUILD = build_layout.tree("test-concurrent")
 NAME = "three_methods"
 INSTALL = "apt-get install -y libxnnpack-dev libpthreadpool-dev libcpuinfo-dev"
 
@@ -69,8 +70,10 @@ def _build(program: str, *options: str) -> str:
     """Builds libtailor.so for `program`; returns the directory of its build."""
     run_scons("target=host-xnnpack", "programs=" + os.path.relpath(program, REPO),
               "lib=shared", "build_dir=" + BUILD, *options)
-    tree = "host-xnnpack-shared" + ("-tsan" if "sanitize=thread" in options else "")
-    return os.path.join(REPO, BUILD, tree, NAME)
+    sanitize = "thread" if "sanitize=thread" in options else ""
+    return os.path.join(REPO, build_layout.output_dir(
+        programs=[program], build_dir=BUILD, target="host-xnnpack", lib="shared",
+        sanitize=sanitize))
 
 
 def _run(out: str, program: str, tmp_path, flags=(), env=None) -> subprocess.CompletedProcess:

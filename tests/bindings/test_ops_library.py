@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import tailor
+from codegen import build_layout
 from tests.bindings.conftest import BUILD
 from tests.conftest import REPO, run_scons
 from tests.runtime import programs as P
@@ -18,8 +19,10 @@ OPS = "aten::add.out,aten::relu.out"
 @pytest.fixture(scope="module")
 def runtime():
     proc = run_scons("ops=" + OPS, "lib=shared", "build_dir=" + BUILD)
-    library = os.path.join(REPO, BUILD, "host-shared", "ops", "lib", "libtailor.so")
-    assert "shared library: %s/host-shared/ops/lib/libtailor.so" % BUILD in proc.stdout
+    library = build_layout.library(build_layout.output_dir(build_dir=BUILD, lib="shared",
+                                                           ops=True))
+    assert "shared library: %s" % library in proc.stdout
+    library = os.path.join(REPO, library)
     return tailor.Runtime(library)
 
 

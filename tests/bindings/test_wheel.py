@@ -14,6 +14,7 @@ import sys
 
 import pytest
 
+from codegen import build_layout
 from tests.bindings.c_check import build_cmake_app, run_check
 from tests.bindings.venvs import venv_with_project_packages
 from tests.build_system.test_project import make_project
@@ -77,22 +78,23 @@ def test_tailor_build_runs_the_model(venv, env, project):
     assert "tailor: the project's manifests/kernels/portable.yaml overrides the package's" in out
     assert "aten::relu.out: Float -> mine" in out, out
     assert "check passed" in out, out
-    runner = project / "build" / "mine" / "tiny" / "bin" / "runner"
-    assert runner.is_file()
-    commands = (project / "build" / "mine" / "tiny" / "compile_commands.json").read_text()
+    built = os.path.join(project, build_layout.output_dir(["tiny"], target="mine"))
+    assert os.path.isfile(build_layout.outputs(built).runner)
+    with open(os.path.join(built, "compile_commands.json")) as f:
+        commands = f.read()
     # Every source and header from the installed package or the project; the dependencies
     # (flatbuffers' headers) from the venv that provides them.
     assert re.search(re.escape(REPO) + r"/(?!\.venv/)", commands) is None, commands
 
 
-@pytest.mark.parametrize("lib, subdir", [("shared", "mine-shared"), ("static", "mine")])
-def test_cmake_app_against_the_build(venv, env, project, tmp_path, lib, subdir):
+@pytest.mark.parametrize("lib", ["shared", "static"])
+def test_cmake_app_against_the_build(venv, env, project, tmp_path, lib):
     out = _run([str(venv / "tailor"), "build", "--model", "tiny", "--target", "mine",
                 "--lib", lib, "-j", "2"], project, env)
-    prefix = project / "build" / subdir / "tiny"
-    assert "%s library: build/%s/tiny/lib/libtailor.%s" % (
-        lib, subdir, "so" if lib == "shared" else "a") in out, out
-    exe = build_cmake_app(str(prefix), tmp_path)
-    proc = run_check(exe, str(prefix / "tiny.pte"), tmp_path)
+    relative = build_layout.output_dir(["tiny"], target="mine", lib=lib)
+    assert "%s library: %s" % (lib, build_layout.library(relative, lib)) in out, out
+    prefix = os.path.join(project, relative)
+    exe = build_cmake_app(prefix, tmp_path)
+    proc = run_check(exe, build_layout.program(prefix, "tiny"), tmp_path)
     assert proc.returncode == 0 and "c api check passed" in proc.stdout, proc.stdout + proc.stderr
 

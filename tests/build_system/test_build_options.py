@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from codegen import build_layout
 from codegen.errors import ManifestError
 from codegen.target import load_target
 from tests.conftest import REPO
@@ -72,8 +73,8 @@ def test_a_build_with_another_job_count_renders_its_shards_again():
     """After -j2's two shards, -j1's one shard holds every kernel (it was kept as it was,
     with half of them, and the link failed)."""
     from tests.conftest import run_scons
-    shutil.rmtree(os.path.join(REPO, "build", "test-shards"), ignore_errors=True)
-    build = "build_dir=build/test-shards"
+    shutil.rmtree(os.path.join(REPO, build_layout.tree("test-shards")), ignore_errors=True)
+    build = "build_dir=" + build_layout.tree("test-shards")
     run_scons("model=mlp", build)                            # -j2: two shards
     proc = run_scons("-j1", "model=mlp", "run=1", build)    # the last -j wins
     assert "sharding kernels into 1 files" in proc.stdout

@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from codegen import build_layout
 from codegen.errors import ManifestError
 from codegen.target import known_libraries, parse_target
 from tests.conftest import REPO, run_scons
@@ -61,8 +62,8 @@ def test_a_model_manifests_threads_is_the_runners_default(tmp_path):
     with open(os.path.join(REPO, "manifests", "models", "mlp.yaml")) as f:
         manifest.write_text(f.read() + "threads: 2\n")
     run_scons("model=%s" % manifest)
-    out = os.path.join(REPO, "build", "host", "mlp_threads")
-    runner, pte = os.path.join(out, "bin", "runner"), os.path.join(out, "mlp_threads.pte")
+    out = build_layout.outputs(os.path.join(REPO, build_layout.output_dir(["mlp_threads"])))
+    runner, pte = out.runner, out.programs["mlp_threads"]
     assert _threads_used(runner, pte, tmp_path) == 2
     assert _threads_used(runner, pte, tmp_path, "--threads", "1") == 1
     assert _threads_used(runner, pte, tmp_path, "--threads", "0") == os.cpu_count()

@@ -9,11 +9,12 @@ import subprocess
 
 import pytest
 
+from codegen import build_layout
 from tests.backends.conftest import require
 from tests.conftest import REPO, run_scons
 
-BUILD = os.path.join(REPO, "build", "test-matrix")
-CACHE = os.path.join(REPO, "build", "test-shared-cache")  # shared with test_shared_cache
+BUILD = os.path.join(REPO, build_layout.tree("test-matrix"))
+CACHE = os.path.join(REPO, build_layout.tree("test-shared-cache"))  # shared with test_shared_cache
 INSTALL = "apt-get install -y g++-aarch64-linux-gnu qemu-user"
 
 
@@ -28,12 +29,12 @@ def matrix_build():
 
 def test_mlp_on_host_and_aarch64_in_one_build(matrix_build):
     for target, machine in (("host", "X86-64"), ("linux-aarch64", "AArch64")):
-        out = os.path.join(BUILD, target, "mlp")
-        program = os.path.relpath(os.path.join(out, "mlp.pte"), REPO)
+        out = build_layout.output_dir(["mlp"], build_dir=BUILD, target=target)
+        program = os.path.relpath(build_layout.program(out, "mlp"), REPO)
         assert "checking %s against torch eager" % program in matrix_build.stdout
         with open(os.path.join(out, "mlp.check.txt")) as f:
             assert "check passed" in f.read()
-        header = subprocess.run(["readelf", "-h", os.path.join(out, "bin", "runner")],
+        header = subprocess.run(["readelf", "-h", build_layout.runner(out)],
                                 capture_output=True, text=True, check=True).stdout
         assert machine in header
     assert matrix_build.stdout.count("check passed") == 2, matrix_build.stdout
@@ -41,7 +42,8 @@ def test_mlp_on_host_and_aarch64_in_one_build(matrix_build):
 
 def test_compile_commands_of_each_build_rerun_as_the_build_ran_them(matrix_build, tmp_path):
     for target, compiler in (("host", "g++"), ("linux-aarch64", "aarch64-linux-gnu-g++")):
-        with open(os.path.join(BUILD, target, "mlp", "compile_commands.json")) as f:
+        out = build_layout.output_dir(["mlp"], build_dir=BUILD, target=target)
+        with open(os.path.join(out, "compile_commands.json")) as f:
             entries = {os.path.relpath(e["output"], BUILD): e for e in json.load(f)}
         assert {os.path.join(target, "mlp", "obj", "kernels_0.o"),
                 os.path.join(target, "obj", "runtime", "executor", "method.o"),

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from codegen import roots
+from codegen import build_layout, roots
 from tailor.project import build_parser, init, scons_command
 from tests.conftest import REPO
 
@@ -37,7 +37,7 @@ def test_init_writes_the_layout_once(tmp_path, capsys):
     for kind in ("models", "kernels", "targets"):
         readme = tmp_path / "manifests" / kind / "README.md"
         assert len(readme.read_text().splitlines()) == 1
-    assert (tmp_path / ".gitignore").read_text() == "build/\n"
+    assert (tmp_path / ".gitignore").read_text() == build_layout.BUILD_DIR + "/\n"
     (tmp_path / ".gitignore").write_text("mine\n")
     capsys.readouterr()
     init(str(tmp_path))
@@ -77,14 +77,16 @@ def test_the_build_takes_the_projects_manifests_and_sources(project):
     its portable overriding the package's (said in the log), the package's prim, and the
     build under the project's build/."""
     env = {k: v for k, v in os.environ.items() if k != "TAILOR_PROJECT"}
-    plan = project / "build" / "mine" / "tiny" / "kernel_plan.yaml"
+    plan = build_layout.kernel_plan(os.path.join(project, build_layout.output_dir(["tiny"],
+                                                                                  target="mine")))
     proc = subprocess.run([sys.executable, "-m", "SCons", "-C", REPO, "-f", "SConstruct",
-                           "project=%s" % project, "model=tiny", "target=mine", str(plan)],
+                           "project=%s" % project, "model=tiny", "target=mine", plan],
                           capture_output=True, text=True, env=env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert ("tailor: the project's manifests/kernels/portable.yaml overrides the package's"
             in proc.stdout)
-    text = plan.read_text()
+    with open(plan) as f:
+        text = f.read()
     assert "libraries: [mine, portable, prim]" in text, text
     assert "source: kernels/mine/op_relu.cpp" in text and "library: mine" in text, text
-    assert not os.path.exists(os.path.join(REPO, "build", "mine"))
+    assert not os.path.exists(os.path.join(REPO, build_layout.BUILD_DIR, "mine"))

@@ -32,7 +32,7 @@ def test_oplist_resolve_render(tmp_path):
     (tmp_path / "targets" / "host.yaml").write_text(TARGET)
     values = [tensor("Float", [0, 1]), tensor("Float", [0, 1]), scalar("Int", 0)]
     (tmp_path / "tiny.pte").write_bytes(serialize(program(values, [("aten::relu.out", [0, 1])])))
-    out = tmp_path / "build"
+    out = tmp_path / "out"
     steps = [
         ("codegen.oplist", "--model", f"tiny={tmp_path}/tiny.pte", "--out",
          f"{out}/selected_ops.yaml"),

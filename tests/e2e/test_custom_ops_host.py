@@ -13,9 +13,10 @@ import pytest
 import torch
 import yaml
 
+from codegen import build_layout
 from tests.conftest import REPO, run_scons
 
-BUILD = "build/test-custom-ops"
+BUILD = build_layout.tree("test-custom-ops")
 
 
 def _out(model: str) -> str:

@@ -6,9 +6,10 @@ import os
 import shutil
 import subprocess
 
+from codegen import build_layout
 from tests.conftest import REPO, SCONS
 
-BUILD = "build/test-deps"
+BUILD = build_layout.tree("test-deps")
 
 FACTORY = """import torch
 

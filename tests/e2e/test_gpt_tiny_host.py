@@ -12,10 +12,12 @@ import pytest
 import torch
 
 import tailor
+from codegen import build_layout
 from tests.conftest import REPO, run_scons
 
-BUILD = "build/test-e2e-gpt"
-OUT = os.path.join(REPO, BUILD, "host-shared", "gpt_tiny+gpt_tiny_tanh")
+BUILD = build_layout.tree("test-e2e-gpt")
+OUT = os.path.join(REPO, build_layout.output_dir(["gpt_tiny", "gpt_tiny_tanh"], build_dir=BUILD,
+                                                 lib="shared"))
 MODELS = {"gpt_tiny": "none", "gpt_tiny_tanh": "tanh"}   # model -> GELU approximation
 VOCAB, BLOCK = 256, 32
 

@@ -8,10 +8,12 @@ import subprocess
 
 import pytest
 
+from codegen import build_layout
 from tests.conftest import REPO, SCONS, run_scons
 
-BUILD = "build/test-launcher"  # relative, so both checkouts compile alike
-CCACHE_DIR = os.path.join(REPO, "build", "test-launcher-ccache")  # kept: later runs start warm
+BUILD = build_layout.tree("test-launcher")  # relative, so both checkouts compile alike
+# kept: later runs start warm
+CCACHE_DIR = os.path.join(REPO, build_layout.tree("test-launcher-ccache"))
 VENV = os.path.relpath(os.path.dirname(os.path.dirname(SCONS)), REPO)  # ".venv" (setup.sh)
 
 
@@ -66,7 +68,7 @@ def test_a_clean_build_of_another_checkout_hits_the_ccache(tmp_path):
 
 def test_a_launcher_that_is_not_installed_stops_the_build():
     proc = run_scons("ops=aten::relu.out", "launcher=no-such-launcher",
-                     "build_dir=build/test-errors", check=False)
+                     "build_dir=" + build_layout.tree("test-errors"), check=False)
     text = proc.stdout + proc.stderr
     assert proc.returncode != 0 and "Traceback" not in text, text
     assert "launcher=no-such-launcher: no-such-launcher is not found on PATH" in text, text

@@ -12,9 +12,10 @@ import pytest
 import torch
 import yaml
 
+from codegen import build_layout
 from tests.conftest import REPO, run_scons
 
-BUILD = "build/test-method-scratch"
+BUILD = build_layout.tree("test-method-scratch")
 
 
 def _declared(op: str) -> int:

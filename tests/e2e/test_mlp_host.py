@@ -16,7 +16,7 @@ import yaml
 from codegen import build_layout
 from tests.conftest import REPO, run_scons
 
-BUILD = "build/test-e2e"
+BUILD = build_layout.tree("test-e2e")
 OUT = os.path.join(REPO, build_layout.output_dir(["mlp"], build_dir=BUILD))
 
 
@@ -38,9 +38,13 @@ def test_build_runs_and_self_check_passes(first_build):
 def test_outputs_json_says_what_the_build_made(first_build):
     with open(os.path.join(OUT, build_layout.OUTPUTS)) as f:
         outputs = json.load(f)
-    assert outputs == {"runner": "bin/runner", "programs": {"mlp": "mlp.pte"}, "apps": {}}
-    assert all(os.path.isfile(os.path.join(OUT, p))
-               for p in (outputs["runner"], *outputs["programs"].values()))
+    assert outputs == {"runner": "bin/runner", "kernel_plan": "kernel_plan.yaml",
+                       "programs": {"mlp": "mlp.pte"}, "apps": {}}
+    made = build_layout.outputs(OUT)  # the reader scripts use: paths in OUT, as laid out
+    assert (made.runner, made.kernel_plan, made.programs, made.library, made.fuzzer) == (
+        build_layout.runner(OUT), build_layout.kernel_plan(OUT),
+        {"mlp": build_layout.program(OUT, "mlp")}, "", "")
+    assert all(os.path.isfile(p) for p in (made.runner, made.kernel_plan, made.programs["mlp"]))
 
 
 def test_second_build_does_nothing(first_build):

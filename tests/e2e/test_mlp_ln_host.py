@@ -9,10 +9,11 @@ import pytest
 import torch
 
 import tailor
+from codegen import build_layout
 from tests.conftest import REPO, run_scons
 
-BUILD = "build/test-e2e-mlp_ln"
-OUT = os.path.join(REPO, BUILD, "host-shared", "mlp_ln")
+BUILD = build_layout.tree("test-e2e-mlp_ln")
+OUT = os.path.join(REPO, build_layout.output_dir(["mlp_ln"], build_dir=BUILD, lib="shared"))
 
 
 @pytest.fixture(scope="module")

@@ -18,10 +18,11 @@ import numpy as np
 import pytest
 import torch
 
+from codegen import build_layout
 from tests.conftest import REPO, run_scons
 from tests.ops import harness
 
-BUILD = "build/test-e2e-families"
+BUILD = build_layout.tree("test-e2e-families")
 ATOL = RTOL = 1e-4
 # One model of each family, from its manifest.
 MANIFESTS = ("resnet18", "mobilenet_v2", "gpt2", "llama", "bert", "vit", "whisper_encoder",

@@ -9,10 +9,11 @@ import pytest
 import torch
 from torch import nn
 
+from codegen import build_layout
 from program import model
 from tests.conftest import REPO, run_scons
 
-BUILD = "build/test-e2e-methods"
+BUILD = build_layout.tree("test-e2e-methods")
 
 
 class TwoMethods(nn.Module):

@@ -10,11 +10,12 @@ import pytest
 import torch
 from torch import nn
 
+from codegen import build_layout
 from program import model
 from tests.conftest import REPO, run_scons
 from tests.ops import harness
 
-BUILD = "build/test-e2e-state"
+BUILD = build_layout.tree("test-e2e-state")
 
 
 class Stateful(nn.Module):

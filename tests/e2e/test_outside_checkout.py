@@ -4,9 +4,10 @@ directory, and from the user's PYTHONPATH; editing it re-exports."""
 import os
 import subprocess
 
+from codegen import build_layout
 from tests.conftest import REPO, SCONS
 
-BUILD = "build/test-outside"
+BUILD = build_layout.tree("test-outside")
 
 FACTORY = """import torch
 

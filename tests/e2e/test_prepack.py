@@ -3,7 +3,6 @@ weight as the GEMM's strips, a Winograd convolution's filters transformed. Real 
 the host runtime (optimized kernels) and of the size profile (portable kernels), one
 program with both layers, compared with torch and with the runtime's own per-call path."""
 
-import glob
 import json
 import os
 import re
@@ -13,9 +12,10 @@ import numpy as np
 import pytest
 import torch
 
+from codegen import build_layout
 from tests.conftest import REPO, run_scons
 
-BUILD = "build/test-prepack"
+BUILD = build_layout.tree("test-prepack")
 FLOAT = 4
 HEADER = 64  # kPrepackAlignment: each packed copy's header line
 AVX2_STRIP = 16  # the AVX2 micro-kernels' strip width (kernels/optimized/util/gemm_avx2)
@@ -53,9 +53,8 @@ def built():
     run_scons("model=mlp", f"programs={BUILD}/prepack.pte", "build_dir=" + BUILD)
     run_scons("model=mlp", f"programs={BUILD}/prepack.pte", "build_dir=" + BUILD,
               "profile=size")
-    runners = glob.glob(os.path.join(folder, "host*", "*", "bin", "runner"))
-    [host] = [r for r in runners if "host-size" not in r]
-    [size] = [r for r in runners if "host-size" in r]
+    host, size = (build_layout.runner(os.path.join(REPO, build_layout.output_dir(
+        ["mlp"], [pte], build_dir=BUILD, profile=profile))) for profile in ("", "size"))
     return host, size, folder
 
 

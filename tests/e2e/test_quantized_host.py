@@ -16,10 +16,11 @@ import numpy as np
 import pytest
 import torch
 
+from codegen import build_layout
 from tests.conftest import REPO, run_scons
 from tests.ops.harness import cpu_levels
 
-BUILD = "build/test-e2e-quantized"
+BUILD = build_layout.tree("test-e2e-quantized")
 SCHEMES = ("int8-weight", "8da8w", "8da4w")
 FULL = os.environ.get("TAILOR_QUANT_FULL") == "1"
 MODEL = """description: Linear(64, 96) - ReLU - Linear(96, 8), {scheme}

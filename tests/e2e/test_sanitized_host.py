@@ -15,9 +15,10 @@ import numpy as np
 import pytest
 import torch
 
+from codegen import build_layout
 from tests.conftest import REPO, run_scons
 
-BUILD = "build/test-e2e-asan"
+BUILD = build_layout.tree("test-e2e-asan")
 MODELS = ("mlp", "gpt_tiny")
 SANITIZER_MARKERS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:")
 
@@ -28,7 +29,8 @@ def built():
         pytest.skip("sanitized end-to-end builds run with TAILOR_SANITIZE=address (.ci/run)")
     proc = run_scons("model=" + ",".join(MODELS), "run=1", "sanitize=address",
                      "build_dir=" + BUILD)
-    return proc, os.path.join(REPO, BUILD, "host-asan", "+".join(MODELS))
+    return proc, os.path.join(REPO, build_layout.output_dir(MODELS, build_dir=BUILD,
+                                                            sanitize="address"))
 
 
 def _inputs(model: str):
@@ -56,7 +58,7 @@ def test_two_threads_match_torch_under_sanitizers(built, model, tmp_path):
     _, out = built
     x, module = _inputs(model)
     np.save(tmp_path / "x.npy", x.numpy())
-    proc = subprocess.run([os.path.join(out, "bin", "runner"), os.path.join(out, f"{model}.pte"),
+    proc = subprocess.run([build_layout.runner(out), build_layout.program(out, model),
                            "--input", str(tmp_path / "x.npy"), "--output",
                            str(tmp_path / "y.npy"), "--threads", "2"],
                           capture_output=True, text=True)

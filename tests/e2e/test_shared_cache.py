@@ -7,10 +7,11 @@ import re
 import shutil
 import subprocess
 
+from codegen import build_layout
 from tests.conftest import REPO, SCONS, run_scons
 
-CACHE = os.path.join(REPO, "build", "test-shared-cache")  # kept: later runs start warm
-BUILDS = [os.path.join(REPO, "build", "test-shared-cache-%s" % name) for name in "abc"]
+CACHE = os.path.join(REPO, build_layout.tree("test-shared-cache"))  # kept: later runs start warm
+BUILDS = [os.path.join(REPO, build_layout.tree("test-shared-cache-%s" % name)) for name in "abc"]
 
 
 def _build(build_dir: str, check: bool = True) -> subprocess.CompletedProcess:

@@ -5,9 +5,10 @@ import os
 
 import pytest
 
+from codegen import build_layout
 from tests.conftest import REPO, run_scons
 
-BUILD = "build/test-errors"
+BUILD = build_layout.tree("test-errors")
 
 
 def scons_error(*args: str) -> str:
@@ -157,7 +158,7 @@ def test_model_kernel_library_that_does_not_exist(tmp_path):
 
 
 def test_model_kernel_library_may_not_shadow_a_builtin_one(tmp_path):
-    shadow = os.path.join("build", "test-errors", "portable.yaml")
+    shadow = os.path.join(BUILD, "portable.yaml")
     os.makedirs(os.path.dirname(os.path.join(REPO, shadow)), exist_ok=True)
     with open(os.path.join(REPO, shadow), "w") as f:
         f.write("- op: add.out\n  kernels: [{arg_meta: null, kernel_name: x::add_out}]\n")

@@ -1,4 +1,4 @@
-"""A view_copy's out planned on its input's bytes (program_builder._view_aliases): the
+"""A view_copy's out planned on its input's bytes (tensor_placement._view_aliases): the
 kernel then copies nothing, and the program still computes what eager does."""
 
 import os

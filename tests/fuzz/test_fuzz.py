@@ -16,11 +16,12 @@ import pytest
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, REPO)
 
+from codegen import build_layout  # noqa: E402
 from fuzz import build, seed_programs  # noqa: E402
 from tests.conftest import run_scons  # noqa: E402
 
 SECONDS = 30
-SEED_BUILD = "build/test-fuzz-seeds"
+SEED_BUILD = build_layout.tree("test-fuzz-seeds")
 
 
 # A sanitizer's, or libFuzzer's own, report of a crash, leak or timeout.
@@ -108,7 +109,8 @@ def test_hand_built_seeds_load_and_run():
             f.write(make())
     run_scons("programs=" + ",".join(paths), "libraries=portable,prim",
               "build_dir=" + SEED_BUILD)
-    [runner] = glob.glob(os.path.join(REPO, SEED_BUILD, "host", "*", "bin", "runner"))
+    runner = build_layout.outputs(os.path.join(REPO, build_layout.output_dir(
+        programs=paths, build_dir=SEED_BUILD, libraries=["portable", "prim"]))).runner
     for path in paths:
         listing = subprocess.run([runner, path, "--list-methods"], capture_output=True,
                                  text=True, check=True).stdout
@@ -120,10 +122,26 @@ def test_hand_built_seeds_load_and_run():
             assert proc.returncode == 0, (path, method, proc.stdout + proc.stderr)
 
 
+def test_the_fuzzer_build_records_its_binary_in_outputs_json(tmp_path):
+    # fuzz/build.py reads the binary from outputs.json, in the directory the layout names
+    # for the variant: scons writes that file there, with the fuzzer in it. (Only
+    # outputs.json is asked for, so nothing compiles.)
+    try:
+        build.clang()
+    except build.Unavailable as e:
+        pytest.skip("libFuzzer is not available: %s" % e)
+    for name, make in seed_programs.SEEDS.items():
+        (tmp_path / (name + ".pte")).write_bytes(make())
+    options, out = build.fuzzer_build(str(tmp_path))
+    run_scons(*options, os.path.join(out, build_layout.OUTPUTS))
+    made = build_layout.outputs(out)
+    assert made.fuzzer == build_layout.fuzzer(out) and made.runner == build_layout.runner(out)
+
+
 def test_fuzzer_variant_refuses_a_foreign_target():
     # libFuzzer runs where it is built: one clear error, before anything compiles.
     proc = run_scons("target=linux-aarch64", "sanitize=fuzzer", "ops=aten::add.out",
-                     "build_dir=build/test-fuzz-foreign", check=False)
+                     "build_dir=" + build_layout.tree("test-fuzz-foreign"), check=False)
     assert proc.returncode != 0
     assert ("sanitize=fuzzer: target linux-aarch64 (manifests/targets/linux-aarch64.yaml) is "
             "not this machine's" in proc.stdout), proc.stdout + proc.stderr

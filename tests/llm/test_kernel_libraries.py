@@ -8,10 +8,11 @@ import os
 import pytest
 import yaml
 
+from codegen import build_layout
 from tailor.llm.kernels import KERNEL_LIBRARIES
 from tests.conftest import REPO, run_scons
 
-BUILD = "build/test-llm-libraries"
+BUILD = build_layout.tree("test-llm-libraries")
 
 
 def test_the_cached_gpt_manifests_list_the_llm_libraries():
@@ -20,13 +21,13 @@ def test_the_cached_gpt_manifests_list_the_llm_libraries():
             assert tuple(yaml.safe_load(f)["kernel_libraries"]) == KERNEL_LIBRARIES
 
 
-@pytest.mark.parametrize("options, target_dir, variant, library", [
-    ((), "host", "gpt_kv", "llm_optimized"),
-    (("profile=size",), "host-size", "gpt_kv", "llm_portable"),
-    (("libraries=portable,prim",), "host", "gpt_kv@portable+prim", "llm_portable"),
+@pytest.mark.parametrize("options, layout, library", [
+    ((), {}, "llm_optimized"),
+    (("profile=size",), {"profile": "size"}, "llm_portable"),
+    (("libraries=portable,prim",), {"libraries": ["portable", "prim"]}, "llm_portable"),
 ], ids=["host", "profile=size", "libraries=portable,prim"])
-def test_the_build_picks_the_kernel_its_libraries_allow(options, target_dir, variant, library):
-    plan = os.path.join(BUILD, target_dir, variant, "kernel_plan.yaml")
+def test_the_build_picks_the_kernel_its_libraries_allow(options, layout, library):
+    plan = build_layout.kernel_plan(build_layout.output_dir(["gpt_kv"], build_dir=BUILD, **layout))
     run_scons("model=gpt_kv", "build_dir=" + BUILD, *options, plan)
     with open(os.path.join(REPO, plan)) as f:
         kernels = yaml.safe_load(f)["kernels"]

@@ -14,11 +14,12 @@ import pytest
 import yaml
 from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, processors, trainers
 
+from codegen import build_layout
 from tests.conftest import REPO
 
 SOURCES = os.path.join(REPO, "apps", "llm", "tokenizer")
 DRIVER = os.path.join(REPO, "apps", "llm", "tools", "tokenize.cpp")
-BINARY = os.path.join(REPO, "build", "test-tokenizers", "tokenize")
+BINARY = os.path.join(REPO, build_layout.tree("test-tokenizers"), "tokenize")
 
 GPT2_SPLIT = (r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+")
 LLAMA3_SPLIT = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}|"

@@ -7,11 +7,12 @@ import os
 import pytest
 import torch
 
+from codegen import build_layout
 from examples.nanogpt.model import make_gpt
 from tests.conftest import REPO, run_scons
 from tests.llm.app import LlmApp, split_ids
 
-BUILD = "build/test-gpt2-checkpoint"
+BUILD = build_layout.tree("test-gpt2-checkpoint")
 BLOCK = 32
 PROJECTIONS = ("attn.c_attn.weight", "attn.c_proj.weight", "mlp.c_fc.weight",
                "mlp.c_proj.weight")
@@ -50,8 +51,9 @@ def built(tmp_path_factory):
         "app: {name: llm, sources: [apps/llm/*.cpp, apps/llm/tokenizer/*.cpp]}\n")
     proc = run_scons(f"model={manifest}", "run=1", "build_dir=" + BUILD)
     assert "check passed" in proc.stdout, proc.stdout
-    out = os.path.join(REPO, BUILD, "host", "my_gpt2")
-    return gpt, LlmApp(os.path.join(out, "bin", "llm"), os.path.join(out, "my_gpt2.pte"))
+    made = build_layout.outputs(os.path.join(REPO, build_layout.output_dir(["my_gpt2"],
+                                                                           build_dir=BUILD)))
+    return gpt, LlmApp(made.apps["my_gpt2"], made.programs["my_gpt2"])
 
 
 def test_a_gpt2_checkpoint_generates_as_eager_with_the_cache(built):

@@ -10,12 +10,13 @@ import numpy as np
 import pytest
 import torch
 
+from codegen import build_layout
 from codegen.errors import ManifestError
 from codegen.oplist import parse_oplist
 from tests.conftest import REPO
 from tests.ops import harness
 
-BUILD = "build/test-ops-dtypes"
+BUILD = build_layout.tree("test-ops-dtypes")
 
 
 class Add(torch.nn.Module):
@@ -139,7 +140,8 @@ def test_ops_two_libraries_serve_run_in_each_dtype_in_one_runtime(tmp_path):
     assert "aten::where.self_out" in by_op and len(by_op) >= 15, sorted(by_op)
     programs = {e.pte: e for per_library in by_op.values() for e in per_library.values()}
     # -j1: one kernel shard, so both libraries' kernels of an op are one translation unit.
-    runner = harness.build_programs("optimized", sorted(programs), "build/test-ops-shared", jobs=1)
+    runner = harness.build_programs("optimized", sorted(programs),
+                                    build_layout.tree("test-ops-shared"), jobs=1)
     build = harness.LibraryBuild("optimized", runner, selection=None)
     for i, e in enumerate(sorted(programs.values(), key=lambda e: e.pte)):
         run_dir = tmp_path / str(i)

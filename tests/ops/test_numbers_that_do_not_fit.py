@@ -16,11 +16,12 @@ import numpy as np
 import pytest
 import torch
 
+from codegen import build_layout
 from tests.conftest import REPO
 from tests.ops import harness
 from tests.runtime import programs as P
 
-BUILD = "build/test-numbers"
+BUILD = build_layout.tree("test-numbers")
 DTYPES = ("Byte", "Char", "Short", "Int", "Long", "Float", "Bool", "Half", "BFloat16")
 INT_DTYPES = ("Byte", "Char", "Short", "Int", "Long")
 # Integers at and past each type's edge, and floats past them, NaN and infinities.

@@ -17,9 +17,11 @@ import pytest
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIXTURES = os.path.join(REPO, "tests", "runtime", "fixtures")
-BUILD_ROOT = os.path.join(REPO, "build", "tests_runtime")
 
 sys.path.insert(0, REPO)
+from codegen import build_layout  # noqa: E402
+
+BUILD_ROOT = os.path.join(REPO, build_layout.tree("tests_runtime"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 HOSTILE = os.path.join(REPO, "tests", "runtime", "hostile")

@@ -18,11 +18,12 @@ from tests.conftest import REPO, run_scons
 
 sys.path.insert(0, os.path.join(REPO, "site_scons"))
 import size_attribution  # noqa: E402
+from codegen import build_layout  # noqa: E402
 
-BUILD = "build/test-size"
+BUILD = build_layout.tree("test-size")
 BUDGETS = os.path.join(REPO, "tests", "size", "budgets.yaml")
 PROFILE_ARGS = ("profile=size", "log=0", "size=1", "build_dir=" + BUILD)
-TARGET_DIR = os.path.join(BUILD, "host-size-nolog")
+SIZE_BUILD = dict(build_dir=BUILD, profile="size", log=False)  # as PROFILE_ARGS lay it out
 
 
 def load_budgets() -> dict:
@@ -44,24 +45,24 @@ def export_add_float(path: str) -> None:
 def build(entry: str) -> tuple:
     """Builds the entry's size app; returns (binary, kernel plan or None, program)."""
     if entry in ("core", "mlp"):
-        variant = os.path.join(TARGET_DIR, "mlp")
-        binary = (os.path.join(TARGET_DIR, "core", "bin", "size_core") if entry == "core"
-                  else os.path.join(variant, "bin", "size_app"))
+        variant = build_layout.output_dir(["mlp"], **SIZE_BUILD)
+        binary = (build_layout.size_core(build_layout.config_dir(**SIZE_BUILD)) if entry == "core"
+                  else build_layout.size_app(variant))
         run_scons("model=mlp", *PROFILE_ARGS, binary)
-        return binary, None if entry == "core" else os.path.join(variant, "kernel_plan.yaml"), \
-            os.path.join(variant, "mlp.pte")
+        return binary, None if entry == "core" else build_layout.kernel_plan(variant), \
+            build_layout.program(variant, "mlp")
     if entry == "add_float":
         program = os.path.join(BUILD, "add_float.pte")
         os.makedirs(os.path.join(REPO, BUILD), exist_ok=True)
         export_add_float(os.path.join(REPO, program))
-        variant = os.path.join(TARGET_DIR, "add_float")
-        binary = os.path.join(variant, "bin", "size_app")
+        variant = build_layout.output_dir(programs=[program], **SIZE_BUILD)
+        binary = build_layout.size_app(variant)
         run_scons("programs=" + program, *PROFILE_ARGS, binary)
-        return binary, os.path.join(variant, "kernel_plan.yaml"), program
-    variant = os.path.join(TARGET_DIR, entry)
-    binary = os.path.join(variant, "bin", "size_app")
+        return binary, build_layout.kernel_plan(variant), program
+    variant = build_layout.output_dir([entry], **SIZE_BUILD)
+    binary = build_layout.size_app(variant)
     run_scons("model=" + entry, *PROFILE_ARGS, binary)
-    return binary, os.path.join(variant, "kernel_plan.yaml"), os.path.join(variant, entry + ".pte")
+    return binary, build_layout.kernel_plan(variant), build_layout.program(variant, entry)
 
 
 @pytest.mark.parametrize("entry", list(load_budgets()))

@@ -7,12 +7,13 @@ import os
 import shutil
 import subprocess
 
+from codegen import build_layout
 from tests.conftest import REPO
 from tests.trace.source_tree import copy_sources, strip_trace_blocks
 
-BUILD = "build/test-trace-default"
-CACHE = os.path.join(REPO, "build", "test-trace-cache")
-RUNNER = os.path.join(BUILD, "host", "mlp", "bin", "runner")
+BUILD = build_layout.tree("test-trace-default")
+CACHE = os.path.join(REPO, build_layout.tree("test-trace-cache"))
+RUNNER = build_layout.runner(build_layout.output_dir(["mlp"], build_dir=BUILD))
 
 
 def _build(tree: str) -> str:

@@ -12,15 +12,16 @@ import sys
 
 import pytest
 
+from codegen import build_layout
 from tests.conftest import REPO, run_scons
 from tests.trace.png_check import check_png
 
-BUILD = "build/test-trace"
-OUT = os.path.join(REPO, BUILD, "host-trace", "gpt_tiny")
-PROGRAM = os.path.join(OUT, "gpt_tiny.pte")
-RUNNER = os.path.join(OUT, "bin", "runner")
+BUILD = build_layout.tree("test-trace")
+OUT = os.path.join(REPO, build_layout.output_dir(["gpt_tiny"], build_dir=BUILD, trace=True))
+PROGRAM = build_layout.program(OUT, "gpt_tiny")
+RUNNER = build_layout.runner(OUT)
 RUNS = 20
-CACHE = os.path.join(REPO, "build", "test-trace-cache")
+CACHE = os.path.join(REPO, build_layout.tree("test-trace-cache"))
 
 
 @pytest.fixture(scope="module")

@@ -9,13 +9,15 @@ import sys
 
 import pytest
 
+from codegen import build_layout
 from tests.conftest import REPO, run_scons
 
-BUILD = "build/test-trace"
+BUILD = build_layout.tree("test-trace")
 # Beside the portable kernels, so that XNNPACK takes mlp_ln's linear layers (beside the
 # optimized ones it takes only groups with a convolution or pooling).
-OUT = os.path.join(REPO, BUILD, "host-xnnpack-trace", "mlp_ln@portable+prim")
-PROGRAM = os.path.join(OUT, "mlp_ln.pte")
+OUT = os.path.join(REPO, build_layout.output_dir(["mlp_ln"], build_dir=BUILD, target="host-xnnpack",
+                                                 trace=True, libraries=["portable", "prim"]))
+PROGRAM = build_layout.program(OUT, "mlp_ln")
 INSTALL = "apt-get install -y libxnnpack-dev libpthreadpool-dev libcpuinfo-dev"
 
 
@@ -31,7 +33,7 @@ def built():
 
 def test_delegate_calls_are_traced_and_compared(built, tmp_path):
     trace, dump = str(tmp_path / "t.json"), str(tmp_path / "dump")
-    subprocess.run([os.path.join(OUT, "bin", "runner"), PROGRAM, "--check", "--repeat", "3",
+    subprocess.run([build_layout.runner(OUT), PROGRAM, "--check", "--repeat", "3",
                     "--trace", trace, "--dump-intermediates", dump], check=True,
                    capture_output=True)
     with open(trace) as f:

@@ -8,11 +8,12 @@ import shutil
 import subprocess
 import sys
 
+from codegen import build_layout
 from tests.conftest import REPO, SCONS
 from tests.trace.source_tree import copy_sources
 
-BUILD = "build/test-trace-wrong"
-CACHE = os.path.join(REPO, "build", "test-trace-cache")
+BUILD = build_layout.tree("test-trace-wrong")
+CACHE = os.path.join(REPO, build_layout.tree("test-trace-cache"))
 
 
 def test_wrong_kernel_is_located_at_its_instruction(tmp_path):
@@ -23,10 +24,11 @@ def test_wrong_kernel_is_located_at_its_instruction(tmp_path):
                             "libraries=wrong,optimized,portable,prim", "cache=" + CACHE],
                            cwd=tree, capture_output=True, text=True)
     assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
-    out = os.path.join(tree, BUILD, "host-trace", "mlp@wrong+optimized+portable+prim")
-    program, dump = os.path.join(out, "mlp.pte"), str(tmp_path / "dump")
+    out = os.path.join(tree, build_layout.output_dir(
+        ["mlp"], build_dir=BUILD, trace=True, libraries=["wrong", "optimized", "portable", "prim"]))
+    program, dump = build_layout.program(out, "mlp"), str(tmp_path / "dump")
 
-    check = subprocess.run([os.path.join(out, "bin", "runner"), program, "--check",
+    check = subprocess.run([build_layout.runner(out), program, "--check",
                             "--dump-intermediates", dump], capture_output=True, text=True)
     assert check.returncode == 1 and "check FAILED" in check.stdout
 

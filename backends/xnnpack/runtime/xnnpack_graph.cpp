@@ -2,9 +2,6 @@
 
 #include "backends/xnnpack/runtime/xnnpack_extra_nodes.h"
 
-#include <float.h>
-#include <math.h>
-
 namespace tailor::xnnpack {
 namespace {
 
@@ -51,11 +48,6 @@ size_t num_inputs(fb::NodeKind kind) {
   }
 }
 
-const Tensor* arg_tensor(ArrayRef<EValue*> args, int32_t arg) {
-  return args[static_cast<size_t>(arg)]->is_tensor() ? &args[static_cast<size_t>(arg)]->to_tensor()
-                                                      : nullptr;
-}
-
 Dims dims_of(const Tensor& t) {
   Dims d;
   d.rank = static_cast<size_t>(t.dim());
@@ -63,85 +55,7 @@ Dims dims_of(const Tensor& t) {
   return d;
 }
 
-// Payload bounds at FLT_MAX mean "unbounded"; XNNPACK skips clamping for infinities.
-float bound(float v) {
-  if (v <= -FLT_MAX) return -INFINITY;
-  if (v >= FLT_MAX) return INFINITY;
-  return v;
-}
-
-// Window positions along one dim (torch's rule, ceil_mode included), or 0 when not even
-// one window fits. Operands are below kMaxWindow, so nothing overflows.
-size_t window_count(size_t in, size_t kernel, size_t stride, size_t dilation, size_t pad_begin,
-                    size_t pad_end, bool ceil_mode) {
-  const size_t span = dilation * (kernel - 1) + 1;
-  const size_t padded = in + pad_begin + pad_end;
-  if (padded < span) return 0;
-  size_t count = (padded - span + (ceil_mode ? stride - 1 : 0)) / stride + 1;
-  // The last window must start inside the input or its leading padding.
-  if (ceil_mode && (count - 1) * stride >= in + pad_begin) --count;
-  return count;
-}
-
-// Padding after the input that the last window needs: ceil_mode windows may reach past
-// the padding the payload gives, and XNNPACK takes that as more padding.
-uint32_t pad_to_fit(size_t in, size_t count, size_t kernel, size_t stride, size_t dilation,
-                    size_t pad_begin, size_t pad_end) {
-  const size_t reach = (count - 1) * stride + dilation * (kernel - 1) + 1;
-  const size_t have = in + pad_begin + pad_end;
-  return static_cast<uint32_t>(reach > have ? pad_end + (reach - have) : pad_end);
-}
-
-// Output cells of a deconvolution along one dim, or 0 when the padding crops them all.
-size_t deconvolution_count(size_t in, size_t kernel, size_t stride, size_t dilation,
-                           size_t pad_begin, size_t pad_end, size_t adjustment) {
-  if (in == 0) return 0;
-  const size_t full = (in - 1) * stride + adjustment + dilation * (kernel - 1) + 1;
-  return full > pad_begin + pad_end ? full - pad_begin - pad_end : 0;
-}
-
-// [N, C, spatial...] -> (H, W) of a window op: a 1-d signal has height 1.
-void spatial(const Dims& d, size_t* h, size_t* w) {
-  *h = d.rank == 4 ? d.size[2] : 1;
-  *w = d.size[d.rank - 1];
-}
-
-// Whether reshaping `a` to `b` moves no element when each is channels-last or not (the
-// partitioner's rule): both lie in logical order, or both are channels-last with the
-// same batch and channels and the same spatial sizes but for 1s.
-bool reshape_keeps_memory(const Dims& a, bool a_cl, const Dims& b, bool b_cl) {
-  auto logical_order = [](const Dims& d, bool cl) {
-    if (!cl) return true;
-    size_t spatial = 1;
-    for (size_t i = 2; i < d.rank; ++i) spatial *= d.size[i];
-    return d.size[1] <= 1 || spatial <= 1;
-  };
-  if (logical_order(a, a_cl) && logical_order(b, b_cl)) return true;
-  if (!a_cl || !b_cl || a.size[0] != b.size[0] || a.size[1] != b.size[1]) return false;
-  size_t i = 2, j = 2;
-  while (true) {
-    while (i < a.rank && a.size[i] == 1) ++i;
-    while (j < b.rank && b.size[j] == 1) ++j;
-    if (i == a.rank || j == b.rank) return i == a.rank && j == b.rank;
-    if (a.size[i++] != b.size[j++]) return false;
-  }
-}
-
 }  // namespace
-
-bool Dims::operator==(const Dims& other) const {
-  if (rank != other.rank) return false;
-  for (size_t i = 0; i < rank; ++i) {
-    if (size[i] != other.size[i]) return false;
-  }
-  return true;
-}
-
-size_t Dims::numel() const {
-  size_t n = 1;
-  for (size_t i = 0; i < rank; ++i) n *= size[i];
-  return n;
-}
 
 Error XnnpackGraph::load(const void* data, size_t size, ArrayRef<EValue*> args,
                          const char* where) {
@@ -542,148 +456,6 @@ Error XnnpackGraph::resize_outputs(ArrayRef<EValue*> args, const std::vector<Dim
         static_cast<size_t>(t.dim()) == dims[v].rank &&
             t.set_sizes(ArrayRef<int64_t>(sizes, dims[v].rank)) == Error::Ok,
         InvalidArgument, "%s: xnnpack output %u does not fit its planned tensor", where_, i);
-  }
-  return Error::Ok;
-}
-
-#define TL_XNN_DEFINE(call, what, ...)                                                   \
-  do {                                                                                   \
-    const xnn_status status_ = (call);                                                   \
-    TL_CHECK_OR_RETURN_ERROR(status_ == xnn_status_success, DelegateInvalidCompatibility, \
-                             "%s: XNNPACK rejected " what " (status %d)", where_,         \
-                             ##__VA_ARGS__, static_cast<int>(status_));                   \
-  } while (0)
-
-Error XnnpackGraph::define(ArrayRef<EValue*> args, const std::vector<Dims>& dims,
-                           xnn_subgraph_t* subgraph) const {
-  xnn_subgraph_t sg = nullptr;
-  TL_XNN_DEFINE(xnn_create_subgraph(static_cast<uint32_t>(external_args_.size()), 0, &sg),
-                "a subgraph");
-  *subgraph = sg;
-  const auto& values = *graph_->values();
-  std::vector<uint32_t> id(values.size());
-  std::vector<bool> output(values.size(), false);
-  for (uint32_t i = 0; i < graph_->outputs()->size(); ++i) output[graph_->outputs()->Get(i)] = true;
-  for (uint32_t i = 0; i < values.size(); ++i) {
-    const fb::Value* v = values.Get(i);
-    const void* data = nullptr;
-    uint32_t flags = 0;
-    if (v->scalar()) {
-      data = &scalars_[scalar_slot_[i]];
-    } else if (v->constant()) {
-      data = arg_tensor(args, v->arg())->data();
-    } else if (external_id_[i] != XNN_INVALID_VALUE_ID) {
-      flags = output[i] ? XNN_VALUE_FLAG_EXTERNAL_OUTPUT : XNN_VALUE_FLAG_EXTERNAL_INPUT;
-    }
-    const Dims x = xnn_dims(i, dims[i]);
-    TL_XNN_DEFINE(xnn_define_tensor_value(sg, xnn_datatype_fp32, x.rank, x.size, data,
-                                          external_id_[i], flags, &id[i]),
-                  "value %u", i);
-  }
-  for (uint32_t k = 0; k < graph_->nodes()->size(); ++k) {
-    const fb::Node* node = graph_->nodes()->Get(k);
-    const uint32_t a = id[node->inputs()->Get(0)];
-    const uint32_t b = node->inputs()->size() > 1 ? id[node->inputs()->Get(1)] : 0;
-    const uint32_t out = id[node->output()];
-    const float lo = bound(node->min());
-    const float hi = bound(node->max());
-    xnn_status s = xnn_status_success;
-    switch (node->kind()) {
-      case fb::NodeKind_FullyConnected:
-        s = xnn_define_fully_connected(
-            sg, lo, hi, a, b, node->inputs()->size() > 2 ? id[node->inputs()->Get(2)]
-                                                          : XNN_INVALID_VALUE_ID,
-            out, node->transpose_weights() ? XNN_FLAG_TRANSPOSE_WEIGHTS : 0);
-        break;
-      case fb::NodeKind_Add: s = xnn_define_add2(sg, lo, hi, a, b, out, 0); break;
-      case fb::NodeKind_Subtract: s = xnn_define_subtract(sg, lo, hi, a, b, out, 0); break;
-      case fb::NodeKind_Multiply: s = xnn_define_multiply2(sg, lo, hi, a, b, out, 0); break;
-      case fb::NodeKind_Divide: s = xnn_define_divide(sg, lo, hi, a, b, out, 0); break;
-      case fb::NodeKind_Minimum: s = xnn_define_minimum2(sg, a, b, out, 0); break;
-      case fb::NodeKind_Maximum: s = xnn_define_maximum2(sg, a, b, out, 0); break;
-      case fb::NodeKind_Clamp: s = xnn_define_clamp(sg, lo, hi, a, out, 0); break;
-      case fb::NodeKind_Softmax: s = xnn_define_softmax(sg, a, out, 0); break;
-      case fb::NodeKind_Sigmoid: s = xnn_define_sigmoid(sg, a, out, 0); break;
-      case fb::NodeKind_Hardswish: s = xnn_define_hardswish(sg, a, out, 0); break;
-      case fb::NodeKind_Negate: s = xnn_define_negate(sg, a, out, 0); break;
-      case fb::NodeKind_Abs: s = xnn_define_abs(sg, a, out, 0); break;
-      case fb::NodeKind_SquareRoot: s = xnn_define_square_root(sg, a, out, 0); break;
-      case fb::NodeKind_LeakyRelu: s = xnn_define_leaky_relu(sg, node->alpha(), a, out, 0); break;
-      case fb::NodeKind_Elu: s = xnn_define_elu(sg, node->alpha(), a, out, 0); break;
-      case fb::NodeKind_GlobalAveragePooling2d:
-        s = xnn_define_global_average_pooling_2d(sg, lo, hi, a, out, 0);
-        break;
-      case fb::NodeKind_Reshape:
-      case fb::NodeKind_Copy: {
-        // XNNPACK 2022 has no copy node; a reshape to the same sizes copies.
-        const Dims d = xnn_dims(node->output(), dims[node->output()]);
-        s = xnn_define_static_reshape(sg, d.rank, d.size, a, out, 0);
-        break;
-      }
-      case fb::NodeKind_ConstantPad:
-      case fb::NodeKind_ResizeBilinear2d:
-      case fb::NodeKind_PRelu:
-        s = define_extra_node(sg, *node, dims, id,
-                              values.Get(node->output())->layout() == fb::Layout_ChannelsLast);
-        break;
-      case fb::NodeKind_Deconvolution2d: {
-        const fb::Window* w = node->window();
-        const size_t groups = node->groups();
-        s = xnn_define_deconvolution_2d(
-            sg, w->pad_top(), w->pad_right(), w->pad_bottom(), w->pad_left(),
-            node->adjustment_h(), node->adjustment_w(), w->kernel_h(), w->kernel_w(),
-            w->stride_h(), w->stride_w(), w->dilation_h(), w->dilation_w(),
-            static_cast<uint32_t>(groups), dims[node->inputs()->Get(0)].size[1] / groups,
-            dims[node->output()].size[1] / groups, lo, hi, a, b,
-            node->inputs()->size() > 2 ? id[node->inputs()->Get(2)] : XNN_INVALID_VALUE_ID, out,
-            0);
-        break;
-      }
-      case fb::NodeKind_Convolution2d:
-      case fb::NodeKind_DepthwiseConvolution2d:
-      case fb::NodeKind_MaxPooling2d:
-      case fb::NodeKind_AveragePooling2d: {
-        const fb::Window* w = node->window();
-        const Dims& in = dims[node->inputs()->Get(0)];
-        const Dims& o = dims[node->output()];
-        size_t h = 0, width = 0, oh = 0, ow = 0;
-        spatial(in, &h, &width);
-        spatial(o, &oh, &ow);
-        const uint32_t bottom = pad_to_fit(h, oh, w->kernel_h(), w->stride_h(), w->dilation_h(),
-                                           w->pad_top(), w->pad_bottom());
-        const uint32_t right = pad_to_fit(width, ow, w->kernel_w(), w->stride_w(),
-                                          w->dilation_w(), w->pad_left(), w->pad_right());
-        const uint32_t bias = node->inputs()->size() > 2 ? id[node->inputs()->Get(2)]
-                                                          : XNN_INVALID_VALUE_ID;
-        const size_t channels = in.size[1];
-        const size_t out_channels = o.size[1];
-        if (node->kind() == fb::NodeKind_Convolution2d) {
-          const size_t groups = node->groups();
-          s = xnn_define_convolution_2d(
-              sg, w->pad_top(), right, bottom, w->pad_left(), w->kernel_h(), w->kernel_w(),
-              w->stride_h(), w->stride_w(), w->dilation_h(), w->dilation_w(),
-              static_cast<uint32_t>(groups), channels / groups, out_channels / groups, lo, hi, a,
-              b, bias, out, 0);
-        } else if (node->kind() == fb::NodeKind_DepthwiseConvolution2d) {
-          s = xnn_define_depthwise_convolution_2d(
-              sg, w->pad_top(), right, bottom, w->pad_left(), w->kernel_h(), w->kernel_w(),
-              w->stride_h(), w->stride_w(), w->dilation_h(), w->dilation_w(),
-              static_cast<uint32_t>(out_channels / channels), channels, lo, hi, a, b, bias, out,
-              0);
-        } else if (node->kind() == fb::NodeKind_MaxPooling2d) {
-          s = xnn_define_max_pooling_2d(sg, w->pad_top(), right, bottom, w->pad_left(),
-                                        w->kernel_h(), w->kernel_w(), w->stride_h(),
-                                        w->stride_w(), w->dilation_h(), w->dilation_w(), lo, hi,
-                                        a, out, 0);
-        } else {
-          s = xnn_define_average_pooling_2d(sg, w->pad_top(), right, bottom, w->pad_left(),
-                                            w->kernel_h(), w->kernel_w(), w->stride_h(),
-                                            w->stride_w(), lo, hi, a, out, 0);
-        }
-        break;
-      }
-    }
-    TL_XNN_DEFINE(s, "node %u (%s)", k, fb::EnumNameNodeKind(node->kind()));
   }
   return Error::Ok;
 }

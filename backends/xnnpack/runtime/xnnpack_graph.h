@@ -12,18 +12,18 @@
 #include "runtime/core/array_ref.h"
 #include "runtime/core/error.h"
 #include "runtime/core/evalue.h"
+#include "backends/xnnpack/runtime/xnnpack_shapes.h"
 #include "xnnpack_generated.h"
 
 namespace tailor::xnnpack {
 
-/// Sizes of one subgraph tensor.
-struct Dims {
-  size_t rank = 0;
-  size_t size[XNN_MAX_TENSOR_DIMS] = {};
+static_assert(kMaxDims == XNN_MAX_TENSOR_DIMS, "xnnpack_shapes.h's kMaxDims is XNNPACK's");
 
-  bool operator==(const Dims& other) const;
-  size_t numel() const;
-};
+/// Delegate argument `arg` as a tensor, or nullptr when it is not one.
+inline const Tensor* arg_tensor(ArrayRef<EValue*> args, int32_t arg) {
+  const EValue* v = args[static_cast<size_t>(arg)];
+  return v->is_tensor() ? &v->to_tensor() : nullptr;
+}
 
 /// A channels-last tensor of logical sizes [N, C, spatial...] seen as [N, C, S]: the
 /// runtime transposes [N, C, S] <-> [N, S, C] where one enters or leaves a delegate.

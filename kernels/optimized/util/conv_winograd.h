@@ -86,8 +86,8 @@ inline WinogradPlan winograd_plan(const tailor::native::ConvShape& s, bool packe
 inline constexpr int64_t kWinogradMinTiles = 32;
 
 // Input channels at most: a U block of 64 filters then takes 1 MB of the scratch, and a
-// band several tile rows. backends/xnnpack/partitioner.py's _winograd_on_kernels() keeps
-// the same rule.
+// band several tile rows. backends/xnnpack/policy.py's winograd_fits() keeps the same rule
+// (tests/backends/test_xnnpack_parity.py compares the two).
 inline constexpr int64_t kWinogradMaxInChannels = 256;
 
 /// Whether Winograd serves `s`: a 3x3 filter, stride and dilation 1, one group, 32 to

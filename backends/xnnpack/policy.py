@@ -1,0 +1,66 @@
+"""Which of the calls XNNPACK can run are worth a delegate, given the runtime's kernels.
+
+Beside the portable kernels alone every group XNNPACK can run is delegated. Beside the
+optimized kernels (a target whose kernel_libraries list `optimized`) a group becomes a
+delegate only if it holds a convolution or a pooling: there XNNPACK's NHWC kernels beat
+the optimized im2col ones, while on linear layers, softmax and elementwise arithmetic
+they are no faster than the optimized GEMM and vector kernels, and each delegate call
+adds its setup and the copies at its edges. The exception: 3x3 stride-1 convolutions the
+optimized kernels run by Winograd stay with them (winograd_fits(); the kernel's own rule
+is winograd_fits() in kernels/optimized/util/conv_winograd.h, and
+tests/backends/test_xnnpack_parity.py compares the two over a grid of shapes).
+"""
+
+from backends.xnnpack.support import CONV, RESHAPE, SQUEEZE, WINDOW, conv_ints
+from exporter.delegation import LoweredMethod
+
+# Ops on which XNNPACK beats the optimized kernels: a delegate beside them needs one.
+WINS_BESIDE_OPTIMIZED = frozenset(WINDOW)
+
+# The constants of winograd_fits() in kernels/optimized/util/conv_winograd.h.
+WINOGRAD_MIN_CHANNELS = 32
+WINOGRAD_MAX_IN_CHANNELS = 256   # kWinogradMaxInChannels
+WINOGRAD_MIN_TILES = 32          # kWinogradMinTiles
+
+
+def winograd_fits(in_channels: int, out_channels: int, kernel: tuple, stride: tuple,
+                  dilation: tuple, groups: int, out_h: int, out_w: int) -> bool:
+    """Whether the optimized convolution runs a 2-d one of these sizes by Winograd
+    F(2x2, 3x3): 3x3, stride and dilation 1, one group, 32 to 256 input channels and 32
+    or more output channels, 32 tiles of 2x2 or more (the kernel's scratch budget, which
+    it also checks, holds every such shape)."""
+    tiles = (out_h + 1) // 2 * ((out_w + 1) // 2)
+    return (tuple(kernel) == (3, 3) and set(stride) | set(dilation) == {1} and groups == 1
+            and WINOGRAD_MIN_CHANNELS <= in_channels <= WINOGRAD_MAX_IN_CHANNELS
+            and out_channels >= WINOGRAD_MIN_CHANNELS and tiles >= WINOGRAD_MIN_TILES)
+
+
+def winograd_on_kernels(m: LoweredMethod, i: int) -> bool:
+    """Whether the optimized convolution runs call `i` (one XNNPACK could run) by
+    Winograd (winograd_fits() for its sizes)."""
+    call = m.calls[i]
+    w = m.tensor(call.args[1])
+    out = m.tensor(call.args[call.num_inputs])
+    if len(w.sizes) != 4 or out.dynamic or m.literal(call.args[6]):
+        return False
+    cout, cin, kh, kw = w.sizes
+    return winograd_fits(cin, cout, (kh, kw), conv_ints(m, i, 3), conv_ints(m, i, 5),
+                         m.literal(call.args[8]), out.sizes[2], out.sizes[3])
+
+
+def refuse(m: LoweredMethod, i: int, beside_optimized: bool):
+    """Why a call XNNPACK can run stays with the kernels anyway, or None."""
+    if beside_optimized and m.calls[i].op == CONV and winograd_on_kernels(m, i):
+        return "a 3x3 stride-1 convolution: the optimized kernels run it faster (Winograd)"
+    return None
+
+
+def worth(m: LoweredMethod, calls: list, beside_optimized: bool):
+    """None when a delegate running `calls` pays off, else why not."""
+    if all(m.calls[i].op in RESHAPE or m.calls[i].op in SQUEEZE
+           or m.calls[i].op == "aten::clone.out" for i in calls):
+        return "only reshapes and copies: not worth a delegate call"
+    if beside_optimized and not any(m.calls[i].op in WINS_BESIDE_OPTIMIZED for i in calls):
+        return ("no convolution or pooling: the optimized kernels run these as fast "
+                "without a delegate call")
+    return None
