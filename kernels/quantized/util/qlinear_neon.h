@@ -145,7 +145,7 @@ inline constexpr QLinearKernels kQLinearNeon = {
     "neon",
 #endif
     quantize_row, dynamic_int8_neon, dynamic_int4_neon, float_int8_neon, nullptr, nullptr,
-    nullptr, nullptr};
+    nullptr, nullptr, nullptr, nullptr};
 
 }  // namespace tailor::quantized
 
