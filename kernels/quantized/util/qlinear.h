@@ -24,6 +24,7 @@
 #include "kernels/quantized/util/qlinear_layout.h"
 #include "kernels/quantized/util/qlinear_neon.h"
 #include "kernels/quantized/util/qlinear_prefill_avx2.h"
+#include "kernels/quantized/util/qlinear_prefill_neon.h"
 #include "kernels/quantized/util/qlinear_prefill_vnni.h"
 #include "kernels/quantized/util/quantize_row.h"
 #include "runtime/kernel/cpu_level.h"
