@@ -104,8 +104,10 @@ class OpCase:
     outputs: tuple | None = None               # which results of each call are compared
                                                # (None: all): topk's values alone where
                                                # ties leave torch's indices open
-    threads: int = 1                           # runner --threads: kernels that split
-                                               # their work, checked split
+    threads: int = field(default=1, repr=False)  # runner --threads: kernels that split
+                                               # their work, checked split (not in the
+                                               # repr, which keys the export cache: the
+                                               # programs are the same)
 
     @property
     def id(self) -> str:
