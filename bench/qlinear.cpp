@@ -145,19 +145,20 @@ int check() {
   const QLinearKernels* sets[4];
   const int count = kernel_sets(sets);
   KernelContext one = context_on(nullptr);
-  // 1: the decode kernels; 4 and more: the int4 prefill GEMM (tiles of 8 rows, then 2, 1).
+  // 1: the decode kernels; 4 and more: the prefill GEMMs (tiles of 8, 4 or 2 rows, then 1).
   const int64_t ms[] = {1, 2, 3, 4, 5, 9, 19};
   const int64_t ns[] = {1, 7, 8, 9, 24, 41};
   for (int s = 1; s < count; ++s) {
     const int before = g_checked;
     for (int scheme = 0; scheme < 3; ++scheme) {
       const bool int4 = scheme == static_cast<int>(Scheme::Dynamic4);
-      const int64_t ks_int8[] = {1, 3, 4, 5, 17, 64, 130};
+      // 1300: the int8 prefill GEMM's two spans of kQUnpackInputs (the last short).
+      const int64_t ks_int8[] = {1, 3, 4, 5, 17, 64, 130, 1300};
       // 1056: 33 groups of 32 unpack in two parts (util/qlinear.h: kQUnpackInputs), one
       // group of 1056 takes the general path.
       const int64_t ks_int4[] = {32, 64, 96, 256, 1056};
       const int64_t* ks = int4 ? ks_int4 : ks_int8;
-      const int count_k = int4 ? 5 : 7;
+      const int count_k = int4 ? 5 : 8;
       for (int64_t m : ms) {
         for (int64_t n : ns) {
           for (int z = 0; z < count_k; ++z) {
@@ -176,7 +177,9 @@ int check() {
         }
       }
     }
-    printf("%s: %d products checked against generic\n", sets[s]->name, g_checked - before);
+    printf("%s: %d products checked against generic (prefill GEMM:%s%s)\n", sets[s]->name,
+           g_checked - before, sets[s]->prefill_int4 != nullptr ? " int4" : "",
+           sets[s]->prefill_int8 != nullptr ? " int8" : "");
   }
   // Threads: large enough to split, ragged in n; the same values as one thread.
   for (int threads = 2; threads <= 3; ++threads) {

@@ -104,6 +104,10 @@ class OpCase:
     outputs: tuple | None = None               # which results of each call are compared
                                                # (None: all): topk's values alone where
                                                # ties leave torch's indices open
+    threads: int = field(default=1, repr=False)  # runner --threads: kernels that split
+                                               # their work, checked split (not in the
+                                               # repr, which keys the export cache: the
+                                               # programs are the same)
 
     @property
     def id(self) -> str:
@@ -1523,6 +1527,19 @@ QUANTIZED_CASES = [
     OpCase("tailor_quant::linear.default", ("Float",),
            [_qlinear((1,), 40, 70, 8, 1), _qlinear((1,), 41, 130, 8, 1, bias=False)],
            args=(8, True), name="8da8w_decode", atol=1e-4, rtol=1e-5),
+    # 4 rows and more take the int8 prefill GEMM: 19 rows cross the 8- and 4-row tiles,
+    # k = 1300 unpacks in two spans (the last short), 35 and 9 outputs end in a lone
+    # partial block; on 2 threads, each takes whole block pairs.
+    OpCase("tailor_quant::linear.default", ("Float",),
+           [_qlinear((19,), 35, 1300, 8, 1), _qlinear((7,), 9, 37, 8, 1, bias=False),
+            _qlinear((2, 5), 24, 130, 8, 1)],
+           args=(8, True), name="8da8w_prefill", atol=1e-3, rtol=1e-5),
+    OpCase("tailor_quant::linear.default", ("Float",),
+           [_qlinear((19,), 35, 1300, 8, 1), _qlinear((13,), 41, 256, 8, 1, bias=False)],
+           args=(8, True), name="8da8w_prefill_threads", atol=1e-3, rtol=1e-5, threads=2),
+    OpCase("tailor_quant::linear.default", ("Float",),
+           [_qlinear((19,), 35, 1056, 4, 33), _qlinear((13,), 41, 256, 4, 2, bias=False)],
+           args=(4, True), name="8da4w_prefill_threads", atol=1e-3, rtol=1e-5, threads=2),
     OpCase("tailor_quant::linear.default", ("Float",),
            [_qlinear((1,), 8, 64, 8, 1), _qlinear((7,), 3, 37, 8, 1),
             _qlinear((2, 2), 5, 64, 8, 1, bias=False)],

@@ -114,7 +114,7 @@ def test_op(library, case, dtype, exported, built, tmp_path):
     program = selection.programs[(case.id, dtype)]
     if library == harness.XNNPACK:  # so a case cannot pass on the portable kernels
         harness.assert_delegated(program)
-    harness.run_and_compare(built(library), program, str(tmp_path))
+    harness.run_and_compare(built(library), program, str(tmp_path), threads=case.threads)
 
 
 # The elementwise operators of ExecuTorch's portable library that torch.export emits

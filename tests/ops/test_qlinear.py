@@ -18,13 +18,16 @@ def test_every_host_kernel_set_matches_the_plain_one():
         names.append("avx2")
     if {"avx512_vnni", "avx512vl"} <= harness.cpu_flags() and "avx512" in harness.cpu_levels():
         names.append("avx512vnni")
-    for name in names:
-        assert re.search(rf"{name}: [1-9]\d* products checked against generic", out), out
+    for name in names:  # each with a prefill GEMM for both weight widths
+        assert re.search(rf"{name}: [1-9]\d* products checked against generic "
+                         r"\(prefill GEMM: int4 int8\)", out), out
     assert " 0 failed" in out, out
 
 
 def test_neon_and_dotprod_match_the_plain_one_under_qemu():
     skip_without_cross_tools()
     out = bench_check("qlinear.py", "--target", "linux-aarch64")
-    assert "neon: " in out and "neon-dotprod: " in out, out
+    for name in ("neon", "neon-dotprod"):
+        assert re.search(rf"{name}: [1-9]\d* products checked against generic "
+                         r"\(prefill GEMM: int4 int8\)", out), out
     assert out.count(" 0 failed") == 2, out

@@ -23,6 +23,9 @@
 #include "kernels/quantized/util/qlinear_kernels.h"
 #include "kernels/quantized/util/qlinear_layout.h"
 #include "kernels/quantized/util/qlinear_neon.h"
+#include "kernels/quantized/util/qlinear_prefill_avx2.h"
+#include "kernels/quantized/util/qlinear_prefill_neon.h"
+#include "kernels/quantized/util/qlinear_prefill_vnni.h"
 #include "kernels/quantized/util/quantize_row.h"
 #include "runtime/kernel/cpu_level.h"
 #include "runtime/kernel/kernel_context.h"
@@ -92,11 +95,17 @@ inline bool qlinear_layout_fits(int64_t k, int64_t n, int64_t groups, int weight
          row_bytes == qlinear_block_bytes(k, weight_bits);
 }
 
+// The sums kept per quantized row: int4, one per group (the nibbles' offset of 8); int8,
+// one per kQUnpackInputs inputs (the prefill GEMM's offset, util/qlinear_prefill_vnni.h).
+inline int64_t qlinear_row_sums(int64_t k, int64_t groups, int weight_bits) {
+  return weight_bits == 4 ? groups : (qlinear_padded_k(k) + kQUnpackInputs - 1) / kQUnpackInputs;
+}
+
 // Input rows per chunk (0 when not even one row fits the buffers).
 inline int64_t qlinear_chunk_rows(int64_t k, int64_t groups, int weight_bits, bool dynamic) {
   if (!dynamic) return kQMaxChunkRows;
   int64_t rows = kQRowBuffer / qlinear_padded_k(k);
-  if (weight_bits == 4) rows = qlinear_min(rows, kQSumBuffer / groups);
+  rows = qlinear_min(rows, kQSumBuffer / qlinear_row_sums(k, groups, weight_bits));
   return qlinear_min(rows, kQMaxChunkRows);
 }
 
@@ -110,7 +119,8 @@ struct QLinearChunk {
   const QLinearArgs* a;
   int64_t m0, rows, kp, block_bytes;
   const int8_t* buffer;     // quantized rows, kp apart (dynamic)
-  const int32_t* sums;      // int4 group sums, a->groups apart
+  const int32_t* sums;      // qlinear_row_sums() per row, sum_stride apart
+  int64_t sum_stride;
   const float* row_scale;   // per row (dynamic)
   int64_t blocks_per_task;  // of 8 weight rows
 };
@@ -142,8 +152,39 @@ inline int64_t qlinear_decode(const QLinearChunk& c, int64_t b0, int64_t b1) {
 // Whether the chunk's products go through the set's prefill GEMM.
 inline bool qlinear_prefill_fits(const QLinearChunk& c) {
   const QLinearArgs& a = *c.a;
-  return a.weight_bits == 4 && a.dynamic_input && c.rows >= kQPrefillMinRows &&
-         c.kernels->prefill_int4 != nullptr && a.k / a.groups <= kQUnpackInputs;
+  if (!a.dynamic_input || c.rows < kQPrefillMinRows) return false;
+  return a.weight_bits == 4
+             ? c.kernels->prefill_int4 != nullptr && a.k / a.groups <= kQUnpackInputs
+             : c.kernels->prefill_int8 != nullptr;
+}
+
+// One block pair's sums over every input, into totals (int4: float; int8: int32), the
+// weights unpacked kQUnpackInputs inputs at a time.
+inline void qlinear_prefill_pair(const QLinearChunk& c, const uint8_t* w0, const uint8_t* w1,
+                                 int64_t n0, int64_t valid, uint8_t* unpacked, void* totals) {
+  const QLinearArgs& a = *c.a;
+  const QLinearKernels& kernels = *c.kernels;
+  __builtin_memset(totals, 0, c.rows * 16 * sizeof(float));
+  if (a.weight_bits == 4) {
+    const int64_t size = a.k / a.groups;
+    const int64_t step = kQUnpackInputs / size;  // groups unpacked at a time
+    for (int64_t g = 0; g < a.groups; g += step) {
+      const int64_t count = qlinear_min(step, a.groups - g);
+      kernels.unpack_int4(w0, w1, g * size, (g + count) * size, unpacked);
+      kernels.prefill_int4(c.buffer + g * size, c.kp, c.rows, unpacked, count, size,
+                           a.scales + g * a.n + n0, a.n, valid, c.sums + g, c.sum_stride,
+                           static_cast<float*>(totals));
+    }
+    return;
+  }
+  const int64_t quads = c.kp / 4;
+  for (int64_t q = 0, s = 0; q < quads; q += kQUnpackInputs / 4, ++s) {
+    const int64_t end = qlinear_min(quads, q + kQUnpackInputs / 4);
+    kernels.unpack_int8(reinterpret_cast<const int8_t*>(w0), reinterpret_cast<const int8_t*>(w1),
+                        q, end, unpacked);
+    kernels.prefill_int8(c.buffer + q * 4, c.kp, c.rows, unpacked, end - q, c.sums + s,
+                         c.sum_stride, static_cast<int32_t*>(totals));
+  }
 }
 
 // Blocks [b0, b1) of the chunk through the prefill GEMM, two at a time: each pair's
@@ -153,31 +194,26 @@ inline bool qlinear_prefill_fits(const QLinearChunk& c) {
 inline int64_t qlinear_prefill(const QLinearChunk& c, int64_t b0, int64_t b1,
                                KernelScratch& scratch) {
   const QLinearArgs& a = *c.a;
-  const QLinearKernels& kernels = *c.kernels;
   ScratchScope scope(scratch);
   uint8_t* unpacked = scratch.allocate<uint8_t>(kQUnpackInputs * 16);
   float* totals = scratch.allocate<float>(kQMaxChunkRows * 16);
   if (unpacked == nullptr || totals == nullptr) return b0;
-  const int64_t size = a.k / a.groups;
-  const int64_t step = kQUnpackInputs / size;  // groups unpacked at a time
+  const int32_t* itotals = reinterpret_cast<const int32_t*>(totals);
   for (int64_t b = b0; b < b1; b += 2) {
     const uint8_t* w0 = static_cast<const uint8_t*>(a.w) + b * c.block_bytes;
     const uint8_t* w1 = b + 1 < b1 ? w0 + c.block_bytes : nullptr;
     const int64_t n0 = b * kQBlock;
     const int64_t valid = qlinear_min(w1 != nullptr ? 2 * kQBlock : kQBlock, a.n - n0);
-    for (int64_t i = 0; i < c.rows * 16; ++i) totals[i] = 0.0f;
-    for (int64_t g = 0; g < a.groups; g += step) {
-      const int64_t count = qlinear_min(step, a.groups - g);
-      kernels.unpack_int4(w0, w1, g * size, (g + count) * size, unpacked);
-      kernels.prefill_int4(c.buffer + g * size, c.kp, c.rows, unpacked, count, size,
-                           a.scales + g * a.n + n0, a.n, valid, c.sums + g, a.groups, totals);
-    }
+    qlinear_prefill_pair(c, w0, w1, n0, valid, unpacked, totals);
     // The general path's epilogue (its int4 weight scale is 1).
     for (int64_t r = 0; r < c.rows; ++r) {
       float* out = a.out + (c.m0 + r) * a.n + n0;
       for (int64_t col = 0; col < valid; ++col) {
         const float bias = a.bias != nullptr ? a.bias[n0 + col] : 0.0f;
-        out[col] = totals[r * 16 + col] * c.row_scale[r] + bias;
+        out[col] = a.weight_bits == 4
+                       ? totals[r * 16 + col] * c.row_scale[r] + bias
+                       : static_cast<float>(itotals[r * 16 + col]) * a.scales[n0 + col] *
+                                 c.row_scale[r] + bias;
       }
     }
   }
@@ -209,7 +245,7 @@ inline void qlinear_blocks(const QLinearChunk& c, int64_t b0, int64_t b1, Kernel
                               reinterpret_cast<const int8_t*>(w), acc);
       } else if (a.weight_bits == 4) {
         c.kernels->dynamic_int4(c.buffer + t * c.kp, c.kp, rows, a.k, w, a.scales + n0, a.n,
-                                a.groups, valid, c.sums + t * a.groups, acc);
+                                a.groups, valid, c.sums + t * c.sum_stride, acc);
       } else {
         c.kernels->dynamic_int8(c.buffer + t * c.kp, c.kp, rows, c.kp,
                                 reinterpret_cast<const int8_t*>(w), acc);
@@ -247,15 +283,19 @@ inline bool qlinear(KernelContext& ctx, const QLinearKernels& kernels, const QLi
   int32_t* sums = scratch.allocate<int32_t>(kQSumBuffer);
   float* row_scale = scratch.allocate<float>(kQMaxChunkRows);
   if (buffer == nullptr || sums == nullptr || row_scale == nullptr) return false;
+  const int64_t sum_stride = qlinear_row_sums(a.k, a.groups, a.weight_bits);
   QLinearChunk c{&kernels, &a, 0, 0, kp, qlinear_block_bytes(a.k, a.weight_bits),
-                 buffer, sums, row_scale, blocks};
+                 buffer, sums, sum_stride, row_scale, blocks};
   for (c.m0 = 0; c.m0 < a.m; c.m0 += chunk) {
     c.rows = qlinear_min(chunk, a.m - c.m0);
+    const bool prefill = qlinear_prefill_fits(c);
     if (a.dynamic_input) {
       for (int64_t r = 0; r < c.rows; ++r) {
         row_scale[r] = kernels.quantize(a.x + (c.m0 + r) * a.k, a.k, kp, buffer + r * kp);
         if (a.weight_bits == 4) {
-          group_sums(buffer + r * kp, a.groups, a.k / a.groups, sums + r * a.groups);
+          group_sums(buffer + r * kp, a.groups, a.k / a.groups, sums + r * sum_stride);
+        } else if (prefill) {
+          span_sums(buffer + r * kp, kp, kQUnpackInputs, sums + r * sum_stride);
         }
       }
     }

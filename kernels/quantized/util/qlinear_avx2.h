@@ -320,9 +320,7 @@ inline void float_int8_avx2(const float* x, int64_t ldx, int rows, int64_t k, co
   }
 }
 
-inline constexpr QLinearKernels kQLinearAvx2 = {
-    "avx2",          quantize_row_avx2, dynamic_int8_avx2, dynamic_int4_avx2,
-    float_int8_avx2, decode_int4_avx2,  decode_int8_avx2, nullptr, nullptr};
+// The set, with its prefill GEMM: util/qlinear_prefill_avx2.h.
 
 }  // namespace tailor::quantized
 

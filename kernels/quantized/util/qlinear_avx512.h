@@ -256,81 +256,6 @@ TL_QLINEAR_VNNI void decode_int8_vnni_blocks(const int8_t* x, int64_t kp, const 
   }
 }
 
-// Prefill: each 4 inputs of 16 outputs (two blocks, unpacked) are one zmm, and every row's
-// 4 inputs one broadcast: vpdpbusd multiplies all 16 outputs of a row at once. R rows at a
-// time keep R independent sums in flight; the weights come from L1 (the unpacked buffer).
-#define TL_QLINEAR_VNNI512 __attribute__((target("avx512f,avx512vnni,avx512vl,avx2,fma")))
-
-TL_QLINEAR_VNNI inline void unpack_int4_vnni(const uint8_t* w0, const uint8_t* w1, int64_t i0,
-                                      int64_t i1, uint8_t* out) {
-  const __m256i low = _mm256_set1_epi8(0x0F);
-  for (int64_t i = i0; i < i1; i += 8, out += 128) {
-    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w0 + i * 4));
-    const __m256i b = w1 != nullptr
-                          ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w1 + i * 4))
-                          : _mm256_set1_epi8(0);
-    __m256i* o = reinterpret_cast<__m256i*>(out);
-    _mm256_storeu_si256(o, _mm256_and_si256(a, low));                          // i..i+3
-    _mm256_storeu_si256(o + 1, _mm256_and_si256(b, low));
-    _mm256_storeu_si256(o + 2, _mm256_and_si256(_mm256_srli_epi16(a, 4), low));  // i+4..i+7
-    _mm256_storeu_si256(o + 3, _mm256_and_si256(_mm256_srli_epi16(b, 4), low));
-  }
-}
-
-template <int R>
-TL_QLINEAR_VNNI512 void prefill_int4_vnni_rows(const int8_t* x, int64_t ldx,
-                                               const uint8_t* unpacked, int64_t groups,
-                                               int64_t size, const float* scales,
-                                               int64_t stride, __mmask16 valid,
-                                               const int32_t* sums, int64_t sum_stride,
-                                               float* totals) {
-  __m512 total[R];
-  TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) total[r] = _mm512_loadu_ps(totals + r * 16);
-  for (int64_t g = 0; g < groups; ++g) {
-    __m512i sum[R];
-    TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) sum[r] = _mm512_setzero_si512();
-    const uint8_t* wq = unpacked + g * size * 16;
-    const int8_t* xg = x + g * size;
-    for (int64_t q = 0; q < size; q += 4) {
-      const __m512i wv = _mm512_loadu_si512(wq + q * 16);
-      TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
-        int32_t quad;
-        __builtin_memcpy(&quad, xg + r * ldx + q, 4);
-        sum[r] = _mm512_dpbusd_epi32(sum[r], wv, _mm512_set1_epi32(quad));
-      }
-    }
-    const __m512 scale = _mm512_maskz_loadu_ps(valid, scales + g * stride);
-    TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
-      const __m512i dot = _mm512_sub_epi32(sum[r], _mm512_set1_epi32(8 * sums[r * sum_stride + g]));
-      total[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), scale, total[r]);
-    }
-  }
-  TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) _mm512_storeu_ps(totals + r * 16, total[r]);
-}
-
-inline void prefill_int4_vnni(const int8_t* x, int64_t ldx, int64_t rows,
-                              const uint8_t* unpacked, int64_t groups, int64_t size,
-                              const float* scales, int64_t stride, int64_t valid,
-                              const int32_t* sums, int64_t sum_stride, float* totals) {
-  const __mmask16 mask = static_cast<__mmask16>((1u << valid) - 1);
-  constexpr int kTile = 8;
-  int64_t r = 0;
-  for (; r + kTile <= rows; r += kTile) {
-    prefill_int4_vnni_rows<kTile>(x + r * ldx, ldx, unpacked, groups, size, scales, stride,
-                                  mask, sums + r * sum_stride, sum_stride, totals + r * 16);
-  }
-  for (; r < rows; r += 2) {
-    if (rows - r >= 2) {
-      prefill_int4_vnni_rows<2>(x + r * ldx, ldx, unpacked, groups, size, scales, stride, mask,
-                                sums + r * sum_stride, sum_stride, totals + r * 16);
-    } else {
-      prefill_int4_vnni_rows<1>(x + r * ldx, ldx, unpacked, groups, size, scales, stride, mask,
-                                sums + r * sum_stride, sum_stride, totals + r * 16);
-    }
-  }
-}
-
-#undef TL_QLINEAR_VNNI512
 #undef TL_QLINEAR_VNNI
 #undef TL_QLINEAR_AVX512
 
@@ -375,10 +300,7 @@ inline void float_int8_avx512(const float* x, int64_t ldx, int rows, int64_t k,
                     &float_int8_avx512_rows<3>, &float_int8_avx512_rows<4>)(x, ldx, k, w, acc);
 }
 
-inline constexpr QLinearKernels kQLinearVnni = {
-    "avx512vnni",      quantize_row_avx2, dynamic_int8_vnni, dynamic_int4_vnni,
-    float_int8_avx512, decode_int4_vnni,  decode_int8_vnni, unpack_int4_vnni,
-    prefill_int4_vnni};
+// The set, with its prefill GEMM: util/qlinear_prefill_vnni.h.
 
 }  // namespace tailor::quantized
 

@@ -22,8 +22,8 @@
 // scales/bias/out point at the first block's first output (bias may be nullptr); scales
 // of group g are g * stride further. nullptr in a set: the general path serves M = 1 too.
 //
-// Several rows (a prefill) with int4 weights may go through a GEMM that unpacks the weights
-// once per pair of blocks (16 outputs) instead of once per kQRows rows:
+// Several rows (a prefill) may go through a GEMM that unpacks the weights once per pair of
+// blocks (16 outputs) instead of once per kQRows rows:
 //
 //   unpack_int4:  the nibbles of inputs [i0, i1) of blocks w0 and w1 (nullptr: zeros) into
 //                 u8, per 4 inputs 64 bytes: w0's 32 bytes (layout of int8 weights) then w1's
@@ -31,8 +31,14 @@
 //                 x[r][k] * nibble[c][k] - 8 * sums[r * sum_stride + g]), over the `groups`
 //                 groups of `size` inputs the unpacked buffer holds (x, scales and sums
 //                 point at the first of them); outputs c >= valid are not read or summed
+//   unpack_int8:  quads [q0, q1) of int8 blocks w0 and w1 (nullptr: zeros), per quad 64
+//                 bytes: w0's 32 then w1's, in the form the set's prefill_int8 reads
+//   prefill_int8: itotals[r * 16 + c] += sum_k x[r][k] * w[c][k] (int32, exact) over the
+//                 `quads` quads the unpacked buffer holds (x points at the first); sums[r *
+//                 sum_stride] is the sum of x[r] over them, for sets that offset the weights
 //
-// Each output's float steps are those of dynamic_int4 (one fma per group, in order).
+// Each int4 output's float steps are those of dynamic_int4 (one fma per group, in order);
+// int8 sums are integers, so every path gives the same outputs.
 #pragma once
 
 #include <stdint.h>
@@ -63,6 +69,12 @@ using QPrefillInt4 = void (*)(const int8_t* x, int64_t ldx, int64_t rows, const 
                               int64_t groups, int64_t size, const float* scales,
                               int64_t stride, int64_t valid, const int32_t* sums,
                               int64_t sum_stride, float* totals);
+
+using QUnpackInt8 = void (*)(const int8_t* w0, const int8_t* w1, int64_t q0, int64_t q1,
+                             uint8_t* out);
+using QPrefillInt8 = void (*)(const int8_t* x, int64_t ldx, int64_t rows, const uint8_t* unpacked,
+                              int64_t quads, const int32_t* sums, int64_t sum_stride,
+                              int32_t* itotals);
 
 using QQuantizeRow = float (*)(const float* x, int64_t k, int64_t k_padded, int8_t* out);
 
@@ -108,6 +120,8 @@ struct QLinearKernels {
   QDecodeInt8 decode_int8;
   QUnpackInt4 unpack_int4;
   QPrefillInt4 prefill_int4;
+  QUnpackInt8 unpack_int8;
+  QPrefillInt8 prefill_int8;
 };
 
 }  // namespace tailor::quantized

@@ -138,14 +138,7 @@ inline void dynamic_int4_neon(const int8_t* x, int64_t ldx, int rows, int64_t k,
       x, ldx, k, w, scales, stride, groups, valid, sums, acc);
 }
 
-inline constexpr QLinearKernels kQLinearNeon = {
-#if defined(__ARM_FEATURE_DOTPROD)
-    "neon-dotprod",
-#else
-    "neon",
-#endif
-    quantize_row, dynamic_int8_neon, dynamic_int4_neon, float_int8_neon, nullptr, nullptr,
-    nullptr, nullptr};
+// The set, with its prefill GEMM: util/qlinear_prefill_neon.h.
 
 }  // namespace tailor::quantized
 

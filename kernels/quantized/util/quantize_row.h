@@ -41,4 +41,15 @@ inline void group_sums(const int8_t* q, int64_t groups, int64_t size, int32_t* s
   }
 }
 
+// sums[s] = sum of q over [s * size, min(k, (s + 1) * size)): the int8 prefill GEMM's
+// spans, whose last may be short.
+inline void span_sums(const int8_t* q, int64_t k, int64_t size, int32_t* sums) {
+  for (int64_t s = 0; s * size < k; ++s) {
+    const int64_t end = (s + 1) * size < k ? (s + 1) * size : k;
+    int32_t total = 0;
+    for (int64_t i = s * size; i < end; ++i) total += q[i];
+    sums[s] = total;
+  }
+}
+
 }  // namespace tailor::quantized

@@ -1,0 +1,177 @@
+// AVX2 prefill GEMM of the quantized linear (contract: util/qlinear_kernels.h, "Several
+// rows"): a pair of weight blocks (16 outputs) is unpacked once into L1 and every row of
+// the chunk reads it, R rows at a time, each row's 4 inputs broadcast once for both blocks.
+//
+// int4: the nibbles (0..15) enter vpmaddubsw as u8; 8 quads of products add up in int16
+// (8 x 2 x 15 x 127 = 30480 <= 32767) before vpmaddwd widens them, as in the general kernel.
+// int8: |w| as u8 with the input's sign flipped where w < 0 (vpsignb), as in the general
+// kernel: the unpacked buffer is a plain copy of the two blocks, and |w| is taken once per
+// R rows.
+#pragma once
+
+#if defined(__x86_64__)
+
+#include <immintrin.h>
+
+#include "kernels/quantized/util/qlinear_avx2.h"
+#include "kernels/quantized/util/qlinear_kernels.h"
+#include "kernels/quantized/util/qlinear_layout.h"
+
+namespace tailor::quantized {
+
+__attribute__((target("avx2"))) inline void unpack_int4_avx2(const uint8_t* w0, const uint8_t* w1,
+                                                           int64_t i0, int64_t i1, uint8_t* out) {
+  const __m256i low = _mm256_set1_epi8(0x0F);
+  for (int64_t i = i0; i < i1; i += 8, out += 128) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w0 + i * 4));
+    const __m256i b = w1 != nullptr
+                          ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w1 + i * 4))
+                          : _mm256_setzero_si256();
+    __m256i* o = reinterpret_cast<__m256i*>(out);
+    _mm256_storeu_si256(o, _mm256_and_si256(a, low));                            // i..i+3
+    _mm256_storeu_si256(o + 1, _mm256_and_si256(b, low));
+    _mm256_storeu_si256(o + 2, _mm256_and_si256(_mm256_srli_epi16(a, 4), low));  // i+4..i+7
+    _mm256_storeu_si256(o + 3, _mm256_and_si256(_mm256_srli_epi16(b, 4), low));
+  }
+}
+
+// The two blocks' quads side by side; `flip` is xor-ed into every byte (the VNNI set's
+// offset of 128; 0 here).
+__attribute__((target("avx2"))) inline void unpack_int8_blocks(const int8_t* w0, const int8_t* w1,
+                                                             int64_t q0, int64_t q1, uint8_t* out,
+                                                             char flip) {
+  const __m256i f = _mm256_set1_epi8(flip);
+  for (int64_t q = q0; q < q1; ++q, out += 64) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w0 + q * 32));
+    const __m256i b = w1 != nullptr
+                          ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w1 + q * 32))
+                          : _mm256_setzero_si256();
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_xor_si256(a, f));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32), _mm256_xor_si256(b, f));
+  }
+}
+
+inline void unpack_int8_avx2(const int8_t* w0, const int8_t* w1, int64_t q0, int64_t q1,
+                             uint8_t* out) {
+  unpack_int8_blocks(w0, w1, q0, q1, out, 0);
+}
+
+// Both blocks' 8 scales of a group, for the valid outputs only (the rest read as 0).
+__attribute__((target("avx2"))) inline void qlinear_pair_scales_avx2(const float* scales,
+                                                                   int64_t valid, __m256* out) {
+  out[0] = qlinear_group_scales_avx2(scales, valid < kQBlock ? valid : kQBlock);
+  out[1] = valid > kQBlock ? qlinear_group_scales_avx2(scales + kQBlock, valid - kQBlock)
+                           : _mm256_setzero_ps();
+}
+
+template <int R>
+__attribute__((target("avx2,fma"))) void prefill_int4_avx2_rows(
+    const int8_t* x, int64_t ldx, const uint8_t* unpacked, int64_t groups, int64_t size,
+    const float* scales, int64_t stride, int64_t valid, const int32_t* sums, int64_t sum_stride,
+    float* totals) {
+  const __m256i ones = _mm256_set1_epi16(1);
+  for (int64_t g = 0; g < groups; ++g) {
+    __m256i sum[R][2];
+    TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) sum[r][0] = sum[r][1] = _mm256_setzero_si256();
+    for (int64_t i0 = g * size; i0 < (g + 1) * size; i0 += kInt4Group) {
+      __m256i pairs[R][2];
+      TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
+        pairs[r][0] = pairs[r][1] = _mm256_setzero_si256();
+      }
+      const uint8_t* wq = unpacked + i0 * 16;
+      TL_QLINEAR_UNROLL for (int q = 0; q < kInt4Group / 4; ++q) {
+        const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wq + q * 64));
+        const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wq + q * 64 + 32));
+        TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
+          const __m256i xb = qlinear_broadcast4(x + r * ldx + i0 + 4 * q);
+          pairs[r][0] = _mm256_add_epi16(pairs[r][0], _mm256_maddubs_epi16(w0, xb));
+          pairs[r][1] = _mm256_add_epi16(pairs[r][1], _mm256_maddubs_epi16(w1, xb));
+        }
+      }
+      TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
+        sum[r][0] = _mm256_add_epi32(sum[r][0], _mm256_madd_epi16(pairs[r][0], ones));
+        sum[r][1] = _mm256_add_epi32(sum[r][1], _mm256_madd_epi16(pairs[r][1], ones));
+      }
+    }
+    __m256 scale[2];
+    qlinear_pair_scales_avx2(scales + g * stride, valid, scale);
+    TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
+      const __m256i offset = _mm256_set1_epi32(8 * sums[r * sum_stride + g]);
+      TL_QLINEAR_UNROLL for (int h = 0; h < 2; ++h) {
+        float* t = totals + r * 16 + h * kQBlock;
+        const __m256 dot = _mm256_cvtepi32_ps(_mm256_sub_epi32(sum[r][h], offset));
+        _mm256_storeu_ps(t, _mm256_fmadd_ps(dot, scale[h], _mm256_loadu_ps(t)));
+      }
+    }
+  }
+}
+
+template <int R>
+__attribute__((target("avx2"))) void prefill_int8_avx2_rows(const int8_t* x, int64_t ldx,
+                                                           const uint8_t* unpacked,
+                                                           int64_t quads, int32_t* itotals) {
+  const __m256i ones = _mm256_set1_epi16(1);
+  __m256i sum[R][2];
+  TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) sum[r][0] = sum[r][1] = _mm256_setzero_si256();
+  for (int64_t q = 0; q < quads; ++q) {
+    const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(unpacked + q * 64));
+    const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(unpacked + q * 64 + 32));
+    const __m256i m0 = _mm256_abs_epi8(w0);
+    const __m256i m1 = _mm256_abs_epi8(w1);
+    TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
+      const __m256i xb = qlinear_broadcast4(x + r * ldx + 4 * q);
+      sum[r][0] = _mm256_add_epi32(
+          sum[r][0], _mm256_madd_epi16(_mm256_maddubs_epi16(m0, _mm256_sign_epi8(xb, w0)), ones));
+      sum[r][1] = _mm256_add_epi32(
+          sum[r][1], _mm256_madd_epi16(_mm256_maddubs_epi16(m1, _mm256_sign_epi8(xb, w1)), ones));
+    }
+  }
+  TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
+    TL_QLINEAR_UNROLL for (int h = 0; h < 2; ++h) {
+      __m256i* t = reinterpret_cast<__m256i*>(itotals + r * 16 + h * kQBlock);
+      _mm256_storeu_si256(t, _mm256_add_epi32(_mm256_loadu_si256(t), sum[r][h]));
+    }
+  }
+}
+
+// Rows in tiles of kTile, then one at a time.
+template <int kTile, typename Tile, typename One>
+void qlinear_prefill_tiles(int64_t rows, Tile tile, One one) {
+  int64_t r = 0;
+  for (; r + kTile <= rows; r += kTile) tile(r);
+  for (; r < rows; ++r) one(r);
+}
+
+inline void prefill_int4_avx2(const int8_t* x, int64_t ldx, int64_t rows, const uint8_t* unpacked,
+                              int64_t groups, int64_t size, const float* scales, int64_t stride,
+                              int64_t valid, const int32_t* sums, int64_t sum_stride,
+                              float* totals) {
+  auto rows_at = [&](auto kernel, int64_t r) {
+    kernel(x + r * ldx, ldx, unpacked, groups, size, scales, stride, valid,
+           sums + r * sum_stride, sum_stride, totals + r * 16);
+  };
+  qlinear_prefill_tiles<4>(
+      rows, [&](int64_t r) { rows_at(&prefill_int4_avx2_rows<4>, r); },
+      [&](int64_t r) { rows_at(&prefill_int4_avx2_rows<1>, r); });
+}
+
+inline void prefill_int8_avx2(const int8_t* x, int64_t ldx, int64_t rows, const uint8_t* unpacked,
+                              int64_t quads, const int32_t*, int64_t, int32_t* itotals) {
+  qlinear_prefill_tiles<4>(
+      rows,
+      [&](int64_t r) {
+        prefill_int8_avx2_rows<4>(x + r * ldx, ldx, unpacked, quads, itotals + r * 16);
+      },
+      [&](int64_t r) {
+        prefill_int8_avx2_rows<1>(x + r * ldx, ldx, unpacked, quads, itotals + r * 16);
+      });
+}
+
+inline constexpr QLinearKernels kQLinearAvx2 = {
+    "avx2",           quantize_row_avx2, dynamic_int8_avx2, dynamic_int4_avx2,
+    float_int8_avx2,  decode_int4_avx2,  decode_int8_avx2,  unpack_int4_avx2,
+    prefill_int4_avx2, unpack_int8_avx2, prefill_int8_avx2};
+
+}  // namespace tailor::quantized
+
+#endif  // __x86_64__

@@ -1,0 +1,137 @@
+// aarch64 prefill GEMM of the quantized linear (contract: util/qlinear_kernels.h, "Several
+// rows"), used with the rest of the NEON set (util/qlinear_neon.h): a pair of weight blocks
+// (16 outputs) is unpacked once per chunk of rows, and each row's 4 inputs, broadcast
+// once, meet the 4 q registers of a quad (rows 0-3 and 4-7 of each block) through
+// qlinear_dot4 (sdot where the compiler targets it). Weights and inputs are both signed
+// there, so int8 weights are a plain copy and int4 nibbles (0..15) are s8 as they are.
+#pragma once
+
+#if defined(__aarch64__)
+
+#include <arm_neon.h>
+
+#include "kernels/quantized/util/qlinear_kernels.h"
+#include "kernels/quantized/util/qlinear_layout.h"
+#include "kernels/quantized/util/qlinear_neon.h"
+
+namespace tailor::quantized {
+
+inline void unpack_int4_neon(const uint8_t* w0, const uint8_t* w1, int64_t i0, int64_t i1,
+                             uint8_t* out) {
+  const uint8x16_t low = vdupq_n_u8(0x0F);
+  const uint8x16_t zero = vdupq_n_u8(0);
+  for (int64_t i = i0; i < i1; i += 8, out += 128) {
+    for (int half = 0; half < 2; ++half) {  // 16 bytes: block rows 0-3, then 4-7
+      const uint8x16_t a = vld1q_u8(w0 + i * 4 + 16 * half);
+      const uint8x16_t b = w1 != nullptr ? vld1q_u8(w1 + i * 4 + 16 * half) : zero;
+      vst1q_u8(out + 16 * half, vandq_u8(a, low));        // i..i+3
+      vst1q_u8(out + 32 + 16 * half, vandq_u8(b, low));
+      vst1q_u8(out + 64 + 16 * half, vshrq_n_u8(a, 4));   // i+4..i+7
+      vst1q_u8(out + 96 + 16 * half, vshrq_n_u8(b, 4));
+    }
+  }
+}
+
+inline void unpack_int8_neon(const int8_t* w0, const int8_t* w1, int64_t q0, int64_t q1,
+                             uint8_t* out) {
+  for (int64_t q = q0; q < q1; ++q, out += 64) {
+    __builtin_memcpy(out, w0 + q * 32, 32);
+    if (w1 != nullptr) {
+      __builtin_memcpy(out + 32, w1 + q * 32, 32);
+    } else {
+      __builtin_memset(out + 32, 0, 32);
+    }
+  }
+}
+
+// sum[r][j] += the quad's 4 x 4 products of output lanes 4j..4j+3, R rows.
+template <int R>
+inline void qlinear_prefill_quad_neon(const int8_t* x, int64_t ldx, const uint8_t* wq,
+                                      int32x4_t (*sum)[4]) {
+  int8x16_t w[4];
+  for (int j = 0; j < 4; ++j) w[j] = vreinterpretq_s8_u8(vld1q_u8(wq + 16 * j));
+  TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
+    const int8x16_t xb = qlinear_broadcast4_neon(x + r * ldx);
+    for (int j = 0; j < 4; ++j) sum[r][j] = qlinear_dot4(sum[r][j], w[j], xb);
+  }
+}
+
+template <int R>
+void prefill_int4_neon_rows(const int8_t* x, int64_t ldx, const uint8_t* unpacked,
+                            int64_t groups, int64_t size, const float* scales, int64_t stride,
+                            int64_t valid, const int32_t* sums, int64_t sum_stride,
+                            float* totals) {
+  for (int64_t g = 0; g < groups; ++g) {
+    int32x4_t sum[R][4];
+    for (int r = 0; r < R; ++r) {
+      for (int j = 0; j < 4; ++j) sum[r][j] = vdupq_n_s32(0);
+    }
+    for (int64_t i = g * size; i < (g + 1) * size; i += 4) {
+      qlinear_prefill_quad_neon<R>(x + i, ldx, unpacked + i * 16, sum);
+    }
+    float part[16] = {};  // the valid outputs' scales
+    for (int64_t c = 0; c < valid; ++c) part[c] = scales[g * stride + c];
+    for (int r = 0; r < R; ++r) {
+      const int32x4_t offset = vdupq_n_s32(8 * sums[r * sum_stride + g]);
+      for (int j = 0; j < 4; ++j) {
+        float* t = totals + r * 16 + 4 * j;
+        const float32x4_t dot = vcvtq_f32_s32(vsubq_s32(sum[r][j], offset));
+        vst1q_f32(t, vfmaq_f32(vld1q_f32(t), dot, vld1q_f32(part + 4 * j)));
+      }
+    }
+  }
+}
+
+template <int R>
+void prefill_int8_neon_rows(const int8_t* x, int64_t ldx, const uint8_t* unpacked,
+                            int64_t quads, int32_t* itotals) {
+  int32x4_t sum[R][4];
+  for (int r = 0; r < R; ++r) {
+    for (int j = 0; j < 4; ++j) sum[r][j] = vld1q_s32(itotals + r * 16 + 4 * j);
+  }
+  for (int64_t q = 0; q < quads; ++q) {
+    qlinear_prefill_quad_neon<R>(x + 4 * q, ldx, unpacked + q * 64, sum);
+  }
+  for (int r = 0; r < R; ++r) {
+    for (int j = 0; j < 4; ++j) vst1q_s32(itotals + r * 16 + 4 * j, sum[r][j]);
+  }
+}
+
+inline void prefill_int4_neon(const int8_t* x, int64_t ldx, int64_t rows, const uint8_t* unpacked,
+                              int64_t groups, int64_t size, const float* scales, int64_t stride,
+                              int64_t valid, const int32_t* sums, int64_t sum_stride,
+                              float* totals) {
+  for (int64_t r = 0; r < rows;) {
+    const int64_t n = rows - r >= 4 ? 4 : 1;
+    qlinear_pick_rows(static_cast<int>(n), &prefill_int4_neon_rows<1>, &prefill_int4_neon_rows<2>,
+                      &prefill_int4_neon_rows<3>, &prefill_int4_neon_rows<4>)(
+        x + r * ldx, ldx, unpacked, groups, size, scales, stride, valid, sums + r * sum_stride,
+        sum_stride, totals + r * 16);
+    r += n;
+  }
+}
+
+inline void prefill_int8_neon(const int8_t* x, int64_t ldx, int64_t rows, const uint8_t* unpacked,
+                              int64_t quads, const int32_t*, int64_t, int32_t* itotals) {
+  for (int64_t r = 0; r < rows;) {
+    const int64_t n = rows - r >= 4 ? 4 : 1;
+    qlinear_pick_rows(static_cast<int>(n), &prefill_int8_neon_rows<1>, &prefill_int8_neon_rows<2>,
+                      &prefill_int8_neon_rows<3>, &prefill_int8_neon_rows<4>)(
+        x + r * ldx, ldx, unpacked, quads, itotals + r * 16);
+    r += n;
+  }
+}
+
+inline constexpr QLinearKernels kQLinearNeon = {
+#if defined(__ARM_FEATURE_DOTPROD)
+    "neon-dotprod",
+#else
+    "neon",
+#endif
+    quantize_row,     dynamic_int8_neon, dynamic_int4_neon, float_int8_neon,
+    nullptr,          nullptr,           unpack_int4_neon,  prefill_int4_neon,
+    unpack_int8_neon, prefill_int8_neon};
+
+}  // namespace tailor::quantized
+
+#endif  // __aarch64__

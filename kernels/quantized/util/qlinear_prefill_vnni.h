@@ -1,0 +1,137 @@
+// AVX-512 VNNI prefill GEMM of the quantized linear (contract: util/qlinear_kernels.h,
+// "Several rows"), used with the rest of the VNNI set (util/qlinear_avx512.h). Each 4 inputs
+// of 16 outputs (two blocks, unpacked once per chunk) are one zmm, and every row's 4 inputs
+// one broadcast: vpdpbusd multiplies all 16 outputs of a row at once. R rows at a time keep
+// R independent sums in flight; the weights come from L1 (the unpacked buffer).
+//
+// int8 weights are unpacked as w + 128 (u8, what vpdpbusd's unsigned operand takes): then
+// sum x * w = sum x * (w + 128) - 128 * sum x, with the row's sum from the caller, and no
+// per-row sign flip as in AVX2. int4 unpacks as AVX2 does (util/qlinear_prefill_avx2.h).
+#pragma once
+
+#if defined(__x86_64__)
+
+#include <immintrin.h>
+
+#include "kernels/quantized/util/qlinear_avx512.h"
+#include "kernels/quantized/util/qlinear_kernels.h"
+#include "kernels/quantized/util/qlinear_prefill_avx2.h"
+
+#pragma GCC diagnostic push  // as in util/qlinear_avx512.h
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+namespace tailor::quantized {
+
+#define TL_QLINEAR_VNNI512 __attribute__((target("avx512f,avx512vnni,avx512vl,avx2,fma")))
+
+template <int R>
+TL_QLINEAR_VNNI512 void prefill_int4_vnni_rows(const int8_t* x, int64_t ldx,
+                                               const uint8_t* unpacked, int64_t groups,
+                                               int64_t size, const float* scales,
+                                               int64_t stride, __mmask16 valid,
+                                               const int32_t* sums, int64_t sum_stride,
+                                               float* totals) {
+  __m512 total[R];
+  TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) total[r] = _mm512_loadu_ps(totals + r * 16);
+  for (int64_t g = 0; g < groups; ++g) {
+    __m512i sum[R];
+    TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) sum[r] = _mm512_setzero_si512();
+    const uint8_t* wq = unpacked + g * size * 16;
+    const int8_t* xg = x + g * size;
+    for (int64_t q = 0; q < size; q += 4) {
+      const __m512i wv = _mm512_loadu_si512(wq + q * 16);
+      TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
+        int32_t quad;
+        __builtin_memcpy(&quad, xg + r * ldx + q, 4);
+        sum[r] = _mm512_dpbusd_epi32(sum[r], wv, _mm512_set1_epi32(quad));
+      }
+    }
+    const __m512 scale = _mm512_maskz_loadu_ps(valid, scales + g * stride);
+    TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
+      const __m512i dot = _mm512_sub_epi32(sum[r], _mm512_set1_epi32(8 * sums[r * sum_stride + g]));
+      total[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), scale, total[r]);
+    }
+  }
+  TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) _mm512_storeu_ps(totals + r * 16, total[r]);
+}
+
+inline void prefill_int4_vnni(const int8_t* x, int64_t ldx, int64_t rows,
+                              const uint8_t* unpacked, int64_t groups, int64_t size,
+                              const float* scales, int64_t stride, int64_t valid,
+                              const int32_t* sums, int64_t sum_stride, float* totals) {
+  const __mmask16 mask = static_cast<__mmask16>((1u << valid) - 1);
+  constexpr int kTile = 8;
+  int64_t r = 0;
+  for (; r + kTile <= rows; r += kTile) {
+    prefill_int4_vnni_rows<kTile>(x + r * ldx, ldx, unpacked, groups, size, scales, stride,
+                                  mask, sums + r * sum_stride, sum_stride, totals + r * 16);
+  }
+  for (; r < rows; r += 2) {
+    if (rows - r >= 2) {
+      prefill_int4_vnni_rows<2>(x + r * ldx, ldx, unpacked, groups, size, scales, stride, mask,
+                                sums + r * sum_stride, sum_stride, totals + r * 16);
+    } else {
+      prefill_int4_vnni_rows<1>(x + r * ldx, ldx, unpacked, groups, size, scales, stride, mask,
+                                sums + r * sum_stride, sum_stride, totals + r * 16);
+    }
+  }
+}
+
+
+inline void unpack_int8_vnni(const int8_t* w0, const int8_t* w1, int64_t q0, int64_t q1,
+                             uint8_t* out) {
+  unpack_int8_blocks(w0, w1, q0, q1, out, static_cast<char>(0x80));
+}
+
+template <int R>
+TL_QLINEAR_VNNI512 void prefill_int8_vnni_rows(const int8_t* x, int64_t ldx,
+                                               const uint8_t* unpacked, int64_t quads,
+                                               const int32_t* sums, int64_t sum_stride,
+                                               int32_t* itotals) {
+  __m512i sum[R];
+  TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) sum[r] = _mm512_setzero_si512();
+  for (int64_t q = 0; q < quads; ++q) {
+    const __m512i wv = _mm512_loadu_si512(unpacked + q * 64);
+    TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
+      int32_t quad;
+      __builtin_memcpy(&quad, x + r * ldx + 4 * q, 4);
+      sum[r] = _mm512_dpbusd_epi32(sum[r], wv, _mm512_set1_epi32(quad));
+    }
+  }
+  TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
+    const __m512i offset = _mm512_set1_epi32(128 * sums[r * sum_stride]);
+    __m512i* t = reinterpret_cast<__m512i*>(itotals + r * 16);
+    _mm512_storeu_si512(t, _mm512_add_epi32(_mm512_loadu_si512(t), _mm512_sub_epi32(sum[r], offset)));
+  }
+}
+
+inline void prefill_int8_vnni(const int8_t* x, int64_t ldx, int64_t rows, const uint8_t* unpacked,
+                              int64_t quads, const int32_t* sums, int64_t sum_stride,
+                              int32_t* itotals) {
+  qlinear_prefill_tiles<8>(
+      rows,
+      [&](int64_t r) {
+        prefill_int8_vnni_rows<8>(x + r * ldx, ldx, unpacked, quads, sums + r * sum_stride,
+                                  sum_stride, itotals + r * 16);
+      },
+      [&](int64_t r) {
+        prefill_int8_vnni_rows<1>(x + r * ldx, ldx, unpacked, quads, sums + r * sum_stride,
+                                  sum_stride, itotals + r * 16);
+      });
+}
+
+#undef TL_QLINEAR_VNNI512
+
+inline constexpr QLinearKernels kQLinearVnni = {
+    "avx512vnni",      quantize_row_avx2, dynamic_int8_vnni, dynamic_int4_vnni,
+    float_int8_avx512, decode_int4_vnni,  decode_int8_vnni,  unpack_int4_avx2,
+    prefill_int4_vnni, unpack_int8_vnni,  prefill_int8_vnni};
+
+}  // namespace tailor::quantized
+
+#pragma GCC diagnostic pop
+
+#endif  // __x86_64__
