@@ -38,6 +38,35 @@ class QuantizedLinear(nn.Module):
                                              self.weight_bits, self.dynamic_input)
 
 
+def pointwise(conv: nn.Module) -> bool:
+    """Whether `conv` is a 1x1 Conv2d that is a linear map of each pixel's channels: one
+    group, no padding, no dilation (any stride: it only picks the pixels)."""
+    return (type(conv) is nn.Conv2d and conv.kernel_size == (1, 1) and conv.groups == 1
+            and conv.padding in ((0, 0), "valid") and conv.dilation == (1, 1))
+
+
+class QuantizedPointwiseConv(nn.Module):
+    """A 1x1 convolution as the quantized linear over each pixel's channels (the GEMM it
+    is): NCHW to NHWC, tailor_quant::linear with the [out, in] weight quantized per output
+    channel (or per group, 8da4w) and, in the 8da schemes, each pixel's channels quantized
+    to int8 at run time, then back to NCHW. A stride first takes every stride-th pixel."""
+
+    def __init__(self, conv: nn.Conv2d, spec: QuantizeSpec):
+        super().__init__()
+        linear = nn.Linear(conv.in_channels, conv.out_channels, bias=conv.bias is not None)
+        with torch.no_grad():
+            linear.weight.copy_(conv.weight.reshape(conv.out_channels, conv.in_channels))
+            if conv.bias is not None:
+                linear.bias.copy_(conv.bias)
+        self.linear = QuantizedLinear(linear, spec)
+        self.stride = tuple(conv.stride)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.stride != (1, 1):
+            x = x[:, :, ::self.stride[0], ::self.stride[1]]
+        return self.linear(x.permute(0, 2, 3, 1)).permute(0, 3, 1, 2)
+
+
 class QuantizedEmbedding(nn.Module):
     def __init__(self, embedding: nn.Embedding):
         super().__init__()

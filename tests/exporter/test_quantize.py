@@ -105,6 +105,50 @@ def test_attention_projections_stay_float():
     assert report.linears == ("0",)
 
 
+class _Cnn(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv2d(3, 16, 3, padding=1)
+        self.expand = nn.Conv2d(16, 64, 1)
+        self.down = nn.Conv2d(64, 32, 1, stride=2)
+
+    def forward(self, x):
+        return self.down(torch.relu(self.expand(torch.relu(self.stem(x)))))
+
+
+@pytest.mark.parametrize("scheme", ["int8-weight", "8da8w", "8da4w"])
+def test_a_1x1_convolution_is_the_quantized_linear_over_each_pixel(scheme):
+    torch.manual_seed(0)
+    model = _Cnn().eval()
+    quantized, report = quantize_model(model, parse_quantize(scheme))
+    # 8da4w: 16 input channels do not fill a group of 32, so that one stays float.
+    assert report.convolutions == (("down",) if scheme == "8da4w" else ("expand", "down"))
+    assert report.float_convolutions == 1 and type(quantized.stem) is nn.Conv2d
+    x = torch.randn(2, 64, 9, 9)
+    q = quantized.down.linear
+    # The same math spelled as a convolution: the dequantized [out, in, 1, 1] filters over
+    # every second pixel, each pixel's channels fake-quantized per token in the 8da schemes.
+    filters = dequantize(q.weight, q.weight_scales, q.weight_bits, 64).reshape(32, 64, 1, 1)
+    pixels = x[:, :, ::2, ::2]
+    if q.dynamic_input:
+        pixels = fake_quantize_tokens(pixels.permute(0, 2, 3, 1)).permute(0, 3, 1, 2)
+    want = torch.nn.functional.conv2d(pixels, filters, model.down.bias)
+    with torch.no_grad():
+        torch.testing.assert_close(quantized.down(x), want, atol=1e-5, rtol=1e-5)
+        # Near the float layer (outputs about 1): 8 bits within 0.05, 4 bits within 0.3.
+        assert (quantized.down(x) - model.down(x)).abs().max() < (0.3 if q.weight_bits == 4
+                                                                   else 0.05)
+
+
+def test_a_quantized_cnn_program_calls_the_fused_linear_for_its_1x1_convolutions():
+    torch.manual_seed(0)
+    program = export(_Cnn().eval(), (torch.randn(1, 3, 8, 8),), quantize="8da8w")
+    assert program.operators.count("tailor_quant::linear.out") == 1
+    assert "aten::convolution.out" in program.operators
+    assert sum(c.op == "tailor_quant::linear.out" for c in program.kernel_calls()) == 2
+    assert "2 1x1 convolution(s)" in program.quantization.summary()
+
+
 @pytest.mark.parametrize("scheme, weight_dtype", [("int8-weight", "Char"), ("8da8w", "Char"),
                                                   ("8da4w", "Byte")])
 def test_a_quantized_program_calls_the_fused_linear_on_packed_weights(scheme, weight_dtype):
