@@ -6,8 +6,9 @@ A tied embedding (its table is a Linear's weight, as in most LLMs) reads the Lin
 quantized table, int8 in every scheme, so the pair is stored once.
 A layer the scheme cannot take stays in float and the report says why (8da4w needs
 in_features to be a multiple of group_size). A 1x1 Conv2d (one group, no padding) is a
-Linear over each pixel's channels and is quantized as one (QuantizedPointwiseConv); other
-convolutions stay float and the report counts them. Linear layers that their parent does not
+Linear over each pixel's channels and is quantized as one (QuantizedPointwiseConv); any
+other Conv2d of one group (3x3, ...) is the Linear over each output pixel's receptive field
+(QuantizedConv); depthwise and grouped ones stay float and the report counts them. Linear layers that their parent does not
 call through forward() (nn.MultiheadAttention reads out_proj.weight directly) stay too.
 """
 
@@ -19,7 +20,8 @@ import torch
 from torch import nn
 
 from exporter.quantize.modules import (QuantizedEmbedding, QuantizedLinear,
-                                       QuantizedPointwiseConv, TiedEmbedding, pointwise)
+                                       QuantizedConv, QuantizedPointwiseConv, TiedEmbedding,
+                                       dense, pointwise)
 from exporter.quantize.scheme import QuantizeSpec, parse_quantize
 
 
@@ -31,21 +33,21 @@ class QuantizeReport:
     kept: tuple[tuple[str, str], ...] = ()        # (module path, why it stays float)
     shared: tuple[tuple[str, str], ...] = ()      # (embedding, Linear) reading one table
     max_error: float | None = None                # against fp32 eager, on the example inputs
-    convolutions: tuple[str, ...] = ()            # 1x1 Conv2d quantized as linears
-    float_convolutions: int = 0                   # other Conv2d, left in float
+    convolutions: tuple[str, ...] = ()            # Conv2d quantized as linears
+    float_convolutions: int = 0                   # depthwise and grouped, left in float
 
     def summary(self) -> str:
         parts = [f"{len(self.linears)} linear layer(s)"]
         if self.convolutions:
-            parts.append(f"{len(self.convolutions)} 1x1 convolution(s)")
+            parts.append(f"{len(self.convolutions)} convolution(s)")
         if self.embeddings:
             parts.append(f"{len(self.embeddings)} embedding(s)")
         text = f"quantized {' and '.join(parts)} ({self.spec.describe()})"
         if self.shared:
             text += "; one int8 table for " + ", ".join(f"{e} and {l}" for e, l in self.shared)
         if self.float_convolutions:
-            text += (f"; {self.float_convolutions} convolution(s) other than 1x1 kept in "
-                     "float")
+            text += (f"; {self.float_convolutions} depthwise or grouped convolution(s) "
+                     "kept in float")
         if self.kept:
             text += "; kept in float: " + ", ".join(f"{p} ({why})" for p, why in self.kept)
         if self.max_error is not None:
@@ -102,14 +104,17 @@ def quantize_model(module: nn.Module, spec: QuantizeSpec) -> tuple[nn.Module, Qu
     for parent, name, path, child in _children(model):
         if type(child) is not nn.Conv2d:
             continue
-        if not pointwise(child):
+        if not dense(child):
             float_convolutions += 1
             continue
-        why = _why_not(child.in_channels, spec, "in_channels")
+        kh, kw = child.kernel_size
+        why = _why_not(child.in_channels * kh * kw, spec, "in_channels" if kh * kw == 1
+                       else f"in_channels x {kh}x{kw} window")
         if why:
             kept.append((path, why))
             continue
-        setattr(parent, name, QuantizedPointwiseConv(child, spec))
+        setattr(parent, name, (QuantizedPointwiseConv if pointwise(child) else QuantizedConv)(
+            child, spec))
         convolutions.append(path)
     for parent, name, path, child in _children(model):
         if type(child) is not nn.Embedding or not spec.embeddings:

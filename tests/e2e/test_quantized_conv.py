@@ -1,8 +1,10 @@
 """End to end, a CNN exported with `quantize:`: its 1x1 convolutions become the quantized
 linear over each pixel's channels (exporter/quantize/modules.py, QuantizedPointwiseConv:
 int8 weights per output channel, each pixel's channels quantized to int8 at run time in
-8da8w), its 3x3 ones stay float. One host runtime (scons run=1: the self-check compares with
-the quantized model in eager), then the runner against that model at every CPU level."""
+8da8w), its 3x3 ones the quantized linear over each receptive field (QuantizedConv, a
+strided padded one too), its depthwise one stays float. One host runtime (scons run=1: the
+self-check compares with the quantized model in eager), then the runner against that model
+at every CPU level."""
 
 import os
 import subprocess
@@ -16,7 +18,7 @@ from tests.ops.harness import cpu_levels
 
 BUILD = "build/test-e2e-quantized-conv"
 NAME = "q_cnn_8da8w"
-MODEL = """description: 3x3 conv, then 1x1 convolutions (one strided) quantized, 8da8w
+MODEL = """description: 3x3, depthwise, 1x1 and strided 3x3 convolutions, quantized 8da8w
 factory: tl_quantized_cnn:make
 dynamic_dims:
   - {input: 0, dim: 0, name: batch, min: 1, max: 4}
@@ -31,11 +33,14 @@ class Cnn(nn.Module):
     def __init__(self):
         super().__init__()
         self.stem = nn.Conv2d(3, 32, 3, padding=1)
+        self.depthwise = nn.Conv2d(32, 32, 3, padding=1, groups=32)
         self.expand = nn.Conv2d(32, 64, 1)
         self.down = nn.Conv2d(64, 48, 1, stride=2, bias=False)
+        self.mix = nn.Conv2d(48, 40, 3, stride=2, padding=1)
 
     def forward(self, x):
-        return self.down(torch.relu(self.expand(torch.relu(self.stem(x)))))
+        x = torch.relu(self.depthwise(torch.relu(self.stem(x))))
+        return self.mix(torch.relu(self.down(torch.relu(self.expand(x)))))
 
 
 def make():
@@ -59,7 +64,8 @@ def test_self_check_and_kernels(built):
         assert f.read().strip().endswith("check passed")
     with open(os.path.join(out, "kernel_plan.yaml")) as f:
         plan = f.read()
-    # The 1x1 convolutions run as the quantized linear; the 3x3 stem stays a convolution.
+    # The dense convolutions run as the quantized linear; the depthwise one stays a
+    # convolution.
     assert "tailor::quantized::native::linear_out" in plan
     assert "aten::convolution.out" in plan
 
@@ -72,7 +78,8 @@ def test_runner_matches_the_quantized_cnn(built, tmp_path, monkeypatch, level):
     from tl_quantized_cnn import make
     model, inputs = make()
     quantized, report = quantize_for_export(model, inputs, "8da8w")
-    assert report.convolutions == ("expand", "down") and report.float_convolutions == 1
+    assert report.convolutions == ("stem", "expand", "down", "mix")
+    assert report.float_convolutions == 1
     x = torch.randn(3, 3, 12, 12, generator=torch.Generator().manual_seed(3))
     np.save(tmp_path / "x.npy", x.numpy())
     proc = subprocess.run([os.path.join(out, "bin", "runner"), os.path.join(out, f"{NAME}.pte"),
@@ -83,7 +90,7 @@ def test_runner_matches_the_quantized_cnn(built, tmp_path, monkeypatch, level):
     got = np.load(tmp_path / "y.npy")
     with torch.no_grad():
         want, fp32 = quantized(x).numpy(), model(x).numpy()
-    assert got.shape == (3, 48, 6, 6)
+    assert got.shape == (3, 40, 3, 3)
     np.testing.assert_allclose(got, want, atol=1e-4, rtol=1e-4)
     # Near the float model: 8 bits, within 2% of the output range.
     assert np.abs(got - fp32).max() < 0.02 * np.abs(fp32).max()

@@ -109,11 +109,14 @@ class _Cnn(nn.Module):
     def __init__(self):
         super().__init__()
         self.stem = nn.Conv2d(3, 16, 3, padding=1)
+        self.depthwise = nn.Conv2d(16, 16, 3, padding=1, groups=16)
         self.expand = nn.Conv2d(16, 64, 1)
         self.down = nn.Conv2d(64, 32, 1, stride=2)
+        self.mix = nn.Conv2d(32, 32, 3, stride=2, padding=1)
 
     def forward(self, x):
-        return self.down(torch.relu(self.expand(torch.relu(self.stem(x)))))
+        x = torch.relu(self.depthwise(torch.relu(self.stem(x))))
+        return self.mix(torch.relu(self.down(torch.relu(self.expand(x)))))
 
 
 @pytest.mark.parametrize("scheme", ["int8-weight", "8da8w", "8da4w"])
@@ -121,9 +124,10 @@ def test_a_1x1_convolution_is_the_quantized_linear_over_each_pixel(scheme):
     torch.manual_seed(0)
     model = _Cnn().eval()
     quantized, report = quantize_model(model, parse_quantize(scheme))
-    # 8da4w: 16 input channels do not fill a group of 32, so that one stays float.
-    assert report.convolutions == (("down",) if scheme == "8da4w" else ("expand", "down"))
-    assert report.float_convolutions == 1 and type(quantized.stem) is nn.Conv2d
+    # 8da4w: 16 input channels (and the stem's 3 x 3x3) do not fill a group of 32.
+    assert report.convolutions == (("down", "mix") if scheme == "8da4w"
+                                   else ("stem", "expand", "down", "mix"))
+    assert report.float_convolutions == 1 and type(quantized.depthwise) is nn.Conv2d
     x = torch.randn(2, 64, 9, 9)
     q = quantized.down.linear
     # The same math spelled as a convolution: the dequantized [out, in, 1, 1] filters over
@@ -140,13 +144,51 @@ def test_a_1x1_convolution_is_the_quantized_linear_over_each_pixel(scheme):
                                                                    else 0.05)
 
 
-def test_a_quantized_cnn_program_calls_the_fused_linear_for_its_1x1_convolutions():
+@pytest.mark.parametrize("scheme", ["int8-weight", "8da8w", "8da4w"])
+@pytest.mark.parametrize("stride, padding, dilation", [(1, 1, 1), (2, 1, 1), (2, 2, 2),
+                                                       (1, 0, 1)])
+def test_a_3x3_convolution_is_the_quantized_linear_over_each_receptive_field(
+        scheme, stride, padding, dilation):
+    torch.manual_seed(0)
+    conv = nn.Conv2d(32, 24, 3, stride=stride, padding=padding, dilation=dilation).eval()
+    quantized, report = quantize_model(nn.Sequential(conv), parse_quantize(scheme))
+    assert report.convolutions == ("0",) and report.float_convolutions == 0
+    q = quantized[0].linear
+    filters = dequantize(q.weight, q.weight_scales, q.weight_bits, 32 * 9).reshape(24, 32, 3, 3)
+    x = torch.randn(2, 32, 11, 10)
+    geometry = dict(stride=stride, padding=padding, dilation=dilation)
+    with torch.no_grad():
+        got = quantized(x)
+        if q.dynamic_input:
+            # Each receptive field (torch's unfold: channel-major, as the filters) is
+            # fake-quantized as one token, then multiplied by the dequantized filters.
+            patches = torch.nn.functional.unfold(x, 3, **geometry).transpose(1, 2)
+            rows = fake_quantize_tokens(patches) @ filters.reshape(24, -1).t() + conv.bias
+            want = rows.transpose(1, 2).reshape(got.shape)
+        else:
+            want = torch.nn.functional.conv2d(x, filters, conv.bias, **geometry)
+        torch.testing.assert_close(got, want, atol=1e-4, rtol=1e-4)
+        # Near the float convolution (outputs about 1): 8 bits within 0.05, 4 bits 0.3.
+        assert (got - conv(x)).abs().max() < (0.3 if q.weight_bits == 4 else 0.05)
+
+
+def test_depthwise_and_grouped_convolutions_stay_float():
+    model = nn.Sequential(nn.Conv2d(32, 32, 3, groups=32), nn.Conv2d(32, 32, 3, groups=2),
+                          nn.Conv2d(32, 32, 3, padding="same"))
+    quantized, report = quantize_model(model, parse_quantize("8da8w"))
+    assert report.convolutions == () and report.float_convolutions == 3
+    assert "3 depthwise or grouped convolution(s) kept in float" in report.summary()
+
+
+def test_a_quantized_cnn_program_calls_the_fused_linear_for_its_convolutions():
     torch.manual_seed(0)
     program = export(_Cnn().eval(), (torch.randn(1, 3, 8, 8),), quantize="8da8w")
     assert program.operators.count("tailor_quant::linear.out") == 1
+    # The depthwise convolution is the one left.
     assert "aten::convolution.out" in program.operators
-    assert sum(c.op == "tailor_quant::linear.out" for c in program.kernel_calls()) == 2
-    assert "2 1x1 convolution(s)" in program.quantization.summary()
+    assert sum(c.op == "tailor_quant::linear.out" for c in program.kernel_calls()) == 4
+    assert sum(c.op == "aten::convolution.out" for c in program.kernel_calls()) == 1
+    assert "4 convolution(s)" in program.quantization.summary()
 
 
 @pytest.mark.parametrize("scheme, weight_dtype", [("int8-weight", "Char"), ("8da8w", "Char"),
