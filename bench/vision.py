@@ -13,8 +13,8 @@ at 1 and at 2 threads:
 - Tailor's `host` and `host-xnnpack` runtimes (one runtime per target holding every model,
   built with scons into build/bench-vision224/; the runner's execute() time, --threads);
   the int8 models are the manifests with `quantize: 8da8w` (int8 per-channel weights and
-  dynamic int8 activations for the 1x1 convolutions and the classifier, the other
-  convolutions float);
+  dynamic int8 activations for the classifier and every convolution of one group, 1x1
+  and 3x3 alike; depthwise ones float);
 - onnxruntime (CPU provider, intra-op threads, all graph optimizations; fp32 only);
 - ExecuTorch 1.5.1 with its XNNPACK delegate, run by bench/executorch_worker.py in the
   ExecuTorch venv (bench/requirements-executorch.txt; --et-python, default .venv-et), one
@@ -24,8 +24,9 @@ at 1 and at 2 threads:
 Rounds interleave (as in bench/versus_onnxruntime.py): each round times every engine on
 every model and thread count, the fastest of --runs runs after a warm-up; a figure is the
 median over rounds. The table shows eager's ms and every engine as a ratio to eager at the
-same thread count (lower is better), and the load average of this shared machine before
-and after. --write puts it into BENCHMARKS.md under "## Vision side by side".
+same thread count (lower is better) with its ms, and the load average of this shared
+machine before and after. A run takes about 20 minutes on a loaded 2-core machine (4 of
+them exporting for ExecuTorch), plus the first build. --write puts it into BENCHMARKS.md under "## Vision side by side".
 """
 
 import argparse
@@ -146,14 +147,17 @@ def measure(work, builds: dict, sessions, executorch: ExecuTorch, rounds: int,
 
 
 def table(work, ms: dict) -> str:
+    """One row per model and thread count: eager's ms, then each engine's ratio to eager
+    at the same thread count with its ms beside it (2 threads can be slower than 1 on a
+    busy machine, so the ms say which)."""
     lines = ["| model | threads | torch eager, ms | " + " | ".join(
-        f"{label} / eager" for _, label in ENGINES) + " |",
+        f"{label} / eager (ms)" for _, label in ENGINES) + " |",
         "|---|---:|---:" + "|---:" * len(ENGINES) + "|"]
     for threads in THREADS:
         for w in work:
-            fp32 = w.name.removesuffix(" int8")
-            eager = ms[(fp32, "eager", threads)]
-            cells = [f"{ms[(w.name, key, threads)] / eager:.2f}x"
+            eager = ms[(w.name.removesuffix(" int8"), "eager", threads)]
+            cells = [f"{ms[(w.name, key, threads)] / eager:.2f}x "
+                     f"({ms[(w.name, key, threads)]:.1f})"
                      if (w.name, key, threads) in ms else "—" for key, _ in ENGINES]
             lines.append(f"| {w.name} | {threads} | {eager:.1f} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
@@ -204,8 +208,8 @@ def main(argv=None) -> int:
             "run, as a ratio to torch eager at the same thread count (lower is better; the "
             "int8 rows divide by fp32 eager). "
             f"torch {torch.__version__}; Tailor host and host-xnnpack (runner execute() "
-            "time; int8: `quantize: 8da8w`, the 1x1 convolutions and classifier int8 with "
-            "dynamic activations, the other convolutions float); onnxruntime (fp32); "
+            "time; int8: `quantize: 8da8w`, the classifier and the convolutions of one "
+            "group int8 with dynamic activations, depthwise ones float); onnxruntime (fp32); "
             "ExecuTorch 1.5.1 with XNNPACK (int8: XNNPACKQuantizer, static per-channel). "
             f"Measured {datetime.date.today()} on {gemm_bench.cpu_name()}. Command:\n\n"
             "    .venv/bin/python bench/vision.py --write [--et-python .venv-et/bin/python]"
