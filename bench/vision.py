@@ -13,8 +13,8 @@ at 1 and at 2 threads:
 - Tailor's `host` and `host-xnnpack` runtimes (one runtime per target holding every model,
   built with scons into build/bench-vision224/; the runner's execute() time, --threads);
   the int8 models are the manifests with `quantize: 8da8w` (int8 per-channel weights and
-  dynamic int8 activations for the classifier and every convolution of one group, 1x1
-  and 3x3 alike; depthwise ones float);
+  dynamic int8 activations for the 1x1 convolutions and the classifier, the other
+  convolutions float: `convolutions: all` is slower, README.md);
 - onnxruntime (CPU provider, intra-op threads, all graph optimizations; fp32 only);
 - ExecuTorch 1.5.1 with its XNNPACK delegate, run by bench/executorch_worker.py in the
   ExecuTorch venv (bench/requirements-executorch.txt; --et-python, default .venv-et), one
@@ -208,8 +208,8 @@ def main(argv=None) -> int:
             "run, as a ratio to torch eager at the same thread count (lower is better; the "
             "int8 rows divide by fp32 eager). "
             f"torch {torch.__version__}; Tailor host and host-xnnpack (runner execute() "
-            "time; int8: `quantize: 8da8w`, the classifier and the convolutions of one "
-            "group int8 with dynamic activations, depthwise ones float); onnxruntime (fp32); "
+            "time; int8: `quantize: 8da8w`, the 1x1 convolutions and classifier int8 with "
+            "dynamic activations, the other convolutions float); onnxruntime (fp32); "
             "ExecuTorch 1.5.1 with XNNPACK (int8: XNNPACKQuantizer, static per-channel). "
             f"Measured {datetime.date.today()} on {gemm_bench.cpu_name()}. Command:\n\n"
             "    .venv/bin/python bench/vision.py --write [--et-python .venv-et/bin/python]"

@@ -6,10 +6,11 @@ A tied embedding (its table is a Linear's weight, as in most LLMs) reads the Lin
 quantized table, int8 in every scheme, so the pair is stored once.
 A layer the scheme cannot take stays in float and the report says why (8da4w needs
 in_features to be a multiple of group_size). A 1x1 Conv2d (one group, no padding) is a
-Linear over each pixel's channels and is quantized as one (QuantizedPointwiseConv); any
-other Conv2d of one group (3x3, ...) is the Linear over each output pixel's receptive field
-(QuantizedConv); depthwise and grouped ones stay float and the report counts them. Linear layers that their parent does not
-call through forward() (nn.MultiheadAttention reads out_proj.weight directly) stay too.
+Linear over each pixel's channels and is quantized as one (QuantizedPointwiseConv); with
+`convolutions: all`, any other Conv2d of one group (3x3, ...) is the Linear over each output
+pixel's receptive field (QuantizedConv); the rest stay float and the report counts them.
+Linear layers that their parent does not call through forward() (nn.MultiheadAttention
+reads out_proj.weight directly) stay too.
 """
 
 import copy
@@ -34,7 +35,7 @@ class QuantizeReport:
     shared: tuple[tuple[str, str], ...] = ()      # (embedding, Linear) reading one table
     max_error: float | None = None                # against fp32 eager, on the example inputs
     convolutions: tuple[str, ...] = ()            # Conv2d quantized as linears
-    float_convolutions: int = 0                   # depthwise and grouped, left in float
+    float_convolutions: int = 0                   # the others, left in float
 
     def summary(self) -> str:
         parts = [f"{len(self.linears)} linear layer(s)"]
@@ -46,8 +47,7 @@ class QuantizeReport:
         if self.shared:
             text += "; one int8 table for " + ", ".join(f"{e} and {l}" for e, l in self.shared)
         if self.float_convolutions:
-            text += (f"; {self.float_convolutions} depthwise or grouped convolution(s) "
-                     "kept in float")
+            text += f"; {self.float_convolutions} other convolution(s) kept in float"
         if self.kept:
             text += "; kept in float: " + ", ".join(f"{p} ({why})" for p, why in self.kept)
         if self.max_error is not None:
@@ -104,7 +104,7 @@ def quantize_model(module: nn.Module, spec: QuantizeSpec) -> tuple[nn.Module, Qu
     for parent, name, path, child in _children(model):
         if type(child) is not nn.Conv2d:
             continue
-        if not dense(child):
+        if not (pointwise(child) or dense(child) and spec.convolutions == "all"):
             float_convolutions += 1
             continue
         kh, kw = child.kernel_size

@@ -1,8 +1,8 @@
 """End to end, a CNN exported with `quantize:`: its 1x1 convolutions become the quantized
 linear over each pixel's channels (exporter/quantize/modules.py, QuantizedPointwiseConv:
 int8 weights per output channel, each pixel's channels quantized to int8 at run time in
-8da8w), its 3x3 ones the quantized linear over each receptive field (QuantizedConv, a
-strided padded one too), its depthwise one stays float. One host runtime (scons run=1: the
+8da8w), with `convolutions: all` its 3x3 ones the quantized linear over each receptive
+field (QuantizedConv, a strided padded one too), its depthwise one stays float. One host runtime (scons run=1: the
 self-check compares with the quantized model in eager), then the runner against that model
 at every CPU level."""
 
@@ -22,7 +22,7 @@ MODEL = """description: 3x3, depthwise, 1x1 and strided 3x3 convolutions, quanti
 factory: tl_quantized_cnn:make
 dynamic_dims:
   - {input: 0, dim: 0, name: batch, min: 1, max: 4}
-quantize: 8da8w
+quantize: {scheme: 8da8w, convolutions: all}
 tolerance: {atol: 1.0e-4, rtol: 1.0e-4}
 """
 FACTORY = """import torch
@@ -77,7 +77,8 @@ def test_runner_matches_the_quantized_cnn(built, tmp_path, monkeypatch, level):
     monkeypatch.syspath_prepend(str(folder))
     from tl_quantized_cnn import make
     model, inputs = make()
-    quantized, report = quantize_for_export(model, inputs, "8da8w")
+    quantized, report = quantize_for_export(model, inputs, {"scheme": "8da8w",
+                                                            "convolutions": "all"})
     assert report.convolutions == ("stem", "expand", "down", "mix")
     assert report.float_convolutions == 1
     x = torch.randn(3, 3, 12, 12, generator=torch.Generator().manual_seed(3))

@@ -34,6 +34,9 @@ def test_the_manifest_takes_a_scheme_name_or_a_mapping():
     assert parse_manifest("m.yaml", _manifest("int8-weight")).quantize.dynamic_input is False
     assert parse_manifest("m.yaml", _manifest("{scheme: 8da8w, embeddings: false}")
                           ).quantize.embeddings is False
+    assert parse_manifest("m.yaml", _manifest("8da8w")).quantize.convolutions == "1x1"
+    assert parse_manifest("m.yaml", _manifest("{scheme: 8da8w, convolutions: all}")
+                          ).quantize.convolutions == "all"
 
 
 @pytest.mark.parametrize("value, says", [
@@ -42,7 +45,9 @@ def test_the_manifest_takes_a_scheme_name_or_a_mapping():
     ("{scheme: 8da4w, group_size: 0}", "group_size 0 must be a positive multiple of 32"),
     ("{scheme: 8da8w, group_size: 32}", "group_size applies to 8da4w only"),
     ("{scheme: 8da4w, groupsize: 32}", "unknown key 'groupsize'; allowed keys: scheme, "
-                                       "group_size, embeddings"),
+                                       "group_size, embeddings, convolutions"),
+    ("{scheme: 8da8w, convolutions: 3x3}", "convolutions must be one of 1x1, all, not "
+                                           "'3x3'"),
     ("[8da4w]", "quantize must be a string or a mapping"),
 ])
 def test_a_bad_setting_names_the_file_the_entry_and_the_fix(value, says):
@@ -124,10 +129,15 @@ def test_a_1x1_convolution_is_the_quantized_linear_over_each_pixel(scheme):
     torch.manual_seed(0)
     model = _Cnn().eval()
     quantized, report = quantize_model(model, parse_quantize(scheme))
-    # 8da4w: 16 input channels (and the stem's 3 x 3x3) do not fill a group of 32.
-    assert report.convolutions == (("down", "mix") if scheme == "8da4w"
-                                   else ("stem", "expand", "down", "mix"))
-    assert report.float_convolutions == 1 and type(quantized.depthwise) is nn.Conv2d
+    # 8da4w: 16 input channels do not fill a group of 32; the 3x3 ones stay float unless
+    # `convolutions: all`.
+    assert report.convolutions == (("down",) if scheme == "8da4w" else ("expand", "down"))
+    assert report.float_convolutions == 3 and type(quantized.mix) is nn.Conv2d
+    _, every = quantize_model(model, parse_quantize({"scheme": scheme, "convolutions": "all"}))
+    # The stem's 3 x 3x3 inputs do not fill a group of 32 either.
+    assert every.convolutions == (("down", "mix") if scheme == "8da4w"
+                                  else ("stem", "expand", "down", "mix"))
+    assert every.float_convolutions == 1
     x = torch.randn(2, 64, 9, 9)
     q = quantized.down.linear
     # The same math spelled as a convolution: the dequantized [out, in, 1, 1] filters over
@@ -151,7 +161,8 @@ def test_a_3x3_convolution_is_the_quantized_linear_over_each_receptive_field(
         scheme, stride, padding, dilation):
     torch.manual_seed(0)
     conv = nn.Conv2d(32, 24, 3, stride=stride, padding=padding, dilation=dilation).eval()
-    quantized, report = quantize_model(nn.Sequential(conv), parse_quantize(scheme))
+    quantized, report = quantize_model(nn.Sequential(conv), parse_quantize(
+        {"scheme": scheme, "convolutions": "all"}))
     assert report.convolutions == ("0",) and report.float_convolutions == 0
     q = quantized[0].linear
     filters = dequantize(q.weight, q.weight_scales, q.weight_bits, 32 * 9).reshape(24, 32, 3, 3)
@@ -175,14 +186,16 @@ def test_a_3x3_convolution_is_the_quantized_linear_over_each_receptive_field(
 def test_depthwise_and_grouped_convolutions_stay_float():
     model = nn.Sequential(nn.Conv2d(32, 32, 3, groups=32), nn.Conv2d(32, 32, 3, groups=2),
                           nn.Conv2d(32, 32, 3, padding="same"))
-    quantized, report = quantize_model(model, parse_quantize("8da8w"))
+    quantized, report = quantize_model(model, parse_quantize({"scheme": "8da8w",
+                                                              "convolutions": "all"}))
     assert report.convolutions == () and report.float_convolutions == 3
-    assert "3 depthwise or grouped convolution(s) kept in float" in report.summary()
+    assert "3 other convolution(s) kept in float" in report.summary()
 
 
 def test_a_quantized_cnn_program_calls_the_fused_linear_for_its_convolutions():
     torch.manual_seed(0)
-    program = export(_Cnn().eval(), (torch.randn(1, 3, 8, 8),), quantize="8da8w")
+    program = export(_Cnn().eval(), (torch.randn(1, 3, 8, 8),),
+                     quantize={"scheme": "8da8w", "convolutions": "all"})
     assert program.operators.count("tailor_quant::linear.out") == 1
     # The depthwise convolution is the one left.
     assert "aten::convolution.out" in program.operators
