@@ -73,10 +73,13 @@ def write_manifests(folder: str) -> list[str]:
     for stem, label, factory, args, scheme in MODELS:
         path = os.path.join(folder, stem + ".yaml")
         with open(path, "w") as f:
+            # int8: a rounding that flips between runtime and eager in one of ResNet-18's
+            # dynamically quantized layers moves its logits (about 7) by up to 0.005.
+            tolerance = "{atol: 1.0e-2, rtol: 1.0e-2}" if scheme else \
+                "{atol: 1.0e-3, rtol: 1.0e-3}"
             f.write(f"description: {label} at 224x224 for bench/vision.py\n"
                     f"factory: {FACTORY}:{factory}\nfactory_args: {args}\n"
-                    "tolerance: {atol: 1.0e-3, rtol: 1.0e-3}\n"
-                    + (f"quantize: {scheme}\n" if scheme else ""))
+                    f"tolerance: {tolerance}\n" + (f"quantize: {scheme}\n" if scheme else ""))
         paths.append(path)
     return paths
 
