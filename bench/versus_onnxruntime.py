@@ -56,12 +56,12 @@ tolerance: {atol: 1.0e-3, rtol: 1.0e-3}
 """
 
 
-def scons_build(target: str, manifests: list[str]) -> str:
+def scons_build(target: str, manifests: list[str], build_dir: str = BUILD) -> str:
     """Builds one runtime with every model for `target`; returns its directory (named as
     site_scons/stages.py names a model set: the manifests' stems joined by '+')."""
-    scons("target=" + target, "model=" + ",".join(manifests), build_dir=BUILD)
+    scons("target=" + target, "model=" + ",".join(manifests), build_dir=build_dir)
     names = [os.path.splitext(os.path.basename(m))[0] for m in manifests]
-    return os.path.join(REPO, output_dir(names, build_dir=BUILD, target=target))
+    return os.path.join(REPO, output_dir(names, build_dir=build_dir, target=target))
 
 
 class Workload:
@@ -99,24 +99,27 @@ def save_inputs(work: list[Workload], folder: str) -> None:
             w.npy.append(path)
 
 
-def onnxruntime_sessions(work: list[Workload], folder: str):
-    """name -> an onnxruntime session per workload, or (None, why) when it cannot run."""
+def onnxruntime_sessions(work: list[Workload], folder: str, threads: tuple = (1,)):
+    """(name, thread count) -> an onnxruntime session per workload and count of intra-op
+    threads, or (None, why) when it cannot run."""
     try:
         import onnxruntime
     except ImportError:
         return None, ("onnxruntime is not installed: "
                       ".venv/bin/pip install -r bench/requirements.txt")
     import torch
-    options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = 1
-    options.inter_op_num_threads = 1
-    options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
     sessions = {}
     for i, w in enumerate(work):
         path = os.path.join(folder, f"workload_{i}.onnx")
         torch.onnx.export(w.module, w.inputs, path, dynamo=False)
-        sessions[w.name] = onnxruntime.InferenceSession(path, options,
-                                                        providers=["CPUExecutionProvider"])
+        for count in threads:
+            options = onnxruntime.SessionOptions()
+            options.intra_op_num_threads = count
+            options.inter_op_num_threads = 1
+            options.graph_optimization_level = \
+                onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+            sessions[(w.name, count)] = onnxruntime.InferenceSession(
+                path, options, providers=["CPUExecutionProvider"])
     return sessions, ""
 
 
@@ -131,9 +134,9 @@ def burst_ms(fn, runs: int) -> float:
     return min(times)
 
 
-def runner_ms(out: str, w: Workload, runs: int) -> float:
+def runner_ms(out: str, w: Workload, runs: int, threads: int = 1) -> float:
     return run_runner(os.path.join(out, "bin", "runner"), os.path.join(out, w.program + ".pte"),
-                      "--input", *w.npy, repeat=runs, warmup=runs)["min_ms"]
+                      "--input", *w.npy, repeat=runs, warmup=runs, threads=threads)["min_ms"]
 
 
 def measure(work: list[Workload], builds: dict, sessions, rounds: int, runs: int) -> dict:
@@ -147,7 +150,7 @@ def measure(work: list[Workload], builds: dict, sessions, rounds: int, runs: int
                 samples.setdefault((w.name, "eager"), []).append(
                     burst_ms(lambda: w.module(*w.inputs), runs))
             if sessions:
-                session = sessions[w.name]
+                session = sessions[(w.name, 1)]
                 feed = {i.name: v.numpy() for i, v in zip(session.get_inputs(), w.inputs)}
                 samples.setdefault((w.name, "onnxruntime"), []).append(
                     burst_ms(lambda: session.run(None, feed), runs))

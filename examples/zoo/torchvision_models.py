@@ -43,3 +43,16 @@ def make_classifier(name: str = "resnet18", size: int = 64, num_classes: int = 1
     model = getattr(models, name)(weights=None, num_classes=num_classes)
     randomize_batch_norms(model, seed)
     return model.eval(), (torch.randn(1, 3, size, size),)
+
+
+def make_vit(size: int = 224, patch: int = 16, layers: int = 12, heads: int = 3,
+             dim: int = 192, num_classes: int = 1000, seed: int = 0):
+    """torchvision's VisionTransformer (weights=None) on one size x size RGB image; the
+    defaults are the ViT-Ti/16 layout (5.7M parameters), which torchvision ships no
+    builder for (its smallest, vit_b_16, is 15x larger)."""
+    vision_transformer = import_torchvision().models.vision_transformer
+    torch.manual_seed(seed)
+    model = vision_transformer.VisionTransformer(
+        image_size=size, patch_size=patch, num_layers=layers, num_heads=heads,
+        hidden_dim=dim, mlp_dim=4 * dim, num_classes=num_classes)
+    return model.eval(), (torch.randn(1, 3, size, size),)

@@ -5,8 +5,12 @@ replaced by the modules of modules.py, and torch.export traces it like any other
 A tied embedding (its table is a Linear's weight, as in most LLMs) reads the Linear's
 quantized table, int8 in every scheme, so the pair is stored once.
 A layer the scheme cannot take stays in float and the report says why (8da4w needs
-in_features to be a multiple of group_size). Linear layers that their parent does not
-call through forward() (nn.MultiheadAttention reads out_proj.weight directly) stay too.
+in_features to be a multiple of group_size). A 1x1 Conv2d (one group, no padding) is a
+Linear over each pixel's channels and is quantized as one (QuantizedPointwiseConv); with
+`convolutions: all`, any other Conv2d of one group (3x3, ...) is the Linear over each output
+pixel's receptive field (QuantizedConv); the rest stay float and the report counts them.
+Linear layers that their parent does not call through forward() (nn.MultiheadAttention
+reads out_proj.weight directly) stay too.
 """
 
 import copy
@@ -16,7 +20,9 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from exporter.quantize.modules import QuantizedEmbedding, QuantizedLinear, TiedEmbedding
+from exporter.quantize.modules import (QuantizedEmbedding, QuantizedLinear,
+                                       QuantizedConv, QuantizedPointwiseConv, TiedEmbedding,
+                                       dense, pointwise)
 from exporter.quantize.scheme import QuantizeSpec, parse_quantize
 
 
@@ -28,14 +34,20 @@ class QuantizeReport:
     kept: tuple[tuple[str, str], ...] = ()        # (module path, why it stays float)
     shared: tuple[tuple[str, str], ...] = ()      # (embedding, Linear) reading one table
     max_error: float | None = None                # against fp32 eager, on the example inputs
+    convolutions: tuple[str, ...] = ()            # Conv2d quantized as linears
+    float_convolutions: int = 0                   # the others, left in float
 
     def summary(self) -> str:
         parts = [f"{len(self.linears)} linear layer(s)"]
+        if self.convolutions:
+            parts.append(f"{len(self.convolutions)} convolution(s)")
         if self.embeddings:
             parts.append(f"{len(self.embeddings)} embedding(s)")
         text = f"quantized {' and '.join(parts)} ({self.spec.describe()})"
         if self.shared:
             text += "; one int8 table for " + ", ".join(f"{e} and {l}" for e, l in self.shared)
+        if self.float_convolutions:
+            text += f"; {self.float_convolutions} other convolution(s) kept in float"
         if self.kept:
             text += "; kept in float: " + ", ".join(f"{p} ({why})" for p, why in self.kept)
         if self.max_error is not None:
@@ -43,10 +55,9 @@ class QuantizeReport:
         return text
 
 
-def _why_not(linear: nn.Linear, spec: QuantizeSpec) -> str | None:
-    if spec.weight_bits == 4 and linear.in_features % spec.group_size:
-        return (f"in_features {linear.in_features} is not a multiple of group_size "
-                f"{spec.group_size}")
+def _why_not(inputs: int, spec: QuantizeSpec, what: str = "in_features") -> str | None:
+    if spec.weight_bits == 4 and inputs % spec.group_size:
+        return f"{what} {inputs} is not a multiple of group_size {spec.group_size}"
     return None
 
 
@@ -82,13 +93,29 @@ def quantize_model(module: nn.Module, spec: QuantizeSpec) -> tuple[nn.Module, Qu
         if type(child) is not nn.Linear:
             continue
         own = _tied_spec(spec) if id(child.weight) in tables else spec
-        why = _why_not(child, own)
+        why = _why_not(child.in_features, own)
         if why:
             kept.append((path, why))
             continue
         quantized[id(child.weight)] = (QuantizedLinear(child, own), path)
         setattr(parent, name, quantized[id(child.weight)][0])
         linears.append(path)
+    convolutions, float_convolutions = [], 0
+    for parent, name, path, child in _children(model):
+        if type(child) is not nn.Conv2d:
+            continue
+        if not (pointwise(child) or dense(child) and spec.convolutions == "all"):
+            float_convolutions += 1
+            continue
+        kh, kw = child.kernel_size
+        why = _why_not(child.in_channels * kh * kw, spec, "in_channels" if kh * kw == 1
+                       else f"in_channels x {kh}x{kw} window")
+        if why:
+            kept.append((path, why))
+            continue
+        setattr(parent, name, (QuantizedPointwiseConv if pointwise(child) else QuantizedConv)(
+            child, spec))
+        convolutions.append(path)
     for parent, name, path, child in _children(model):
         if type(child) is not nn.Embedding or not spec.embeddings:
             continue
@@ -100,7 +127,8 @@ def quantize_model(module: nn.Module, spec: QuantizeSpec) -> tuple[nn.Module, Qu
             setattr(parent, name, QuantizedEmbedding(child))
         embeddings.append(path)
     return model, QuantizeReport(spec, tuple(linears), tuple(embeddings), tuple(kept),
-                                 tuple(shared))
+                                 tuple(shared), convolutions=tuple(convolutions),
+                                 float_convolutions=float_convolutions)
 
 
 def max_abs_error(reference, outputs) -> float:

@@ -38,6 +38,77 @@ class QuantizedLinear(nn.Module):
                                              self.weight_bits, self.dynamic_input)
 
 
+def pointwise(conv: nn.Module) -> bool:
+    """Whether `conv` is a 1x1 Conv2d that is a linear map of each pixel's channels: one
+    group, no padding, no dilation (any stride: it only picks the pixels)."""
+    return (type(conv) is nn.Conv2d and conv.kernel_size == (1, 1) and conv.groups == 1
+            and conv.padding in ((0, 0), "valid") and conv.dilation == (1, 1))
+
+
+class QuantizedPointwiseConv(nn.Module):
+    """A 1x1 convolution as the quantized linear over each pixel's channels (the GEMM it
+    is): NCHW to NHWC, tailor_quant::linear with the [out, in] weight quantized per output
+    channel (or per group, 8da4w) and, in the 8da schemes, each pixel's channels quantized
+    to int8 at run time, then back to NCHW. A stride first takes every stride-th pixel."""
+
+    def __init__(self, conv: nn.Conv2d, spec: QuantizeSpec):
+        super().__init__()
+        linear = nn.Linear(conv.in_channels, conv.out_channels, bias=conv.bias is not None)
+        with torch.no_grad():
+            linear.weight.copy_(conv.weight.reshape(conv.out_channels, conv.in_channels))
+            if conv.bias is not None:
+                linear.bias.copy_(conv.bias)
+        self.linear = QuantizedLinear(linear, spec)
+        self.stride = tuple(conv.stride)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if self.stride != (1, 1):
+            x = x[:, :, ::self.stride[0], ::self.stride[1]]
+        return self.linear(x.permute(0, 2, 3, 1)).permute(0, 3, 1, 2)
+
+
+def dense(conv: nn.Module) -> bool:
+    """Whether `conv` is a Conv2d of one group with zero padding given as numbers (3x3
+    and any other window, stride and dilation): one linear map of each output pixel's
+    receptive field. Depthwise and grouped ones are not."""
+    return (type(conv) is nn.Conv2d and conv.groups == 1 and conv.padding_mode == "zeros"
+            and not isinstance(conv.padding, str))
+
+
+class QuantizedConv(nn.Module):
+    """A dense convolution as the quantized linear over each output pixel's receptive
+    field: the [out, in*kh*kw] filters quantized per output channel (or per group), and
+    in the 8da schemes each patch quantized to int8 at run time (its own scale, as a
+    token). The patches are kh*kw strided slices of the zero-padded input stacked along
+    the channels (ops every runtime has, no im2col kernel), so they take kh*kw times the
+    input's memory, in planned scratch."""
+
+    def __init__(self, conv: nn.Conv2d, spec: QuantizeSpec):
+        super().__init__()
+        out_channels, in_channels, kh, kw = conv.weight.shape
+        linear = nn.Linear(in_channels * kh * kw, out_channels, bias=conv.bias is not None)
+        with torch.no_grad():
+            # Patch features run over (channel, row, column), the filters' own order.
+            linear.weight.copy_(conv.weight.reshape(out_channels, -1))
+            if conv.bias is not None:
+                linear.bias.copy_(conv.bias)
+        self.linear = QuantizedLinear(linear, spec)
+        self.window, self.stride = (kh, kw), tuple(conv.stride)
+        self.padding, self.dilation = tuple(conv.padding), tuple(conv.dilation)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        (kh, kw), (sh, sw), (dh, dw) = self.window, self.stride, self.dilation
+        ph, pw = self.padding
+        if ph or pw:
+            x = torch.nn.functional.pad(x, (pw, pw, ph, ph))
+        n, c, h, w = x.shape
+        oh, ow = (h - dh * (kh - 1) - 1) // sh + 1, (w - dw * (kw - 1) - 1) // sw + 1
+        taps = [x[:, :, i * dh:i * dh + sh * (oh - 1) + 1:sh,
+                  j * dw:j * dw + sw * (ow - 1) + 1:sw] for i in range(kh) for j in range(kw)]
+        patches = torch.stack(taps, dim=2).permute(0, 3, 4, 1, 2)   # [n, oh, ow, c, kh*kw]
+        return self.linear(patches.reshape(n, oh, ow, c * kh * kw)).permute(0, 3, 1, 2)
+
+
 class QuantizedEmbedding(nn.Module):
     def __init__(self, embedding: nn.Embedding):
         super().__init__()

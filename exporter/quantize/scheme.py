@@ -3,9 +3,11 @@
     quantize: 8da4w                              # a scheme name
     quantize: {scheme: 8da4w, group_size: 64}    # or a mapping
     quantize: {scheme: int8-weight, embeddings: false}
+    quantize: {scheme: 8da8w, convolutions: all} # 3x3 convolutions too, not only 1x1
 
 Schemes (what Linear layers become; embeddings get int8 per-row weights in each, unless
-`embeddings: false`):
+`embeddings: false`; 1x1 convolutions as Linear layers, and with `convolutions: all` every
+convolution of one group, which today is slower than float: exporter/quantize/apply.py):
 
 - int8-weight: int8 weights, one scale per output channel; activations stay float;
 - 8da8w: the same weights, and each input row (token) quantized to int8 at run time
@@ -23,7 +25,10 @@ SCHEMES = ("int8-weight", "8da8w", "8da4w")
 DEFAULT_GROUP_SIZE = 32
 # The 4-bit kernels unpack 32 weights at a time (kernels/quantized/util/int4.h).
 GROUP_MULTIPLE = 32
-_KEYS = ("scheme", "group_size", "embeddings")
+_KEYS = ("scheme", "group_size", "embeddings", "convolutions")
+# Which Conv2d become quantized linears: only the 1x1 ones (a plain GEMM), or all of one
+# group (3x3 too, over gathered patches: ResNet-18 int8 then takes 2x its fp32 time).
+CONVOLUTIONS = ("1x1", "all")
 
 
 @dataclass(frozen=True)
@@ -31,6 +36,7 @@ class QuantizeSpec:
     scheme: str                       # one of SCHEMES
     group_size: int = DEFAULT_GROUP_SIZE  # inputs per weight scale (8da4w only)
     embeddings: bool = True           # nn.Embedding tables to int8 per row
+    convolutions: str = "1x1"         # one of CONVOLUTIONS
 
     @property
     def weight_bits(self) -> int:
@@ -47,7 +53,8 @@ class QuantizeSpec:
 
 
 def parse_quantize(value) -> QuantizeSpec | None:
-    """A scheme name, a mapping {scheme, group_size, embeddings}, None or a QuantizeSpec."""
+    """A scheme name, a mapping {scheme, group_size, embeddings, convolutions}, None or a
+    QuantizeSpec."""
     if value is None or isinstance(value, QuantizeSpec):
         return value
     if isinstance(value, str):
@@ -72,4 +79,8 @@ def parse_quantize(value) -> QuantizeSpec | None:
     embeddings = value.get("embeddings", True)
     if not isinstance(embeddings, bool):
         raise ValueError(f"embeddings must be true or false, not {embeddings!r}")
-    return QuantizeSpec(scheme, group_size, embeddings)
+    convolutions = value.get("convolutions", "1x1")
+    if convolutions not in CONVOLUTIONS:
+        raise ValueError(f"convolutions must be one of {', '.join(CONVOLUTIONS)}, not "
+                         f"{convolutions!r}")
+    return QuantizeSpec(scheme, group_size, embeddings, convolutions)

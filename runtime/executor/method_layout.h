@@ -37,13 +37,20 @@ size_t io_allocator_bytes(const fb::Method& method);
 /// `threads` threads: 0 when no kernel the method calls declares any.
 size_t scratch_allocator_bytes(const fb::Method& method, uint32_t threads);
 
-/// Method-allocator bytes of the kernels' packed constant weights (runtime/kernel/
-/// prepack.h, method_prepack.cpp): 0 when no kernel the method calls packs one.
-size_t prepack_allocator_bytes(const fb::Method& method);
+/// The kernels' packed constant weights (runtime/kernel/prepack.h, method_prepack.cpp),
+/// reached through gen::kPrepackPath so that a kernel table without hooks links none of it.
+struct PrepackPath {
+  /// Method-allocator bytes of the packed copies: 0 when no kernel the method calls packs one.
+  size_t (*allocator_bytes)(const fb::Method& method);
+  /// Makes the packed copy of each kernel call's constant weight whose kernel has a
+  /// prepack hook (steps[pc].packed); `*made` copies of `*bytes` bytes in all.
+  Error (*steps)(LoadContext& ctx, Step* steps, size_t count, size_t* made, size_t* bytes);
+};
 
-/// Makes the packed copy of each kernel call's constant weight whose kernel has a prepack
-/// hook (steps[pc].packed); `*made` copies of `*bytes` bytes in all.
-Error prepack_steps(LoadContext& ctx, Step* steps, size_t count, size_t* made, size_t* bytes);
+/// prepack_allocator_bytes of gen::kPrepackPath; 0 without one.
+inline size_t prepack_allocator_bytes(const fb::Method& method) {
+  return gen::kPrepackPath != nullptr ? gen::kPrepackPath->allocator_bytes(method) : 0;
+}
 
 /// Bytes of one thread's kernel scratch slice for `method`: the most any kernel its
 /// calls resolve to takes (KernelEntry::scratch_bytes); 0 for none (method_kernels.cpp).

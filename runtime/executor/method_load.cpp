@@ -50,8 +50,9 @@ Error Method::init(const Program& program, const fb::Method* method, MemoryManag
   if (err != Error::Ok) return err;
   err = init_scratch(*memory.method_allocator(), backend_options.num_threads);
   if (err != Error::Ok) return err;
-  if (backend_options.prepack_weights) {
-    err = internal::prepack_steps(ctx, steps_, num_steps_, &prepacked_count_, &prepacked_bytes_);
+  if (backend_options.prepack_weights && gen::kPrepackPath != nullptr) {
+    err = gen::kPrepackPath->steps(ctx, steps_, num_steps_, &prepacked_count_,
+                                   &prepacked_bytes_);
     if (err != Error::Ok) return err;
   }
   has_delegates_ = method->delegates() != nullptr && method->delegates()->size() > 0;

@@ -1,5 +1,7 @@
 // Method load, part 3: the kernels' packed copies of constant weights (runtime/kernel/
-// prepack.h), sized from the flatbuffer alone (MethodMeta) and made once per call.
+// prepack.h), sized from the flatbuffer alone (MethodMeta) and made once per call. Only a
+// kernel table with a prepack hook references kMethodPrepack (gen::kPrepackPath), so only
+// such a runtime links this file.
 #include "runtime/executor/method_layout.h"
 
 namespace tailor {
@@ -107,9 +109,7 @@ size_t reserved(size_t bytes) {
   return bytes == 0 ? 0 : MemoryAllocator::round_up(bytes + kPrepackAlignment);
 }
 
-}  // namespace
-
-size_t prepack_allocator_bytes(const fb::Method& method) {
+size_t packed_bytes(const fb::Method& method) {
   const size_t n = method.instructions() != nullptr ? method.instructions()->size() : 0;
   size_t total = 0;
   for (size_t pc = 0; pc < n; ++pc) {
@@ -120,7 +120,7 @@ size_t prepack_allocator_bytes(const fb::Method& method) {
   return total;
 }
 
-Error prepack_steps(LoadContext& ctx, Step* steps, size_t count, size_t* made, size_t* bytes) {
+Error pack_steps(LoadContext& ctx, Step* steps, size_t count, size_t* made, size_t* bytes) {
   *made = 0;
   *bytes = 0;
   MemoryAllocator& allocator = *ctx.memory.method_allocator();
@@ -151,6 +151,10 @@ Error prepack_steps(LoadContext& ctx, Step* steps, size_t count, size_t* made, s
   }
   return Error::Ok;
 }
+
+}  // namespace
+
+extern const PrepackPath kMethodPrepack = {&packed_bytes, &pack_steps};
 
 }  // namespace internal
 }  // namespace tailor

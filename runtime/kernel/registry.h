@@ -48,10 +48,19 @@ struct KernelEntry {
   const KernelPrepack* prepack = nullptr;
 };
 
+namespace internal {
+/// Method load's prepacking (runtime/executor/method_prepack.cpp), defined there.
+struct PrepackPath;
+extern const PrepackPath kMethodPrepack;
+}  // namespace internal
+
 namespace gen {
 /// Defined by the generated gen/register_kernels.cpp, sorted by (op, key) with strcmp.
 extern const KernelEntry kKernels[];
 extern const size_t kNumKernels;
+/// &internal::kMethodPrepack when a kernel of the table has a prepack hook, else nullptr:
+/// only then does a runtime link the prepack path (the size profile's never does).
+extern const internal::PrepackPath* const kPrepackPath;
 }  // namespace gen
 
 /// The row registered for exactly (`op`, `key`), found by binary search; the key ""

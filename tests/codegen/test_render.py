@@ -223,6 +223,10 @@ def test_a_kernel_row_points_at_its_prepack_hook(aten):
     assert "namespace my::ns {\nextern const ::tailor::KernelPrepack kHook;" in table
     [row] = [line for line in table.splitlines() if line.startswith('    {"aten::addmm.out"')]
     assert row.split("}")[0].endswith(", 0, &::my::ns::kHook")
+    # Only a table with a hook links the runtime's prepack path (method_prepack.cpp).
+    assert "kPrepackPath = &internal::kMethodPrepack;" in table
+    plain = render_files(_plan(aten, {"portable": PORTABLE}, uses))["register_kernels.cpp"]
+    assert "kPrepackPath = nullptr;" in plain and "kMethodPrepack" not in plain
 
 
 def test_each_kernel_row_carries_its_scratch(aten):

@@ -109,8 +109,18 @@ def test_method_memory_reserves_the_packed_copies(built):
         assert planned("avx2") - planned("baseline") == 10240 * (112 - 104) * FLOAT
 
 
+def _symbols(binary):
+    return subprocess.run(["nm", "-C", binary], capture_output=True, text=True,
+                          check=True).stdout
+
+
 def test_the_size_profile_packs_nothing(built):
-    _, size, folder = built
+    host, size, folder = built
     summary, out = _run(size, folder)
     assert summary["prepacked_weights"] == 0 and summary["prepacked_bytes"] == 0
     np.testing.assert_array_equal(out, np.load(os.path.join(folder, "want.npy")))
+    # No kernel of the size profile has a prepack hook: its kernel table says so
+    # (gen::kPrepackPath is nullptr) and the runtime links no prepack code at all, while
+    # the host runtime, whose GEMM and Winograd kernels have hooks, links the path.
+    assert "kMethodPrepack" in _symbols(host) and "PrepackCall::" in _symbols(host)
+    assert "prepack" not in _symbols(size).lower()

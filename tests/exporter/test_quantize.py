@@ -34,6 +34,9 @@ def test_the_manifest_takes_a_scheme_name_or_a_mapping():
     assert parse_manifest("m.yaml", _manifest("int8-weight")).quantize.dynamic_input is False
     assert parse_manifest("m.yaml", _manifest("{scheme: 8da8w, embeddings: false}")
                           ).quantize.embeddings is False
+    assert parse_manifest("m.yaml", _manifest("8da8w")).quantize.convolutions == "1x1"
+    assert parse_manifest("m.yaml", _manifest("{scheme: 8da8w, convolutions: all}")
+                          ).quantize.convolutions == "all"
 
 
 @pytest.mark.parametrize("value, says", [
@@ -42,7 +45,9 @@ def test_the_manifest_takes_a_scheme_name_or_a_mapping():
     ("{scheme: 8da4w, group_size: 0}", "group_size 0 must be a positive multiple of 32"),
     ("{scheme: 8da8w, group_size: 32}", "group_size applies to 8da4w only"),
     ("{scheme: 8da4w, groupsize: 32}", "unknown key 'groupsize'; allowed keys: scheme, "
-                                       "group_size, embeddings"),
+                                       "group_size, embeddings, convolutions"),
+    ("{scheme: 8da8w, convolutions: 3x3}", "convolutions must be one of 1x1, all, not "
+                                           "'3x3'"),
     ("[8da4w]", "quantize must be a string or a mapping"),
 ])
 def test_a_bad_setting_names_the_file_the_entry_and_the_fix(value, says):
@@ -103,6 +108,100 @@ def test_attention_projections_stay_float():
     model.attn = nn.MultiheadAttention(32, 4)  # reads out_proj.weight itself
     _, report = quantize_model(model, QuantizeSpec("8da8w"))
     assert report.linears == ("0",)
+
+
+class _Cnn(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv2d(3, 16, 3, padding=1)
+        self.depthwise = nn.Conv2d(16, 16, 3, padding=1, groups=16)
+        self.expand = nn.Conv2d(16, 64, 1)
+        self.down = nn.Conv2d(64, 32, 1, stride=2)
+        self.mix = nn.Conv2d(32, 32, 3, stride=2, padding=1)
+
+    def forward(self, x):
+        x = torch.relu(self.depthwise(torch.relu(self.stem(x))))
+        return self.mix(torch.relu(self.down(torch.relu(self.expand(x)))))
+
+
+@pytest.mark.parametrize("scheme", ["int8-weight", "8da8w", "8da4w"])
+def test_a_1x1_convolution_is_the_quantized_linear_over_each_pixel(scheme):
+    torch.manual_seed(0)
+    model = _Cnn().eval()
+    quantized, report = quantize_model(model, parse_quantize(scheme))
+    # 8da4w: 16 input channels do not fill a group of 32; the 3x3 ones stay float unless
+    # `convolutions: all`.
+    assert report.convolutions == (("down",) if scheme == "8da4w" else ("expand", "down"))
+    assert report.float_convolutions == 3 and type(quantized.mix) is nn.Conv2d
+    _, every = quantize_model(model, parse_quantize({"scheme": scheme, "convolutions": "all"}))
+    # The stem's 3 x 3x3 inputs do not fill a group of 32 either.
+    assert every.convolutions == (("down", "mix") if scheme == "8da4w"
+                                  else ("stem", "expand", "down", "mix"))
+    assert every.float_convolutions == 1
+    x = torch.randn(2, 64, 9, 9)
+    q = quantized.down.linear
+    # The same math spelled as a convolution: the dequantized [out, in, 1, 1] filters over
+    # every second pixel, each pixel's channels fake-quantized per token in the 8da schemes.
+    filters = dequantize(q.weight, q.weight_scales, q.weight_bits, 64).reshape(32, 64, 1, 1)
+    pixels = x[:, :, ::2, ::2]
+    if q.dynamic_input:
+        pixels = fake_quantize_tokens(pixels.permute(0, 2, 3, 1)).permute(0, 3, 1, 2)
+    want = torch.nn.functional.conv2d(pixels, filters, model.down.bias)
+    with torch.no_grad():
+        torch.testing.assert_close(quantized.down(x), want, atol=1e-5, rtol=1e-5)
+        # Near the float layer (outputs about 1): 8 bits within 0.05, 4 bits within 0.3.
+        assert (quantized.down(x) - model.down(x)).abs().max() < (0.3 if q.weight_bits == 4
+                                                                   else 0.05)
+
+
+@pytest.mark.parametrize("scheme", ["int8-weight", "8da8w", "8da4w"])
+@pytest.mark.parametrize("stride, padding, dilation", [(1, 1, 1), (2, 1, 1), (2, 2, 2),
+                                                       (1, 0, 1)])
+def test_a_3x3_convolution_is_the_quantized_linear_over_each_receptive_field(
+        scheme, stride, padding, dilation):
+    torch.manual_seed(0)
+    conv = nn.Conv2d(32, 24, 3, stride=stride, padding=padding, dilation=dilation).eval()
+    quantized, report = quantize_model(nn.Sequential(conv), parse_quantize(
+        {"scheme": scheme, "convolutions": "all"}))
+    assert report.convolutions == ("0",) and report.float_convolutions == 0
+    q = quantized[0].linear
+    filters = dequantize(q.weight, q.weight_scales, q.weight_bits, 32 * 9).reshape(24, 32, 3, 3)
+    x = torch.randn(2, 32, 11, 10)
+    geometry = dict(stride=stride, padding=padding, dilation=dilation)
+    with torch.no_grad():
+        got = quantized(x)
+        if q.dynamic_input:
+            # Each receptive field (torch's unfold: channel-major, as the filters) is
+            # fake-quantized as one token, then multiplied by the dequantized filters.
+            patches = torch.nn.functional.unfold(x, 3, **geometry).transpose(1, 2)
+            rows = fake_quantize_tokens(patches) @ filters.reshape(24, -1).t() + conv.bias
+            want = rows.transpose(1, 2).reshape(got.shape)
+        else:
+            want = torch.nn.functional.conv2d(x, filters, conv.bias, **geometry)
+        torch.testing.assert_close(got, want, atol=1e-4, rtol=1e-4)
+        # Near the float convolution (outputs about 1): 8 bits within 0.05, 4 bits 0.3.
+        assert (got - conv(x)).abs().max() < (0.3 if q.weight_bits == 4 else 0.05)
+
+
+def test_depthwise_and_grouped_convolutions_stay_float():
+    model = nn.Sequential(nn.Conv2d(32, 32, 3, groups=32), nn.Conv2d(32, 32, 3, groups=2),
+                          nn.Conv2d(32, 32, 3, padding="same"))
+    quantized, report = quantize_model(model, parse_quantize({"scheme": "8da8w",
+                                                              "convolutions": "all"}))
+    assert report.convolutions == () and report.float_convolutions == 3
+    assert "3 other convolution(s) kept in float" in report.summary()
+
+
+def test_a_quantized_cnn_program_calls_the_fused_linear_for_its_convolutions():
+    torch.manual_seed(0)
+    program = export(_Cnn().eval(), (torch.randn(1, 3, 8, 8),),
+                     quantize={"scheme": "8da8w", "convolutions": "all"})
+    assert program.operators.count("tailor_quant::linear.out") == 1
+    # The depthwise convolution is the one left.
+    assert "aten::convolution.out" in program.operators
+    assert sum(c.op == "tailor_quant::linear.out" for c in program.kernel_calls()) == 4
+    assert sum(c.op == "aten::convolution.out" for c in program.kernel_calls()) == 1
+    assert "4 convolution(s)" in program.quantization.summary()
 
 
 @pytest.mark.parametrize("scheme, weight_dtype", [("int8-weight", "Char"), ("8da8w", "Char"),

@@ -62,6 +62,7 @@ int64_t mod_int(KernelContext& ctx, int64_t a, int64_t b);
 namespace tailor::gen {
 const KernelEntry kKernels[] = {{"test::none", "", nullptr, nullptr}};
 const size_t kNumKernels = 0;
+const internal::PrepackPath* const kPrepackPath = nullptr;
 }  // namespace tailor::gen
 
 namespace {

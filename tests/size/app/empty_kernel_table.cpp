@@ -7,5 +7,6 @@ namespace tailor::gen {
 // One placeholder row: C++ has no zero-length arrays; kNumKernels keeps it unused.
 const KernelEntry kKernels[1] = {{"", "", nullptr}};
 const size_t kNumKernels = 0;
+const internal::PrepackPath* const kPrepackPath = nullptr;
 
 }  // namespace tailor::gen

@@ -84,5 +84,7 @@ const KernelEntry kKernels[] = {
     {"mylib::top2.out", "", &wrap_4, "Ti!T!T", 0x88ffu},  // mylib: kernels/mylib/op_top2.cpp
 };
 const size_t kNumKernels = 5;
+// No kernel packs a weight: the runtime links no prepack code.
+const internal::PrepackPath* const kPrepackPath = nullptr;
 
 }  // namespace tailor::gen

@@ -17,5 +17,7 @@ const KernelEntry kKernels[] = {
     {"", "", nullptr},  // placeholder: C++ has no empty arrays; kNumKernels is 0
 };
 const size_t kNumKernels = 0;
+// No kernel packs a weight: the runtime links no prepack code.
+const internal::PrepackPath* const kPrepackPath = nullptr;
 
 }  // namespace tailor::gen

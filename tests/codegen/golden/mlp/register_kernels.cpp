@@ -67,5 +67,7 @@ const KernelEntry kKernels[] = {
     {"tailor_prim::mul.int", "", &wrap_4, "iii", 0x0u},  // prim: kernels/prim/op_int_arith.cpp
 };
 const size_t kNumKernels = 6;
+// No kernel packs a weight: the runtime links no prepack code.
+const internal::PrepackPath* const kPrepackPath = nullptr;
 
 }  // namespace tailor::gen

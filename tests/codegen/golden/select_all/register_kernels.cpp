@@ -68,5 +68,7 @@ const KernelEntry kKernels[] = {
     {"tailor_prim::mul.int", "", &wrap_4, "iii", 0x88ffu},  // prim: kernels/prim/op_int_arith.cpp
 };
 const size_t kNumKernels = 7;
+// No kernel packs a weight: the runtime links no prepack code.
+const internal::PrepackPath* const kPrepackPath = nullptr;
 
 }  // namespace tailor::gen

@@ -34,5 +34,7 @@ const KernelEntry kKernels[] = {
     {"aten::relu.out", "Long;0|Long;0", &wrap_1, "T!T", 0x10u},  // portable: kernels/portable/op_relu.cpp
 };
 const size_t kNumKernels = 2;
+// No kernel packs a weight: the runtime links no prepack code.
+const internal::PrepackPath* const kPrepackPath = nullptr;
 
 }  // namespace tailor::gen

@@ -1,0 +1,97 @@
+"""End to end, a CNN exported with `quantize:`: its 1x1 convolutions become the quantized
+linear over each pixel's channels (exporter/quantize/modules.py, QuantizedPointwiseConv:
+int8 weights per output channel, each pixel's channels quantized to int8 at run time in
+8da8w), with `convolutions: all` its 3x3 ones the quantized linear over each receptive
+field (QuantizedConv, a strided padded one too), its depthwise one stays float. One host runtime (scons run=1: the
+self-check compares with the quantized model in eager), then the runner against that model
+at every CPU level."""
+
+import os
+import subprocess
+
+import numpy as np
+import pytest
+import torch
+
+from tests.conftest import REPO, run_scons
+from tests.ops.harness import cpu_levels
+
+BUILD = "build/test-e2e-quantized-conv"
+NAME = "q_cnn_8da8w"
+MODEL = """description: 3x3, depthwise, 1x1 and strided 3x3 convolutions, quantized 8da8w
+factory: tl_quantized_cnn:make
+dynamic_dims:
+  - {input: 0, dim: 0, name: batch, min: 1, max: 4}
+quantize: {scheme: 8da8w, convolutions: all}
+tolerance: {atol: 1.0e-4, rtol: 1.0e-4}
+"""
+FACTORY = """import torch
+from torch import nn
+
+
+class Cnn(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv2d(3, 32, 3, padding=1)
+        self.depthwise = nn.Conv2d(32, 32, 3, padding=1, groups=32)
+        self.expand = nn.Conv2d(32, 64, 1)
+        self.down = nn.Conv2d(64, 48, 1, stride=2, bias=False)
+        self.mix = nn.Conv2d(48, 40, 3, stride=2, padding=1)
+
+    def forward(self, x):
+        x = torch.relu(self.depthwise(torch.relu(self.stem(x))))
+        return self.mix(torch.relu(self.down(torch.relu(self.expand(x)))))
+
+
+def make():
+    torch.manual_seed(0)
+    return Cnn().eval(), (torch.randn(2, 3, 12, 12),)
+"""
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("quantized_cnn")
+    (folder / "tl_quantized_cnn.py").write_text(FACTORY)
+    (folder / f"{NAME}.yaml").write_text(MODEL)
+    run_scons("model=" + str(folder / f"{NAME}.yaml"), "run=1", "build_dir=" + BUILD)
+    return folder, os.path.join(REPO, BUILD, "host", NAME)
+
+
+def test_self_check_and_kernels(built):
+    _, out = built
+    with open(os.path.join(out, f"{NAME}.check.txt")) as f:
+        assert f.read().strip().endswith("check passed")
+    with open(os.path.join(out, "kernel_plan.yaml")) as f:
+        plan = f.read()
+    # The dense convolutions run as the quantized linear; the depthwise one stays a
+    # convolution.
+    assert "tailor::quantized::native::linear_out" in plan
+    assert "aten::convolution.out" in plan
+
+
+@pytest.mark.parametrize("level", cpu_levels())
+def test_runner_matches_the_quantized_cnn(built, tmp_path, monkeypatch, level):
+    from exporter.quantize.apply import quantize_for_export
+    folder, out = built
+    monkeypatch.syspath_prepend(str(folder))
+    from tl_quantized_cnn import make
+    model, inputs = make()
+    quantized, report = quantize_for_export(model, inputs, {"scheme": "8da8w",
+                                                            "convolutions": "all"})
+    assert report.convolutions == ("stem", "expand", "down", "mix")
+    assert report.float_convolutions == 1
+    x = torch.randn(3, 3, 12, 12, generator=torch.Generator().manual_seed(3))
+    np.save(tmp_path / "x.npy", x.numpy())
+    proc = subprocess.run([os.path.join(out, "bin", "runner"), os.path.join(out, f"{NAME}.pte"),
+                           "--input", str(tmp_path / "x.npy"), "--output",
+                           str(tmp_path / "y.npy")],
+                          capture_output=True, text=True, env=dict(os.environ, TL_CPU_LEVEL=level))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    got = np.load(tmp_path / "y.npy")
+    with torch.no_grad():
+        want, fp32 = quantized(x).numpy(), model(x).numpy()
+    assert got.shape == (3, 40, 3, 3)
+    np.testing.assert_allclose(got, want, atol=1e-4, rtol=1e-4)
+    # Near the float model: 8 bits, within 2% of the output range.
+    assert np.abs(got - fp32).max() < 0.02 * np.abs(fp32).max()
