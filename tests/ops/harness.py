@@ -3,7 +3,9 @@
 For each (case, dtype): a tiny module that calls the op once per item of `shapes` is
 exported with exporter.export to build/test-ops/cases/<key>/ together with its inputs,
 the eager outputs and the program's op list (codegen.oplist), cached by a hash of the
-case, torch's version, the program format's version and the exporter's sources. Per kernel library, the resolver
+case, torch's version, the program format's version and the exporter's sources. What
+the cache lacks is exported in batches on every core (export_many: the same programs,
+with torch's per-call decomposition setup paid once per batch). Per kernel library, the resolver
 (codegen.resolve) decides which programs the library can run; those are built into ONE
 runtime through the real flow (`scons programs=... libraries=<lib>,prim`), and each is
 run with `bin/runner` on a 64 KB thread stack (--stack) and compared with torch: exact
