@@ -202,6 +202,13 @@ def trace(module: torch.nn.Module, example_inputs: tuple,
     """torch.export's part of export(): the module traced and decomposed to core ATen
     (but for the operators exporter/decompositions.py keeps whole).
     Raises ExportError with torch.export's verdict on the module."""
+    return decompose(capture(module, example_inputs, dynamic_shapes))
+
+
+def capture(module: torch.nn.Module, example_inputs: tuple,
+            dynamic_shapes=None) -> torch.export.ExportedProgram:
+    """trace()'s first half: torch.export's graph of the module, not yet decomposed.
+    Raises ExportError with torch.export's verdict on the module."""
     # torch's own pytree code warns about its own deprecated API; not the user's concern.
     warnings.filterwarnings("ignore", message=".*LeafSpec.*deprecated", category=FutureWarning)
     with torch.no_grad():
@@ -218,7 +225,15 @@ def trace(module: torch.nn.Module, example_inputs: tuple,
                               "change the code there so torch.export can trace it (see "
                               "torch.export's documentation on graph breaks and dynamic "
                               "shapes)") from None
-        return ep.run_decompositions(decomposition_table())
+        return ep
+
+
+def decompose(ep: torch.export.ExportedProgram, table: dict | None = None
+              ) -> torch.export.ExportedProgram:
+    """trace()'s second half: `ep` decomposed to core ATen with decomposition_table()
+    (`table`: that table, already built, for callers decomposing many programs)."""
+    with torch.no_grad():
+        return ep.run_decompositions(decomposition_table() if table is None else table)
 
 
 def lower(ep: torch.export.ExportedProgram, *, name: str = "forward",

@@ -13,6 +13,24 @@ SCONS = os.path.join(os.path.dirname(sys.executable), "scons")
 def pytest_addoption(parser):
     parser.addoption("--update-goldens", action="store_true", default=False,
                      help="rewrite tests/codegen/golden/ from the current templates")
+    parser.addoption("--slow", action="store_true", default=False,
+                     help="also run the slow tier (tests marked slow; .ci/run runs it)")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: more of what a default-run test already covers "
+                                       "(more models, longer runs); runs with --slow")
+
+
+def pytest_collection_modifyitems(config, items):
+    """The README's test command stays well under 20 minutes on 2 cores: the slow tier
+    runs with --slow only."""
+    if config.getoption("--slow"):
+        return
+    skip = pytest.mark.skip(reason="slow tier: run with --slow (.ci/run does)")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
 
 
 def run_scons(*args: str, check: bool = True) -> subprocess.CompletedProcess:

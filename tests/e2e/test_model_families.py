@@ -5,9 +5,9 @@ MultiheadAttention, LSTM and GRU, a 1-D keyword-spotting CNN, and (examples/zoo/
 operator_models.py) a ConvNeXt-V2 GRN block, a spatial transformer and a Conv3d video model.
 
 Per target, ONE runtime holds them all: one model of each family comes from its model
-manifest (manifests/models/, with run=1's self-check), the others are exported here with
-export(..., target=...) and built in with programs=, then run by the runner on the
-example inputs and compared with eager. The transformers models also run at a second
+manifest (manifests/models/, with run=1's self-check), the others (the slow tier: --slow)
+are exported here with export(..., target=...) and built in with programs=, then run by
+the runner on the example inputs and compared with eager. The transformers models also run at a second
 sequence length (their manifests make it dynamic)."""
 
 import glob
@@ -57,9 +57,10 @@ def _targets() -> list:
 _built = {}
 
 
-def _build(target: str) -> dict:
-    """Exports the programs= models for `target`, builds everything into one runtime with
-    run=1; returns {"runner", "out", "programs": name -> (pte, module, inputs)}."""
+def _build(target: str, config) -> dict:
+    """Exports the programs= models for `target` (with --slow: the slow tier's test is the
+    one that reads them), builds everything into one runtime with run=1; returns
+    {"runner", "out", "programs": name -> (pte, module, inputs)}."""
     if target in _built:
         return _built[target]
     from exporter.export import export
@@ -67,15 +68,16 @@ def _build(target: str) -> dict:
     os.makedirs(folder, exist_ok=True)
     programs = {}
     factories = _programs()
-    for name in PROGRAMS:
+    for name in PROGRAMS if config.getoption("--slow") else ():
         make = factories[name]
         module, inputs = make()
         path = os.path.join(folder, f"{name}.pte")
         export(module, inputs, target=target).save(path)
         programs[name] = (path, module, inputs)
-    proc = run_scons("target=" + target, "model=" + ",".join(MANIFESTS), "run=1",
-                     "programs=" + ",".join(os.path.relpath(p, REPO) for p, _, _ in
-                                            programs.values()), "build_dir=" + BUILD)
+    listed = ["programs=" + ",".join(os.path.relpath(p, REPO) for p, _, _ in
+                                     programs.values())] if programs else []
+    proc = run_scons("target=" + target, "model=" + ",".join(MANIFESTS), "run=1", *listed,
+                     "build_dir=" + BUILD)
     runners = glob.glob(os.path.join(REPO, BUILD, target, "resnet18+*", "bin", "runner"))
     runner = max(runners, key=os.path.getmtime)
     _built[target] = {"runner": runner, "out": os.path.dirname(os.path.dirname(runner)),
@@ -97,8 +99,8 @@ def _run(runner: str, pte: str, inputs, tmp_path) -> list:
 
 @pytest.mark.parametrize("target", _targets())
 @pytest.mark.parametrize("model", MANIFESTS)
-def test_family_from_its_manifest_passes_the_self_check(target, model):
-    built = _build(target)
+def test_family_from_its_manifest_passes_the_self_check(target, model, pytestconfig):
+    built = _build(target, pytestconfig)
     with open(os.path.join(built["out"], f"{model}.check.txt")) as f:
         report = f.read()
     assert report.strip().endswith("check passed")
@@ -107,9 +109,9 @@ def test_family_from_its_manifest_passes_the_self_check(target, model):
 
 @pytest.mark.parametrize("target", _targets())
 @pytest.mark.parametrize("model", list(DYNAMIC))
-def test_transformers_at_another_length(target, model, tmp_path):
+def test_transformers_at_another_length(target, model, tmp_path, pytestconfig):
     from examples.zoo import transformers_models as hf
-    built = _build(target)
+    built = _build(target, pytestconfig)
     module, (tokens,) = getattr(hf, f"make_{model}")(seq=DYNAMIC[model])
     got = _run(built["runner"], os.path.join(built["out"], f"{model}.pte"), (tokens,), tmp_path)
     with torch.no_grad():
@@ -117,10 +119,11 @@ def test_transformers_at_another_length(target, model, tmp_path):
     np.testing.assert_allclose(got, want, atol=ATOL, rtol=RTOL)
 
 
+@pytest.mark.slow  # neighbours of the manifests' families
 @pytest.mark.parametrize("target", _targets())
 @pytest.mark.parametrize("model", PROGRAMS)
-def test_family_from_programs_matches_eager(target, model, tmp_path):
-    built = _build(target)
+def test_family_from_programs_matches_eager(target, model, tmp_path, pytestconfig):
+    built = _build(target, pytestconfig)
     pte, module, inputs = built["programs"][model]
     got = _run(built["runner"], pte, inputs, tmp_path)
     with torch.no_grad():

@@ -96,6 +96,7 @@ LIMIT = 4
 # Part of every cache key: bump it when how a sample becomes a program changes.
 SAMPLE_FORMAT = 2
 OUTCOMES = ("pass", "mismatch", "error", "refused", "not exportable")
+GROUPS_PER_JOB = 6  # (OpInfo, dtype) groups a worker exports together
 
 
 def _torch():
@@ -251,12 +252,11 @@ def _first_line(error: BaseException) -> str:
     return text.splitlines()[0][:300] if text else type(error).__name__
 
 
-def _export_sample(fn, sample, directory: str, summed: bool = False) -> dict:
-    """Exports one sample into `directory`; returns its meta (status, message, counts).
-    `summed`: also keeps the outputs' sums of term magnitudes (SUMMED)."""
+def _trace_sample(fn, sample):
+    """A sample's module, inputs, eager outputs and torch.export graph (not decomposed yet),
+    or the meta of a sample that stops there."""
     torch = _torch()
-    from exporter.errors import ExportError
-    from exporter.export import lower, trace
+    from exporter.export import capture
     module, inputs = make_module(fn, sample)
     # The program gets each input as a row-major array of its own (input_<i>.npy); eager
     # computes on the same, so an op that reads an input's storage (as_strided of a view
@@ -268,9 +268,31 @@ def _export_sample(fn, sample, directory: str, summed: bool = False) -> dict:
     except Exception as e:  # eager itself rejects the sample (an error_input-like one)
         return {"status": "not exportable", "message": f"eager: {_first_line(e)}"}
     try:
-        ep = trace(module, inputs)
+        return module, inputs, expected, capture(module, inputs)
     except Exception as e:
         return {"status": "not exportable", "message": f"torch.export: {_first_line(e)}"}
+
+
+def _decompose_sample(traced, decompose):
+    """_trace_sample's result with its graph decomposed (decompose_many.decomposing_many)."""
+    if isinstance(traced, dict):
+        return traced
+    module, inputs, expected, ep = traced
+    try:
+        return module, inputs, expected, decompose(ep)
+    except Exception as e:
+        return {"status": "not exportable", "message": f"torch.export: {_first_line(e)}"}
+
+
+def _save_sample(decomposed, directory: str, summed: bool = False) -> dict:
+    """Lowers a decomposed sample and writes it into `directory`; returns its meta (status,
+    message, counts). `summed`: also keeps the outputs' sums of term magnitudes (SUMMED)."""
+    if isinstance(decomposed, dict):
+        return decomposed
+    torch = _torch()
+    from exporter.errors import ExportError
+    from exporter.export import lower
+    module, inputs, expected, ep = decomposed
     try:
         program = lower(ep)
     except ExportError as e:
@@ -301,50 +323,63 @@ def _export_sample(fn, sample, directory: str, summed: bool = False) -> dict:
             "ops": sorted({u.op for u in oplist.ops})}
 
 
-def export_group(group: Group, limit: int | None, fingerprint: str) -> list[Sample]:
-    """Exports (or finds in the cache) each sample of the group."""
+def export_groups(groups: list[Group], limit: int | None, fingerprint: str) -> list[Sample]:
+    """Exports (or finds in the cache) each sample of the groups: the missing ones traced,
+    then decomposed in one decomposing_many block, then lowered and saved."""
     import warnings
+
+    from tests.ops.decompose_many import decomposing_many
     warnings.filterwarnings("ignore")
-    fn = _opinfo(group.opinfo).op
-    found = []
-    for index, sample in enumerate(samples_of(group, limit)):
-        stem = "".join(c if c.isalnum() else "_" for c in f"{group.opinfo}_{group.dtype}_{index}")
+    places, missing = [], []
+    for group in groups:
+        fn = _opinfo(group.opinfo).op
         summed = group.opinfo in SUMMED
-        key = hashlib.sha256(f"{_digest(sample)}|{fingerprint}|{SAMPLE_FORMAT}"
-                             f"{'|terms' if summed else ''}".encode()).hexdigest()[:10]
-        directory = os.path.join(REPO, BUILD, "samples", f"{stem}_{key}")
-        meta_path = os.path.join(directory, "meta.json")
-        if not os.path.exists(meta_path):
-            shutil.rmtree(directory, ignore_errors=True)
-            os.makedirs(os.path.dirname(directory), exist_ok=True)
-            staging = tempfile.mkdtemp(prefix=f".{stem}.", dir=os.path.dirname(directory))
-            meta = _export_sample(fn, sample, staging, summed)
-            with open(os.path.join(staging, "meta.json"), "w") as f:
-                json.dump(meta, f)
-            try:
-                os.rename(staging, directory)
-            except OSError:  # another run exported it first
-                shutil.rmtree(staging)
-        with open(meta_path) as f:
+        for index, sample in enumerate(samples_of(group, limit)):
+            stem = "".join(c if c.isalnum() else "_"
+                           for c in f"{group.opinfo}_{group.dtype}_{index}")
+            key = hashlib.sha256(f"{_digest(sample)}|{fingerprint}|{SAMPLE_FORMAT}"
+                                 f"{'|terms' if summed else ''}".encode()).hexdigest()[:10]
+            directory = os.path.join(REPO, BUILD, "samples", f"{stem}_{key}")
+            places.append((group, index, directory))
+            if not os.path.exists(os.path.join(directory, "meta.json")):
+                missing.append((stem, directory, summed, _trace_sample(fn, sample)))
+    with decomposing_many() as decompose:
+        missing = [(stem, directory, summed, _decompose_sample(traced, decompose))
+                   for stem, directory, summed, traced in missing]
+    for stem, directory, summed, decomposed in missing:
+        shutil.rmtree(directory, ignore_errors=True)
+        os.makedirs(os.path.dirname(directory), exist_ok=True)
+        staging = tempfile.mkdtemp(prefix=f".{stem}.", dir=os.path.dirname(directory))
+        with open(os.path.join(staging, "meta.json"), "w") as f:
+            json.dump(_save_sample(decomposed, staging, summed), f)
+        try:
+            os.rename(staging, directory)
+        except OSError:  # another run exported it first
+            shutil.rmtree(staging)
+    found = []
+    for group, index, directory in places:
+        with open(os.path.join(directory, "meta.json")) as f:
             meta = json.load(f)
         found.append(Sample(group, index, directory, meta["status"], meta.get("message", ""),
                             meta.get("inputs", 0), meta.get("outputs", 0)))
     return found
 
 
-def _export_group_job(args):
-    return export_group(*args)
+def _export_groups_job(args):
+    return export_groups(*args)
 
 
 def export_all(groups: list[Group], limit: int | None, jobs: int = 1) -> list[Sample]:
     # A sample directory's layout is part of the key: drawn_<i>.npy came in with issue 29.
     fingerprint = harness._exporter_fingerprint() + ", drawn outputs"
-    work = [(g, limit, fingerprint) for g in groups]
     if jobs <= 1:
-        return [s for w in work for s in export_group(*w)]
+        return export_groups(groups, limit, fingerprint)
+    # Batches of GROUPS_PER_JOB groups, in order: each pays decomposing_many's setup once.
+    work = [(groups[i:i + GROUPS_PER_JOB], limit, fingerprint)
+            for i in range(0, len(groups), GROUPS_PER_JOB)]
     import multiprocessing
     with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-        return [s for batch in pool.map(_export_group_job, work) for s in batch]
+        return [s for batch in pool.map(_export_groups_job, work) for s in batch]
 
 
 @dataclass

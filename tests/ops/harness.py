@@ -3,7 +3,9 @@
 For each (case, dtype): a tiny module that calls the op once per item of `shapes` is
 exported with exporter.export to build/test-ops/cases/<key>/ together with its inputs,
 the eager outputs and the program's op list (codegen.oplist), cached by a hash of the
-case, torch's version, the program format's version and the exporter's sources. Per kernel library, the resolver
+case, torch's version, the program format's version and the exporter's sources. What
+the cache lacks is exported in batches on every core (export_many: the same programs,
+with torch's per-call decomposition setup paid once per batch). Per kernel library, the resolver
 (codegen.resolve) decides which programs the library can run; those are built into ONE
 runtime through the real flow (`scons programs=... libraries=<lib>,prim`), and each is
 run with `bin/runner` on a 64 KB thread stack (--stack) and compared with torch: exact
@@ -385,44 +387,80 @@ def _case_dir(case: OpCase, dtype: str, fingerprint: str, backend: str) -> tuple
     return key, os.path.join(REPO, BUILD, "cases", key)
 
 
-def _export_in_worker(case_id: str, dtype: str, fingerprint: str, backend: str,
-                      cases_module: str) -> None:
-    """One export in a worker process (it finds the case by id in the CASES of
-    `cases_module`: cases hold no picklable identity); a failure is left for the serial
-    pass, which reports it on its case."""
+# Exports per worker task: decomposing_many's setup (tests/ops/decompose_many.py) is paid
+# once per batch, and a batch holds its traced programs in memory until they decompose.
+BATCH = 40
+
+
+def _export_in_worker(batch: list, fingerprint: str, backend: str, cases_module: str) -> None:
+    """A batch of (case id, dtype) exported in a worker process (it finds the cases by id
+    in the CASES of `cases_module`: cases hold no picklable identity)."""
     import importlib
 
     import torch
     torch.set_num_threads(1)  # one export per core, not each on every core
-    try:
-        cases = importlib.import_module(cases_module).CASES
-        export_case(next(c for c in cases if c.id == case_id), dtype, fingerprint, backend)
-    except Exception:
-        pass
+    cases = {c.id: c for c in importlib.import_module(cases_module).CASES}
+    export_many([(cases[case_id], dtype) for case_id, dtype in batch], fingerprint, backend)
+
+
+def export_many(pairs, fingerprint: str, backend: str = "") -> None:
+    """Exports the (case, dtype) pairs the cache lacks, each as exporter.export would, but
+    decomposed in one decomposing_many block: traced first, then decomposed one after the
+    other, then lowered and saved. A pair that fails anywhere is left out for export_case,
+    which exports it alone and reports the error on its case."""
+    from exporter.export import capture, lower
+    from tests.ops.decompose_many import decomposing_many
+
+    traced = []
+    for case, dtype in pairs:
+        key, directory = _case_dir(case, dtype, fingerprint, backend)
+        if os.path.exists(os.path.join(directory, "meta.json")):
+            continue
+        try:
+            module, inputs, expected = prepare(case, dtype, key)
+            traced.append((key, directory, inputs, expected, capture(module, tuple(inputs))))
+        except Exception:
+            continue
+    decomposed = []
+    with decomposing_many() as decompose:
+        for key, directory, inputs, expected, ep in traced:
+            try:
+                decomposed.append((key, directory, inputs, expected, decompose(ep)))
+            except Exception:
+                continue
+    for key, directory, inputs, expected, ep in decomposed:
+        try:
+            save(lower(ep, partitioner=partitioner(backend)), inputs, expected, directory, key)
+        except Exception:
+            continue
 
 
 def export_missing(pairs, fingerprint: str, backend: str = "",
                    cases_module: str = "tests.ops.cases") -> None:
-    """Exports the (case, dtype) pairs the cache lacks, on every core (a cold cache holds
-    thousands of exports, each a second of single-threaded Python). TAILOR_TEST_EXPORT_JOBS
-    caps the processes; 1 exports nothing here and leaves it all to export_case. The
-    cases are among the CASES of `cases_module`."""
-    missing = [(case.id, dtype) for case, dtype in pairs
+    """Exports the (case, dtype) pairs the cache lacks, in batches (export_many) on every
+    core: a cold cache holds thousands of exports. TAILOR_TEST_EXPORT_JOBS caps the
+    processes; 1 exports in this process. The cases are among the CASES of
+    `cases_module`."""
+    missing = [(case, dtype) for case, dtype in pairs
                if not os.path.exists(os.path.join(_case_dir(case, dtype, fingerprint,
                                                             backend)[1], "meta.json"))]
     jobs = min(int(os.environ.get("TAILOR_TEST_EXPORT_JOBS", os.cpu_count() or 1)),
                len(missing))
     if jobs <= 1:
+        export_many(missing, fingerprint, backend)
         return
     import concurrent.futures
     import multiprocessing
+    ids = [(case.id, dtype) for case, dtype in missing]
+    # Batches of at most BATCH, at least one per process.
+    size = max(1, min(BATCH, -(-len(ids) // jobs)))
     # spawn, not fork: the parent has torch's thread pools running.
     try:
         with concurrent.futures.ProcessPoolExecutor(
                 jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-            for future in [pool.submit(_export_in_worker, case_id, dtype, fingerprint, backend,
+            for future in [pool.submit(_export_in_worker, ids[i:i + size], fingerprint, backend,
                                        cases_module)
-                           for case_id, dtype in missing]:
+                           for i in range(0, len(ids), size)]:
                 future.result()
     except concurrent.futures.process.BrokenProcessPool:
         pass  # a worker died: export_case exports what is still missing, one at a time
@@ -435,7 +473,6 @@ def export_case(case: OpCase, dtype: str, fingerprint: str, backend: str = "") -
     meta_path = os.path.join(directory, "meta.json")
     if not os.path.exists(meta_path):
         shutil.rmtree(directory, ignore_errors=True)  # left by an interrupted older run
-        os.makedirs(os.path.dirname(directory), exist_ok=True)
         _export_to(case, dtype, directory, key, backend)
     with open(meta_path) as f:
         meta = json.load(f)
@@ -449,8 +486,17 @@ def export_case(case: OpCase, dtype: str, fingerprint: str, backend: str = "") -
 
 
 def _export_to(case: OpCase, dtype: str, final: str, key: str, backend: str) -> None:
-    import torch
     from exporter.export import export
+
+    module, inputs, expected = prepare(case, dtype, key)
+    save(export(module, tuple(inputs), partitioner=partitioner(backend)), inputs, expected,
+         final, key)
+
+
+def prepare(case: OpCase, dtype: str, key: str) -> tuple:
+    """(module, inputs, eager outputs) of (case, dtype), its inputs drawn from a seed
+    taken from its cache key."""
+    import torch
 
     calls = _inputs_of(case)
     gen = torch.Generator().manual_seed(int(key.rsplit("_", 1)[1], 16) % (2 ** 31))
@@ -462,13 +508,22 @@ def _export_to(case: OpCase, dtype: str, final: str, key: str, backend: str) -> 
                      [v for spec, v in zip(specs, values) if isinstance(spec, Constant)])
     with torch.no_grad():
         expected = module(*inputs)
-    partitioner = None
-    if backend == XNNPACK:
-        from backends.xnnpack import XnnpackPartitioner
-        partitioner = XnnpackPartitioner()
-    program = export(module, tuple(inputs), partitioner=partitioner)
+    return module, inputs, expected
+
+
+def partitioner(backend: str):
+    """The partitioner an export for `backend` uses ("": none)."""
+    if backend != XNNPACK:
+        return None
+    from backends.xnnpack import XnnpackPartitioner
+    return XnnpackPartitioner()
+
+
+def save(program, inputs: list, expected: tuple, final: str, key: str) -> None:
+    """Writes the program, its inputs, eager outputs, op list and meta.json into `final`."""
     # Written to a fresh directory renamed into place, so a concurrent run never sees
     # half an export (and the one that loses the race keeps the winner's).
+    os.makedirs(os.path.dirname(final), exist_ok=True)
     directory = tempfile.mkdtemp(prefix=f".{key}.", dir=os.path.dirname(final))
     program.save(os.path.join(directory, f"{key}.pte"))
     for i, value in enumerate(inputs):

@@ -22,7 +22,7 @@ def _run(library: str):
     if MODE:
         limit = None if MODE == "full" else int(MODE)
         return conformance.conformance(library, limit, subset=(), jobs=2)
-    return conformance.conformance(library)
+    return conformance.conformance(library, jobs=2)  # exports on both cores
 
 
 @pytest.mark.parametrize("library", ["portable"])

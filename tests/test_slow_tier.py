@@ -1,0 +1,28 @@
+"""The slow tier (tests/conftest.py): a test marked slow skips in the README's test
+command, saying how to run it, and runs with --slow."""
+
+import subprocess
+import sys
+
+from tests.conftest import REPO
+
+# One test of the tier: the family tests' programs= neighbours (tests/e2e).
+SLOW = "tests/e2e/test_model_families.py::test_family_from_programs_matches_eager"
+
+
+def _pytest(*args: str) -> str:
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
+                           *args], cwd=REPO, capture_output=True, text=True)
+    return proc.stdout + proc.stderr
+
+
+def test_slow_tests_skip_without_the_option():
+    out = _pytest(SLOW + "[gru-host]")
+    assert "1 skipped" in out and "slow tier: run with --slow (.ci/run does)" in out, out
+
+
+def test_the_option_selects_only_the_tier_with_the_marker():
+    # -m slow --slow: the tier's tests and nothing else (collected only, not run).
+    out = _pytest("--slow", "-m", "slow", "--collect-only", "tests/e2e/test_model_families.py")
+    collected = [line for line in out.splitlines() if "::" in line]
+    assert collected and all("test_family_from_programs_matches_eager" in c for c in collected), out
