@@ -39,11 +39,12 @@ import sys
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 from bench import benchmarks_md  # noqa: E402
+from codegen import build_layout  # noqa: E402
 from bench import gemm as gemm_bench  # noqa: E402
 from bench.versus_onnxruntime import (  # noqa: E402
     Workload, burst_ms, onnxruntime_sessions, runner_ms, save_inputs, scons_build)
 
-BUILD = "build/bench-vision224"
+BUILD = build_layout.tree("bench-vision224")
 TARGETS = ("host", "host-xnnpack")
 THREADS = (1, 2)
 SECTION = "Vision side by side"

@@ -2,9 +2,9 @@
 linear over each pixel's channels (exporter/quantize/modules.py, QuantizedPointwiseConv:
 int8 weights per output channel, each pixel's channels quantized to int8 at run time in
 8da8w), with `convolutions: all` its 3x3 ones the quantized linear over each receptive
-field (QuantizedConv, a strided padded one too), its depthwise one stays float. One host runtime (scons run=1: the
-self-check compares with the quantized model in eager), then the runner against that model
-at every CPU level."""
+field (QuantizedConv, a strided padded one too); its depthwise one stays float. One host
+runtime (scons run=1: the self-check compares with the quantized model in eager), then the
+runner against that model at every CPU level."""
 
 import os
 import subprocess
@@ -13,10 +13,11 @@ import numpy as np
 import pytest
 import torch
 
+from codegen import build_layout
 from tests.conftest import REPO, run_scons
 from tests.ops.harness import cpu_levels
 
-BUILD = "build/test-e2e-quantized-conv"
+BUILD = build_layout.tree("test-e2e-quantized-conv")
 NAME = "q_cnn_8da8w"
 MODEL = """description: 3x3, depthwise, 1x1 and strided 3x3 convolutions, quantized 8da8w
 factory: tl_quantized_cnn:make
@@ -55,14 +56,14 @@ def built(tmp_path_factory):
     (folder / "tl_quantized_cnn.py").write_text(FACTORY)
     (folder / f"{NAME}.yaml").write_text(MODEL)
     run_scons("model=" + str(folder / f"{NAME}.yaml"), "run=1", "build_dir=" + BUILD)
-    return folder, os.path.join(REPO, BUILD, "host", NAME)
+    return folder, os.path.join(REPO, build_layout.output_dir([NAME], build_dir=BUILD))
 
 
 def test_self_check_and_kernels(built):
     _, out = built
     with open(os.path.join(out, f"{NAME}.check.txt")) as f:
         assert f.read().strip().endswith("check passed")
-    with open(os.path.join(out, "kernel_plan.yaml")) as f:
+    with open(build_layout.kernel_plan(out)) as f:
         plan = f.read()
     # The dense convolutions run as the quantized linear; the depthwise one stays a
     # convolution.
@@ -83,7 +84,7 @@ def test_runner_matches_the_quantized_cnn(built, tmp_path, monkeypatch, level):
     assert report.float_convolutions == 1
     x = torch.randn(3, 3, 12, 12, generator=torch.Generator().manual_seed(3))
     np.save(tmp_path / "x.npy", x.numpy())
-    proc = subprocess.run([os.path.join(out, "bin", "runner"), os.path.join(out, f"{NAME}.pte"),
+    proc = subprocess.run([build_layout.runner(out), build_layout.program(out, NAME),
                            "--input", str(tmp_path / "x.npy"), "--output",
                            str(tmp_path / "y.npy")],
                           capture_output=True, text=True, env=dict(os.environ, TL_CPU_LEVEL=level))
