@@ -48,13 +48,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from codegen import build_layout
 from codegen.kernel_manifest import load_library
 from codegen.oplist import oplist_to_yaml, ops_from_program, parse_oplist
 from codegen.schema import load_aten_schemas
 from tests.conftest import REPO
 from tests.ops import harness
 
-BUILD = "build/conformance"
+BUILD = build_layout.tree("conformance")
 INT_DTYPES = ("Bool", "Byte", "Char", "Short", "Int", "Long")
 # Float32 results: eager and the kernels may sum or round in another order.
 TOLERANCE = {"float32": (1e-5, 1e-5), "float64": (1e-10, 1e-10), "float16": (1e-3, 2e-3)}

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from codegen import build_layout
 from codegen.errors import ManifestError
 from codegen.kernel_manifest import load_library
 from codegen.oplist import oplist_to_yaml, ops_from_program, parse_oplist
@@ -49,7 +50,7 @@ from codegen.target import load_target
 from tests.conftest import REPO, SCONS
 from tests.ops.cases import CASES, Arg, Computed, Constant, Given, In, OpCase, Tensors
 
-BUILD = "build/test-ops"
+BUILD = build_layout.tree("test-ops")
 KERNELS_DIR = os.path.join(REPO, "manifests", "kernels")
 XNNPACK = "xnnpack"                 # the delegate, run as a library of its own
 XNNPACK_TARGET = "host-xnnpack"
@@ -769,7 +770,7 @@ def runner_path(ptes: list[str], library: str, select: str = "used",
     plan = stages.BuildPlan(target_name=target, models=(), programs=tuple(ptes),
                             libraries=libraries, ops="", select=select, run=False,
                             sanitize=SANITIZE, verbose=False, build_dir=build_dir)
-    return os.path.join(REPO, build_dir, plan.target_dir, plan.variant, "bin", "runner")
+    return build_layout.runner(os.path.join(REPO, build_dir, plan.target_dir, plan.variant))
 
 
 def scons(*args: str, jobs: int = 2) -> None:
