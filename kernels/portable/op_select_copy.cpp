@@ -26,12 +26,7 @@ Tensor& select_copy_int_out(KernelContext& ctx, const Tensor& self, int64_t dim,
                   InvalidArgument, out);
 
   // Resize: the slice of length 1 at `at`, without dim d.
-  StridedView view = slice_view(self, d, at, 1, 1);
-  for (int64_t i = d; i + 1 < view.rank; ++i) {
-    view.sizes[i] = view.sizes[i + 1];
-    view.strides[i] = view.strides[i + 1];
-  }
-  --view.rank;
+  const StridedView view = select_view(self, d, at);
   TL_KERNEL_CHECK(ctx, resize_tensor(out, IntArrayRef(view.sizes, view.rank)) == Error::Ok,
                   InvalidArgument, out);
 

@@ -1224,12 +1224,22 @@ CASES = [
            BINARY + MIXED + each_dtype(("Double", "Half", "BFloat16", "Bool") + INT,
                                        shapes=((2, 3), (3,)), domains=(None, None)),
            domain="small"),
-    # Ops of that set torch.export decomposes (no kernel of their own): floor_divide to
-    # div(rounding_mode="floor"), rsub to sub. logit and glu stay whole (their kernels;
-    # exporter/decompositions.py) and have more cases in the shape section below.
-    OpCase("floor_divide.default", ("Float", "Int"), BINARY, domain="nonzero"),
-    OpCase("floor_divide.default", ("Int", "Long"), [INT_PAIRS], domain="specials_nonzero",
+    # floor_divide, logit and glu stay whole (their kernels; exporter/decompositions.py;
+    # logit and glu have more cases in the shape section below); rsub becomes sub.
+    OpCase("floor_divide.default", REALH, BINARY, domain="nonzero"),
+    OpCase("floor_divide.default", ("Float",), MIXED[:-1], domain="nonzero", name="mixed"),
+    OpCase("floor_divide.default", ("Int",), each_dtype(INT, shapes=INT_PAIRS,
+                                                        domains=INT_PAIR_DOMAINS),
            name="specials"),
+    OpCase("floor_divide.default", ("Float",),
+           [SPECIAL_PAIRS] + each_dtype(("Double", "Half", "BFloat16"), shapes=((24, 1), (24,)),
+                                        domains=("specials", "specials")),
+           name="float_specials"),
+    OpCase("floor_divide.Scalar", REALH, [((2, 3),), ((),), ((0, 4),), (In((3, 2), perm=(1, 0)),)],
+           args=(3,)),
+    OpCase("floor_divide.Scalar", ("Char", "Int", "Long", "Float", "Half"), [((2, 3),)],
+           args=(-3,), name="negative"),
+    OpCase("floor_divide.Scalar", REALH, [((2, 3),)], args=(2.5,), name="float"),
     OpCase("logit.default", ("Float",), [((2, 3),), (In((4, 6), domain="specials"),)],
            domain="positive"),
     OpCase("logit.default", ("Float",), [((2, 3),), (In((4, 6), domain="specials"),)],
@@ -1822,6 +1832,12 @@ _SCATTER = [
     ((), Arg(0), Given((), "Long", values=(0,)), ()),
 ]
 _SCATTER_VALUE = [call[:3] for call in _SCATTER]
+# masked_fill's calls: the mask of self's shape, broadcast over self, broadcasting self
+# (the out takes the broadcast shape), a 0-d self, an empty one, a permuted one.
+_MASKED_FILL = [((3, 4), In((3, 4), "Bool")), ((3, 4), In((4,), "Bool")),
+                ((4,), In((3, 4), "Bool")), ((), In((2,), "Bool")), ((0, 4), In((4,), "Bool")),
+                (In((4, 3), perm=(1, 0)), In((3, 1), "Bool"))]
+
 ISSUE29_REDUCTION_CASES = [
     OpCase("amin.default", ALL, [((3, 4, 5),), ((4,),), ((0, 3),)], args=([-1],)),
     OpCase("amin.default", ("Float", "Long", "Bool"), [((3, 4, 5),), ((),)], args=([], True),
@@ -1914,13 +1930,22 @@ ISSUE29_REDUCTION_CASES = [
             ((4, 5), (4, 2), Arg(1), Arg(-3), Arg(None), Arg(2)),
             ((4, 5), (0, 5), Arg(0), Arg(2), Arg(2)),
             ((3,), (3,))]),
-    # torch.export decomposes these (no kernel of their own): masked_fill to where,
-    # select_scatter to arange/eq/where; floor_divide's cases are with the elementwise ops.
-    OpCase("masked_fill.Scalar", ("Float", "Int", "Bool"),
-           [((3, 4), In((3, 4), "Bool")), ((3, 4), In((4,), "Bool"))], args=(1,)),
-    OpCase("masked_fill.Tensor", ("Float", "Long"),
-           [((3, 4), In((3, 4), "Bool"), ()), ((0, 4), In((4,), "Bool"), ())]),
-    OpCase("select_scatter.default", ("Float", "Long"),
-           [((4, 5), (5,), Arg(0), Arg(1)), ((4, 5), (4,), Arg(1), Arg(-1))]),
+    # masked_fill and select_scatter stay whole (exporter/decompositions.py). masked_fill
+    # broadcasts self and mask both ways (out-of-place); its value converts to self's dtype.
+    OpCase("masked_fill.Scalar", ALL, _MASKED_FILL, args=(1,)),
+    OpCase("masked_fill.Scalar", FLOAT, [((2, 3), In((2, 3), "Bool"))], args=(float("-inf"),),
+           name="minus_inf"),
+    OpCase("masked_fill.Scalar", INT + ("Bool",), [((3, 4), In((3, 4), "Bool"))], args=(2.7,),
+           name="truncates"),
+    OpCase("masked_fill.Tensor", ALL, [(*call, ()) for call in _MASKED_FILL]),
+    OpCase("masked_fill.Tensor", ("Float", "Int"),
+           [((3, 4), In((4,), "Bool"), In((), "Double")), ((3, 4), In((3, 4), "Bool"),
+                                                         In((), "Bool")),
+            ((3, 4), In((3, 4), "Bool"), In((), "Half"))], name="value_dtype"),
+    # select_scatter(self, src, dim, index): src has self's shape without dim.
+    OpCase("select_scatter.default", ALL,
+           [((4, 5), (5,), Arg(0), Arg(1)), ((4, 5), (4,), Arg(1), Arg(-1)),
+            ((2, 3, 4), (2, 4), Arg(1), Arg(2)), ((3,), (), Arg(0), Arg(-3)),
+            ((0, 5), (0,), Arg(1), Arg(4)), ((1, 7, 65), (1, 65), Arg(-2), Arg(6))]),
 ]
 CASES += ISSUE29_REDUCTION_CASES

@@ -126,6 +126,18 @@ inline StridedView slice_view(const Tensor& t, int64_t dim, int64_t start, int64
   return v;
 }
 
+// The view t[..., at, ...] of contiguous `t` (`at` in dim `dim`, both valid): the slice
+// of length 1 at `at`, without dim `dim`.
+inline StridedView select_view(const Tensor& t, int64_t dim, int64_t at) {
+  StridedView v = slice_view(t, dim, at, 1, 1);
+  for (int64_t i = dim; i + 1 < v.rank; ++i) {
+    v.sizes[i] = v.sizes[i + 1];
+    v.strides[i] = v.strides[i + 1];
+  }
+  --v.rank;
+  return v;
+}
+
 // The view self[..., start:end:step, ...] along `dim` (a valid dim; step > 0) as Python
 // slices it: negative bounds count from the end, bounds outside the dim are clamped, an
 // empty range has length 0.
