@@ -1574,6 +1574,15 @@ CASES += QUANTIZED_CASES
 # Tailor's generator (README.md, Random operators), so their outputs are checked for what
 # a draw must satisfy, not against eager's numbers; the first call of each fills more
 # than one parallel block (16,384 elements) so tests/ops/test_ops.py's thread check splits it.
+# Batch norm calls with running statistics: input, weight, bias, running_mean,
+# running_var (positive); 2-D to 5-D, weight or bias absent, one value per channel.
+_BATCH_NORM_STATS = [
+    ((4, 3, 5, 5), (3,), (3,), (3,), In((3,), domain="positive")),
+    ((2, 4, 7), None, None, (4,), In((4,), domain="positive")),
+    ((5, 2), (2,), None, (2,), In((2,), domain="positive")),
+    ((2, 3, 2, 2, 2), None, (3,), (3,), In((3,), domain="positive")),
+    ((1, 3, 1, 2), (3,), (3,), (3,), In((3,), domain="positive"))]
+
 CREATION_CASES = [
     OpCase("ones.default", ALL, [()], args=([2, 3],), kwargs={"dtype": DTYPE}),
     OpCase("zeros.default", ALL, [()], args=([0, 4],), kwargs={"dtype": DTYPE}),
@@ -1629,6 +1638,16 @@ CREATION_CASES = [
            [((4, 3, 5, 5), (3,), (3,)), ((2, 4, 7), None, None), ((5, 2), (2,), None),
             ((1, 3, 1, 1), (3,), (3,)), ((2, 3, 2, 2, 2), None, (3,))],
            args=(True, 0.1, 1e-5), atol=1e-5, rtol=1e-4),
+    # With running statistics (what torch.export emits for F.batch_norm(x, mean, var,
+    # training=True)): lowered to _native_batch_norm_legit.out, which updates them in
+    # place; outputs 3 and 4 are the new mean and (unbiased) variance. Eval mode normalizes
+    # with them and saves no statistics.
+    OpCase("_native_batch_norm_legit_functional.default", ("Float", "Double"),
+           _BATCH_NORM_STATS, args=(True, 0.1, 1e-5), atol=1e-5, rtol=1e-4),
+    OpCase("_native_batch_norm_legit_functional.default", ("Float",), _BATCH_NORM_STATS[:2],
+           args=(True, 0.75, 1e-3), atol=1e-5, rtol=1e-4, name="momentum"),
+    OpCase("_native_batch_norm_legit_functional.default", ("Float", "Double"),
+           _BATCH_NORM_STATS, args=(False, 0.1, 1e-5), atol=1e-5, rtol=1e-4, name="eval"),
 ]
 CASES += CREATION_CASES
 
