@@ -985,6 +985,28 @@ CASES = [
                                     args=([2, 3, 5, 7], False)))],
            args=(0, 0, False), name="affine_grid"),
 
+    # grid_sampler_3d (F.grid_sample on 5-D input): the same modes but bicubic, which
+    # torch has only in 2-D; a grid of (x, y, z). The given grid holds corners, the
+    # centre and points half a voxel off and outside.
+    *[OpCase("grid_sampler_3d.default", ("Float", "Double"),
+             [((2, 3, 4, 5, 6), (2, 3, 2, 4, 3)), ((1, 2, 1, 1, 1), (1, 2, 1, 3, 3)),
+              ((1, 2, 3, 4, 4), Given((1, 2, 3, 1, 3), values=(
+                  -1, -1, -1, 1, 1, 1, 0, 0, 0, 0.125, -0.375, 0.625, 1.5, -1.25, 2.0,
+                  -0.875, 0.3, -1.5))),
+              ((0, 2, 3, 3, 3), (0, 2, 2, 2, 3)), ((1, 2, 3, 3, 3), (1, 0, 2, 3, 3))],
+             args=(mode, padding, align),
+             name=f"{mode_name}_{padding_name}{'_align' if align else ''}")
+      for mode, mode_name in [(0, "bilinear"), (1, "nearest")]
+      for padding, padding_name in [(0, "zeros"), (1, "border"), (2, "reflection")]
+      for align in (False, True)],
+    OpCase("grid_sampler_3d.default", ("Half", "BFloat16"),
+           [((1, 2, 3, 4, 5), (1, 2, 3, 2, 3))], args=(0, 0, False), domain="small",
+           name="bilinear_16bit"),
+    OpCase("grid_sampler_3d.default", ("Float",),
+           [((1, 2, 3, 4, 5), Computed((1, 3, 4), by="affine_grid_generator",
+                                       args=([1, 2, 3, 4, 5], True)))],
+           args=(0, 1, True), name="affine_grid"),
+
     # Adaptive pooling: output cell i of n covers [floor(i*in/n), ceil((i+1)*in/n)).
     OpCase("_adaptive_avg_pool2d.default", FLOAT, [((2, 3, 7, 9),), ((3, 7, 9),)],
            args=([4, 5],), name="smaller"),
