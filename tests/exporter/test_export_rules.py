@@ -120,11 +120,9 @@ def test_defaulted_and_none_arguments_get_values(split_program):
     #     Tensor? bias, float eps, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2)
     assert len(ln) == 8
     assert _value(split_program, ln[4]) == model.Double(1e-5)
-    # masked_fill's scalar_tensor(-inf) reads no tensor: it is folded into a 0-d constant.
-    assert "scalar_tensor" in split_program.folded
-    where = dict(_calls(split_program))["aten::where.self_out"]
-    fill = _value(split_program, where[1])
-    assert fill.sizes == [] and fill.constant is not None
+    # masked_fill stays whole (exporter/decompositions.py): -inf is its Scalar argument.
+    fill = dict(_calls(split_program))["aten::masked_fill.Scalar_out"]
+    assert _value(split_program, fill[2]) == model.Double(float("-inf"))
 
 
 @pytest.mark.parametrize("batch", [1, 6])
