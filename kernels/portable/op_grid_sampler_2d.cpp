@@ -29,32 +29,11 @@ Tensor& grid_sampler_2d_out(KernelContext& ctx, const Tensor& input, const Tenso
                             int64_t interpolation_mode, int64_t padding_mode,
                             bool align_corners, Tensor& out) {
   namespace d = grid_sampler_2d_detail;
-  // Validate
-  TL_KERNEL_CHECK_MSG(ctx, input.dim() == 4 && grid.dim() == 4 && grid.size(3) == 2 &&
-                               grid.size(0) == input.size(0),
-                      InvalidArgument, out,
-                      "grid_sampler_2d.out: input must be [N, C, H, W] and grid [N, H_out, "
-                      "W_out, 2]");
-  TL_KERNEL_CHECK_MSG(ctx, input.size(2) > 0 && input.size(3) > 0, InvalidArgument, out,
-                      "grid_sampler_2d.out: the input has an empty spatial dim");
-  TL_KERNEL_CHECK_MSG(ctx, interpolation_mode >= d::kBilinear &&
-                               interpolation_mode <= d::kBicubic && padding_mode >= d::kZeros &&
-                               padding_mode <= d::kReflection,
-                      InvalidArgument, out,
-                      "grid_sampler_2d.out: interpolation_mode %lld or padding_mode %lld is "
-                      "not one of torch's (0-2 each)", static_cast<long long>(interpolation_mode),
-                      static_cast<long long>(padding_mode));
-  TL_KERNEL_CHECK_MSG(ctx, same_dtype(input, grid) && same_dtype(input, out), InvalidArgument,
-                      out, "grid_sampler_2d.out: input, grid and out must have one dtype");
-  TL_KERNEL_CHECK(ctx,
-                  is_default_dim_order(input) && is_default_dim_order(grid) &&
-                      is_default_dim_order(out),
-                  InvalidArgument, out);
-
-  // Resize
-  const int64_t sizes[4] = {input.size(0), input.size(1), grid.size(1), grid.size(2)};
-  TL_KERNEL_CHECK(ctx, resize_tensor(out, IntArrayRef(sizes, 4)) == Error::Ok,
-                  InvalidArgument, out);
+  // Validate, resize
+  if (!d::check_grid_sampler(ctx, "grid_sampler_2d.out", input, grid, 2, interpolation_mode,
+                             d::kBicubic, padding_mode, out)) {
+    return out;
+  }
 
   // Compute: per output cell, its source position once, then every channel.
   TL_SWITCH_FLOAT_TYPES(input.dtype(), ctx, "grid_sampler_2d.out", T, [&] {

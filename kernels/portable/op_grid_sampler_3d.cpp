@@ -39,35 +39,11 @@ Tensor& grid_sampler_3d_out(KernelContext& ctx, const Tensor& input, const Tenso
                             bool align_corners, Tensor& out) {
   namespace g = grid_sampler;
   namespace d = grid_sampler_3d_detail;
-  // Validate
-  TL_KERNEL_CHECK_MSG(ctx, input.dim() == 5 && grid.dim() == 5 && grid.size(4) == 3 &&
-                               grid.size(0) == input.size(0),
-                      InvalidArgument, out,
-                      "grid_sampler_3d.out: input must be [N, C, D, H, W] and grid [N, D_out, "
-                      "H_out, W_out, 3]");
-  TL_KERNEL_CHECK_MSG(ctx, input.size(2) > 0 && input.size(3) > 0 && input.size(4) > 0,
-                      InvalidArgument, out,
-                      "grid_sampler_3d.out: the input has an empty spatial dim");
-  TL_KERNEL_CHECK_MSG(ctx, (interpolation_mode == g::kBilinear ||
-                            interpolation_mode == g::kNearest) &&
-                               padding_mode >= g::kZeros && padding_mode <= g::kReflection,
-                      InvalidArgument, out,
-                      "grid_sampler_3d.out: interpolation_mode %lld or padding_mode %lld is "
-                      "not one torch takes in 3-D (0 bilinear or 1 nearest; padding 0-2)",
-                      static_cast<long long>(interpolation_mode),
-                      static_cast<long long>(padding_mode));
-  TL_KERNEL_CHECK_MSG(ctx, same_dtype(input, grid) && same_dtype(input, out), InvalidArgument,
-                      out, "grid_sampler_3d.out: input, grid and out must have one dtype");
-  TL_KERNEL_CHECK(ctx,
-                  is_default_dim_order(input) && is_default_dim_order(grid) &&
-                      is_default_dim_order(out),
-                  InvalidArgument, out);
-
-  // Resize
-  const int64_t sizes[5] = {input.size(0), input.size(1), grid.size(1), grid.size(2),
-                            grid.size(3)};
-  TL_KERNEL_CHECK(ctx, resize_tensor(out, IntArrayRef(sizes, 5)) == Error::Ok,
-                  InvalidArgument, out);
+  // Validate, resize
+  if (!g::check_grid_sampler(ctx, "grid_sampler_3d.out", input, grid, 3, interpolation_mode,
+                             g::kNearest, padding_mode, out)) {
+    return out;
+  }
 
   // Compute: per output cell, its source position once, then every channel.
   TL_SWITCH_FLOAT_TYPES(input.dtype(), ctx, "grid_sampler_3d.out", T, [&] {
@@ -91,7 +67,8 @@ Tensor& grid_sampler_3d_out(KernelContext& ctx, const Tensor& input, const Tenso
           const int64_t yi = finite ? static_cast<int64_t>(__builtin_nearbyint(y)) : -1;
           const int64_t zi = finite ? static_cast<int64_t>(__builtin_nearbyint(z)) : -1;
           for (int64_t c = 0; c < channels; ++c) {
-            dst[c * cells + cell] = static_cast<T>(d::voxel<T, Acc>(src + c * block, xi, yi, zi, v));
+            dst[c * cells + cell] =
+                static_cast<T>(d::voxel<T, Acc>(src + c * block, xi, yi, zi, v));
           }
           continue;
         }

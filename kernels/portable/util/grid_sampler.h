@@ -77,4 +77,42 @@ void cubic_weights(T t, T w[4]) {
   w[3] = far(T(2) - t);
 }
 
+// Checks F.grid_sample's arguments over `spatial` dims (2 or 3): input [N, C, *in],
+// grid [N, *out, spatial], modes up to `last_mode` (bicubic only in 2-D), one dtype,
+// contiguous; then resizes out to [N, C, *out]. False (ctx failed, naming `op`) when they
+// do not fit.
+inline bool check_grid_sampler(KernelContext& ctx, const char* op, const Tensor& input,
+                               const Tensor& grid, int64_t spatial, int64_t interpolation_mode,
+                               int64_t last_mode, int64_t padding_mode, Tensor& out) {
+  const int64_t rank = spatial + 2;
+  TL_KERNEL_CHECK_MSG(ctx, input.dim() == rank && grid.dim() == rank &&
+                               grid.size(rank - 1) == spatial && grid.size(0) == input.size(0),
+                      InvalidArgument, false,
+                      "%s: input must be [N, C, <%lld spatial dims>] and grid [N, <%lld output "
+                      "dims>, %lld]", op, static_cast<long long>(spatial),
+                      static_cast<long long>(spatial), static_cast<long long>(spatial));
+  bool filled = true;
+  for (int64_t d = 2; d < rank; ++d) filled = filled && input.size(d) > 0;
+  TL_KERNEL_CHECK_MSG(ctx, filled, InvalidArgument, false,
+                      "%s: the input has an empty spatial dim", op);
+  TL_KERNEL_CHECK_MSG(ctx, interpolation_mode >= kBilinear && interpolation_mode <= last_mode &&
+                               padding_mode >= kZeros && padding_mode <= kReflection,
+                      InvalidArgument, false,
+                      "%s: interpolation_mode %lld or padding_mode %lld is not one torch takes "
+                      "here (modes 0-%lld, padding 0-2)", op,
+                      static_cast<long long>(interpolation_mode),
+                      static_cast<long long>(padding_mode), static_cast<long long>(last_mode));
+  TL_KERNEL_CHECK_MSG(ctx, same_dtype(input, grid) && same_dtype(input, out), InvalidArgument,
+                      false, "%s: input, grid and out must have one dtype", op);
+  TL_KERNEL_CHECK(ctx,
+                  is_default_dim_order(input) && is_default_dim_order(grid) &&
+                      is_default_dim_order(out),
+                  InvalidArgument, false);
+  int64_t sizes[5] = {input.size(0), input.size(1)};
+  for (int64_t d = 0; d < spatial; ++d) sizes[2 + d] = grid.size(1 + d);
+  TL_KERNEL_CHECK(ctx, resize_tensor(out, IntArrayRef(sizes, rank)) == Error::Ok,
+                  InvalidArgument, false);
+  return true;
+}
+
 }  // namespace tailor::native::grid_sampler
