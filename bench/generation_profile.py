@@ -31,6 +31,7 @@ CONTEXTS = (64, 256)
 GROUPS = {
     "linear layers": ("aten::addmm.out", "aten::mm.out"),
     "attention": ("llm::cache_attention.out", "aten::bmm.out", "aten::where.self_out",
+                  "aten::masked_fill.Scalar_out",
                   "aten::le.Tensor_out", "aten::bitwise_not.out", "aten::mul.Scalar_out",
                   "aten::_softmax.out", "aten::unsqueeze_copy.out", "aten::arange.start_out"),
     "copies of views": ("aten::view_copy.out", "aten::permute_copy.out",

@@ -15,6 +15,7 @@ A run past the bound fails in the kernel (kernels/portable/util/data_dependent.h
 """
 
 import torch
+from torch.utils._sympy.numbers import int_oo
 from torch.utils._sympy.value_ranges import ValueRanges
 
 aten = torch.ops.aten
@@ -32,6 +33,14 @@ def _broadcast_upper(shapes: list, upper, node: torch.fx.Node) -> int:
     return count
 
 
+def finite_bound(bound) -> int | None:
+    """A sympy bound as an int, or None when it is infinite: sympy's oo or torch's int_oo,
+    which says is_finite though it is not."""
+    if bound.is_number and bound.is_finite and bound not in (int_oo, -int_oo):
+        return int(bound)
+    return None
+
+
 def data_dependent_ranges(ep: torch.export.ExportedProgram, upper, ranges: dict) -> None:
     """Sets ranges[symbol] for each data-dependent size of `ep` (see the module docstring),
     in graph order, so a bound may build on an earlier one; `upper(size, node)` is the
@@ -46,7 +55,7 @@ def data_dependent_ranges(ep: torch.export.ExportedProgram, upper, ranges: dict)
         inputs = [a.meta["val"].shape for a in node.args if isinstance(a, torch.fx.Node)]
         bound = _broadcast_upper(inputs, upper, node)
         own = _broadcast_upper(inputs[:1], upper, node)
-        checked = size.node.shape_env.var_to_range[symbol].upper
-        if checked.is_finite and int(checked) < own:  # a torch._check in the model
-            bound = min(bound, int(checked))
+        checked = finite_bound(size.node.shape_env.var_to_range[symbol].upper)
+        if checked is not None and checked < own:  # a torch._check in the model
+            bound = min(bound, checked)
         ranges[symbol] = ValueRanges(0, bound)

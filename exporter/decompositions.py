@@ -7,8 +7,12 @@ logit becomes seven elementwise ops; roll an index_select over computed position
 operator of KEPT_WHOLE has a kernel of its own (manifests/kernels/portable.yaml) that
 makes one pass over its input and writes only its output, so it stays one call.
 
+floor_divide and masked_fill decompose to one op too (div with rounding_mode="floor";
+where with a constant): they are kept so the program names the operator the model
+called, and its kernel (the optimized library's masked_fill runs where's vector loop).
+
 Left to the table on purpose: rsub (it becomes sub.out, the same one pass, which the
-optimized library and XNNPACK serve), repeat_interleave.self_int (no out variant; it
+optimized library and XNNPACK serve; so no library declares rsub: nothing reaches it), repeat_interleave.self_int (no out variant; it
 becomes an expand_copy) and narrow (a slice_copy).
 """
 
@@ -33,6 +37,11 @@ KEPT_WHOLE = (
     aten.replication_pad3d.default,
     aten.glu.default,                  # glu.out
     aten.logit.default,                # logit.out
+    aten.floor_divide.default,         # floor_divide.out / .Scalar_out (`x // 2`)
+    aten.floor_divide.Scalar,
+    aten.masked_fill.Scalar,           # masked_fill.Scalar_out (where + a constant otherwise)
+    aten.masked_fill.Tensor,           # masked_fill.Tensor_out
+    aten.select_scatter.default,       # select_scatter.out (unsqueeze, expand and where)
 )
 
 

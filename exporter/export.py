@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import torch
 
+from exporter.batch_norm_training import lower_batch_norm_training
 from exporter.decompositions import decomposition_table
 from exporter.delegation import DelegationReport
 from exporter.drawn_outputs import drawn_outputs
@@ -244,6 +245,7 @@ def lower(ep: torch.export.ExportedProgram, *, name: str = "forward",
         node_count = sum(1 for n in ep.graph.nodes if n.op == "call_function")
         drawn = drawn_outputs(ep)
         simplified = simplify(ep)
+        lower_batch_norm_training(ep)
         built = build_method(ep, name, partitioner)
     data = model.Program(PROGRAM_VERSION, [built.method], _segments(built.segment))
     return Program(data, built.segment, built.plan, node_count, built.delegation, simplified,

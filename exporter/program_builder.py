@@ -28,7 +28,7 @@ import torch
 from torch.export.graph_signature import InputKind, OutputKind
 from torch.utils._sympy.value_ranges import bound_sympy
 
-from exporter.data_dependent import data_dependent_ranges
+from exporter.data_dependent import data_dependent_ranges, finite_bound
 from exporter.delegation import (Call, DelegationReport, Instruction, LoweredMethod,
                                  delegate_method)
 from exporter.errors import ExportError
@@ -57,6 +57,21 @@ class BuiltMethod:
     node_count: int         # call_function nodes in the core-ATen graph
     delegation: DelegationReport | None = None
     debug: tuple = ()       # per instruction, where it comes from (program/debug_record.py)
+
+
+def _unbounded_message(node: torch.fx.Node, expr) -> str:
+    """The error for a size without an upper bound: the op, and how to bound it (the
+    op's own `output_size=` argument where it has one, else a dynamic dim's max or a
+    torch._check)."""
+    op = (f" of {node.target._schema.name}.{node.target._overloadname or 'default'}"
+          if isinstance(node.target, torch._ops.OpOverload) else "")
+    fix = ("give the dynamic dim a max (dynamic_dims: max:) or bound the data-dependent "
+           "size with torch._check(size <= n)")
+    if isinstance(node.target, torch._ops.OpOverload) and any(
+            a.name == "output_size" for a in node.target._schema.arguments):
+        fix = f"pass output_size= to {node.target._schema.name.split('::')[-1]}, or " + fix
+    return (f"{describe(node)}: the output size {expr}{op} has no upper bound, so its "
+            f"memory cannot be planned; {fix}")
 
 
 def build_method(ep: torch.export.ExportedProgram, name: str, partitioner=None) -> BuiltMethod:
@@ -103,13 +118,10 @@ class _MethodBuilder:
         if expr.is_number:
             return int(expr)
         ranges = {**size.node.shape_env.var_to_range, **self.ranges}
-        upper = bound_sympy(expr, ranges).upper
-        if not upper.is_finite:
-            raise ExportError(
-                f"{describe(node)}: size {expr} has no upper bound, so its memory cannot be "
-                "planned; give the dynamic dim a max (dynamic_dims: max:) or bound the "
-                "data-dependent size with torch._check()")
-        return int(upper)
+        upper = finite_bound(bound_sympy(expr, ranges).upper)
+        if upper is None:
+            raise ExportError(_unbounded_message(node, expr))
+        return upper
 
     def _lower_bound(self, size) -> int:
         if isinstance(size, int):
@@ -118,8 +130,8 @@ class _MethodBuilder:
         if expr.is_number:
             return int(expr)
         ranges = {**size.node.shape_env.var_to_range, **self.ranges}
-        lower = bound_sympy(expr, ranges).lower
-        return max(0, int(lower)) if lower.is_finite else 0
+        lower = finite_bound(bound_sympy(expr, ranges).lower)
+        return max(0, lower) if lower is not None else 0
 
     def _tensor(self, fake: torch.Tensor, node: torch.fx.Node,
                 constant: torch.Tensor | None = None, state: bool = False) -> int:

@@ -50,36 +50,16 @@ void _native_batch_norm_legit_no_training_out(KernelContext& ctx, const Tensor& 
                       "_native_batch_norm_legit_no_training.out: out0 must take the input's "
                       "size, out1 and out2 the size [0]");
 
-  // Compute: per channel, y = x * scale + shift, folded as torch folds it.
-  int64_t inner = 1;  // elements per (n, c)
-  for (int64_t d = 2; d < input.dim(); ++d) {
-    inner *= input.size(d);
-  }
-  const int64_t batch = input.size(0);
+  // Compute
   if (input.numel() == 0) {
     return;
   }
   TL_SWITCH_FLOAT_TYPES(dtype, ctx, "_native_batch_norm_legit_no_training.out", T, [&] {
-    using Acc = acc_t<T>;
-    const T* x = input.const_data<T>();
-    const T* w = weight != nullptr ? weight->const_data<T>() : nullptr;
-    const T* b = bias != nullptr ? bias->const_data<T>() : nullptr;
-    const T* mean = running_mean.const_data<T>();
-    const T* var = running_var.const_data<T>();
-    T* y = out0.mutable_data<T>();
-    for (int64_t c = 0; c < channels; ++c) {
-      const Acc invstd =
-          Acc(1) / math::sqrt(static_cast<Acc>(var[c]) + static_cast<Acc>(eps));
-      const Acc scale = w != nullptr ? invstd * static_cast<Acc>(w[c]) : invstd;
-      const Acc shift =
-          (b != nullptr ? static_cast<Acc>(b[c]) : Acc(0)) - static_cast<Acc>(mean[c]) * scale;
-      for (int64_t n = 0; n < batch; ++n) {
-        const int64_t offset = (n * channels + c) * inner;
-        for (int64_t i = 0; i < inner; ++i) {
-          y[offset + i] = static_cast<T>(static_cast<Acc>(x[offset + i]) * scale + shift);
-        }
-      }
-    }
+    batch_norm_eval(input.const_data<T>(),
+                    weight != nullptr ? weight->const_data<T>() : nullptr,
+                    bias != nullptr ? bias->const_data<T>() : nullptr,
+                    running_mean.const_data<T>(), running_var.const_data<T>(), input.size(0),
+                    channels, batch_norm_inner(input), eps, out0.mutable_data<T>());
   });
 }
 

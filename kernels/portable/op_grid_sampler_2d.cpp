@@ -1,53 +1,10 @@
 #include "kernels/portable/util/acc_type.h"
+#include "kernels/portable/util/grid_sampler.h"
 #include "runtime/kernel/kernel_includes.h"
 
 namespace tailor::native::grid_sampler_2d_detail {
 
-// torch's interpolation_mode and padding_mode numbers (GridSamplerInterpolation/Padding).
-enum Mode : int64_t { kBilinear = 0, kNearest = 1, kBicubic = 2 };
-enum Padding : int64_t { kZeros = 0, kBorder = 1, kReflection = 2 };
-
-// A grid coordinate in [-1, 1] as a position in pixels: -1 and 1 are the corner pixels'
-// centres with align_corners, else their outer edges. Rounded as torch's CPU kernel
-// rounds it, so nearest mode picks its pixels.
-template <typename T>
-T unnormalize(T coord, int64_t size, bool align_corners) {
-  return align_corners ? (coord + T(1)) * (static_cast<T>(size - 1) / T(2))
-                       : (coord + T(1)) * (static_cast<T>(size) / T(2)) - T(0.5);
-}
-
-template <typename T>
-T clip(T x, int64_t size) {
-  const T high = static_cast<T>(size - 1);
-  return x < T(0) ? T(0) : (x > high ? high : x);  // NaN stays NaN: no pixel is read
-}
-
-// Mirrors x into [low, high] (given doubled, so half-pixel bounds stay integers).
-template <typename T>
-T reflect(T x, int64_t twice_low, int64_t twice_high) {
-  if (twice_low == twice_high) {
-    return T(0);
-  }
-  const T low = static_cast<T>(twice_low) / T(2);
-  const T span = static_cast<T>(twice_high - twice_low) / T(2);
-  x = math::fabs(x - low);
-  const T extra = math::fmod(x, span);
-  const int64_t flips = static_cast<int64_t>(math::floor(x / span));
-  return flips % 2 == 0 ? extra + low : span - extra + low;
-}
-
-// The source position of a grid coordinate under the padding mode, as torch computes it.
-template <typename T>
-T source_index(T coord, int64_t size, int64_t padding, bool align_corners) {
-  T x = unnormalize(coord, size, align_corners);
-  if (padding == kBorder) {
-    x = clip(x, size);
-  } else if (padding == kReflection) {
-    x = align_corners ? reflect(x, 0, 2 * (size - 1)) : reflect(x, -1, 2 * size - 1);
-    x = clip(x, size);
-  }
-  return x;
-}
+using namespace grid_sampler;  // the helpers shared with grid_sampler_3d
 
 inline bool inside(int64_t x, int64_t y, int64_t w, int64_t h) {
   return x >= 0 && x < w && y >= 0 && y < h;
@@ -57,31 +14,6 @@ inline bool inside(int64_t x, int64_t y, int64_t w, int64_t h) {
 template <typename T, typename Acc>
 Acc pixel(const T* plane, int64_t x, int64_t y, int64_t w, int64_t h) {
   return inside(x, y, w, h) ? static_cast<Acc>(plane[y * w + x]) : Acc(0);
-}
-
-// Position -> pixel index for the bicubic taps, which take padding each on its own.
-template <typename T>
-int64_t bicubic_tap(int64_t at, int64_t size, int64_t padding, bool align_corners) {
-  T x = static_cast<T>(at);
-  if (padding == kBorder) {
-    x = clip(x, size);
-  } else if (padding == kReflection) {
-    x = align_corners ? reflect(x, 0, 2 * (size - 1)) : reflect(x, -1, 2 * size - 1);
-    x = clip(x, size);
-  }
-  return static_cast<int64_t>(x);
-}
-
-// The cubic convolution weights (A = -0.75, as torch) of the 4 taps around fraction t.
-template <typename T>
-void cubic_weights(T t, T w[4]) {
-  const T a = T(-0.75);
-  auto near = [a](T x) { return ((a + T(2)) * x - (a + T(3))) * x * x + T(1); };
-  auto far = [a](T x) { return ((a * x - T(5) * a) * x + T(8) * a) * x - T(4) * a; };
-  w[0] = far(t + T(1));
-  w[1] = near(t);
-  w[2] = near(T(1) - t);
-  w[3] = far(T(2) - t);
 }
 
 }  // namespace tailor::native::grid_sampler_2d_detail
@@ -97,32 +29,11 @@ Tensor& grid_sampler_2d_out(KernelContext& ctx, const Tensor& input, const Tenso
                             int64_t interpolation_mode, int64_t padding_mode,
                             bool align_corners, Tensor& out) {
   namespace d = grid_sampler_2d_detail;
-  // Validate
-  TL_KERNEL_CHECK_MSG(ctx, input.dim() == 4 && grid.dim() == 4 && grid.size(3) == 2 &&
-                               grid.size(0) == input.size(0),
-                      InvalidArgument, out,
-                      "grid_sampler_2d.out: input must be [N, C, H, W] and grid [N, H_out, "
-                      "W_out, 2]");
-  TL_KERNEL_CHECK_MSG(ctx, input.size(2) > 0 && input.size(3) > 0, InvalidArgument, out,
-                      "grid_sampler_2d.out: the input has an empty spatial dim");
-  TL_KERNEL_CHECK_MSG(ctx, interpolation_mode >= d::kBilinear &&
-                               interpolation_mode <= d::kBicubic && padding_mode >= d::kZeros &&
-                               padding_mode <= d::kReflection,
-                      InvalidArgument, out,
-                      "grid_sampler_2d.out: interpolation_mode %lld or padding_mode %lld is "
-                      "not one of torch's (0-2 each)", static_cast<long long>(interpolation_mode),
-                      static_cast<long long>(padding_mode));
-  TL_KERNEL_CHECK_MSG(ctx, same_dtype(input, grid) && same_dtype(input, out), InvalidArgument,
-                      out, "grid_sampler_2d.out: input, grid and out must have one dtype");
-  TL_KERNEL_CHECK(ctx,
-                  is_default_dim_order(input) && is_default_dim_order(grid) &&
-                      is_default_dim_order(out),
-                  InvalidArgument, out);
-
-  // Resize
-  const int64_t sizes[4] = {input.size(0), input.size(1), grid.size(1), grid.size(2)};
-  TL_KERNEL_CHECK(ctx, resize_tensor(out, IntArrayRef(sizes, 4)) == Error::Ok,
-                  InvalidArgument, out);
+  // Validate, resize
+  if (!d::check_grid_sampler(ctx, "grid_sampler_2d.out", input, grid, 2, interpolation_mode,
+                             d::kBicubic, padding_mode, out)) {
+    return out;
+  }
 
   // Compute: per output cell, its source position once, then every channel.
   TL_SWITCH_FLOAT_TYPES(input.dtype(), ctx, "grid_sampler_2d.out", T, [&] {

@@ -1,4 +1,3 @@
-#include "kernels/portable/util/element_word.h"
 #include "kernels/portable/util/index.h"
 #include "kernels/portable/util/strided_copy.h"
 #include "runtime/kernel/kernel_includes.h"
@@ -28,25 +27,11 @@ Tensor& slice_scatter_out(KernelContext& ctx, const Tensor& self, const Tensor& 
                   is_default_dim_order(self) && is_default_dim_order(src) &&
                       is_default_dim_order(out),
                   InvalidArgument, out);
-  const StridedView view = python_slice_view(self, d, start, end, step);
-  bool fits = src.dim() == view.rank;
-  for (int64_t i = 0; fits && i < view.rank; ++i) {
-    fits = src.size(i) == view.sizes[i];
-  }
-  TL_KERNEL_CHECK_MSG(ctx, fits, InvalidArgument, out,
-                      "slice_scatter.out: src must have the slice's shape (%lld along dim %lld)",
-                      static_cast<long long>(view.sizes[d]), static_cast<long long>(d));
 
-  // Resize
-  TL_KERNEL_CHECK(ctx, resize_like(out, self) == Error::Ok, InvalidArgument, out);
-
-  // Copy self, then src over the slice.
-  TL_SWITCH_ELEMENT_WORD(self.dtype(), ctx, "slice_scatter.out", W, [&] {
-    if (out.data() != self.data() && self.nbytes() > 0) {
-      __builtin_memcpy(out.data(), self.data(), self.nbytes());
-    }
-    strided_write(static_cast<const W*>(src.data()), static_cast<W*>(out.data()), view);
-  });
+  // Resize, copy self, then src over the slice.
+  scatter_into_view<TL_SELECTED_DTYPE_MASK("slice_scatter.out")>(
+      ctx, "slice_scatter.out", self, src, python_slice_view(self, d, start, end, step),
+      "the slice's shape", out);
   return out;
 }
 

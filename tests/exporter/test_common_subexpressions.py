@@ -52,7 +52,7 @@ def test_a_mask_built_in_every_layer_is_computed_once():
         name = f"aten::{op._schema.name.split('::')[1]}.{op._overloadname}"
         assert counts.get(name) == 1, (name, counts.get(name))
     # Each layer still masks and normalizes its own scores.
-    assert counts["aten::where.self_out"] == 3
+    assert counts["aten::masked_fill.Scalar_out"] == 3
     assert counts["aten::_softmax.out"] == 3
     assert_plan_is_safe(program.method)
     for length in (3, 8, 16):                                # other lengths than traced

@@ -42,6 +42,13 @@ WHOLE = [
     (lambda x: x.tril(-1), (x4,), "aten::tril.out"),
     (lambda x: torch.stack([x, x], 1), (x4,), "aten::stack.out"),
     (lambda x: x.unbind(1), (x4,), "aten::unbind_copy.int_out"),
+    (lambda x: x // 2, (x4,), "aten::floor_divide.Scalar_out"),
+    (lambda x, y: torch.floor_divide(x, y), (x4, x4 + 1), "aten::floor_divide.out"),
+    (lambda x, m: x.masked_fill(m, -1.0), (x4, x4 > 0.5), "aten::masked_fill.Scalar_out"),
+    (lambda x, m, v: x.masked_fill(m, v), (x4, x4 > 0.5, torch.tensor(2.0)),
+     "aten::masked_fill.Tensor_out"),
+    (lambda x, s: torch.select_scatter(x, s, 1, 2), (x4, torch.rand(1, 4, 4)),
+     "aten::select_scatter.out"),
 ]
 
 

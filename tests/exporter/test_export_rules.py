@@ -120,11 +120,9 @@ def test_defaulted_and_none_arguments_get_values(split_program):
     #     Tensor? bias, float eps, *, Tensor(a!) out0, Tensor(b!) out1, Tensor(c!) out2)
     assert len(ln) == 8
     assert _value(split_program, ln[4]) == model.Double(1e-5)
-    # masked_fill's scalar_tensor(-inf) reads no tensor: it is folded into a 0-d constant.
-    assert "scalar_tensor" in split_program.folded
-    where = dict(_calls(split_program))["aten::where.self_out"]
-    fill = _value(split_program, where[1])
-    assert fill.sizes == [] and fill.constant is not None
+    # masked_fill stays whole (exporter/decompositions.py): -inf is its Scalar argument.
+    fill = dict(_calls(split_program))["aten::masked_fill.Scalar_out"]
+    assert _value(split_program, fill[2]) == model.Double(float("-inf"))
 
 
 @pytest.mark.parametrize("batch", [1, 6])
@@ -215,3 +213,36 @@ def test_unsupported_dtype_is_an_export_error():
 
     with pytest.raises(ExportError, match="complex64"):
         export(Complex(), (torch.randn(3, dtype=torch.complex64),))
+
+
+class RepeatInterleaveCounts(nn.Module):
+    """torch.repeat_interleave(r): a data-dependent length whose bound torch gives as
+    int_oo, unless output_size= or a torch._check bounds it."""
+
+    def __init__(self, bound: str = ""):
+        super().__init__()
+        self.bound = bound
+
+    def forward(self, r):
+        if self.bound == "output_size":
+            return torch.repeat_interleave(r, output_size=7)
+        y = torch.repeat_interleave(r)
+        if self.bound == "check":
+            torch._check(y.shape[0] <= 12)
+        return y
+
+
+def test_an_unbounded_data_dependent_size_names_the_op_and_the_fix():
+    with pytest.raises(ExportError, match=r"node 'repeat_interleave'.*output size u\d+ of "
+                                          r"aten::repeat_interleave.Tensor has no upper bound"
+                                          r".*pass output_size= to repeat_interleave"
+                                          r".*torch._check"):
+        export(RepeatInterleaveCounts(), (torch.tensor([1, 2, 3]),))
+
+
+@pytest.mark.parametrize("bound", ["output_size", "check"])
+def test_a_bounded_repeat_interleave_runs(bound):
+    program = export(RepeatInterleaveCounts(bound), (torch.tensor([1, 2, 3]),))
+    r = torch.tensor([2, 0, 5])
+    (got,) = run_program(program.data, program.segment, [r])
+    torch.testing.assert_close(got, torch.repeat_interleave(r))

@@ -989,6 +989,28 @@ CASES = [
                                     args=([2, 3, 5, 7], False)))],
            args=(0, 0, False), name="affine_grid"),
 
+    # grid_sampler_3d (F.grid_sample on 5-D input): the same modes but bicubic, which
+    # torch has only in 2-D; a grid of (x, y, z). The given grid holds corners, the
+    # centre and points half a voxel off and outside.
+    *[OpCase("grid_sampler_3d.default", ("Float", "Double"),
+             [((2, 3, 4, 5, 6), (2, 3, 2, 4, 3)), ((1, 2, 1, 1, 1), (1, 2, 1, 3, 3)),
+              ((1, 2, 3, 4, 4), Given((1, 2, 3, 1, 3), values=(
+                  -1, -1, -1, 1, 1, 1, 0, 0, 0, 0.125, -0.375, 0.625, 1.5, -1.25, 2.0,
+                  -0.875, 0.3, -1.5))),
+              ((0, 2, 3, 3, 3), (0, 2, 2, 2, 3)), ((1, 2, 3, 3, 3), (1, 0, 2, 3, 3))],
+             args=(mode, padding, align),
+             name=f"{mode_name}_{padding_name}{'_align' if align else ''}")
+      for mode, mode_name in [(0, "bilinear"), (1, "nearest")]
+      for padding, padding_name in [(0, "zeros"), (1, "border"), (2, "reflection")]
+      for align in (False, True)],
+    OpCase("grid_sampler_3d.default", ("Half", "BFloat16"),
+           [((1, 2, 3, 4, 5), (1, 2, 3, 2, 3))], args=(0, 0, False), domain="small",
+           name="bilinear_16bit"),
+    OpCase("grid_sampler_3d.default", ("Float",),
+           [((1, 2, 3, 4, 5), Computed((1, 3, 4), by="affine_grid_generator",
+                                       args=([1, 2, 3, 4, 5], True)))],
+           args=(0, 1, True), name="affine_grid"),
+
     # Adaptive pooling: output cell i of n covers [floor(i*in/n), ceil((i+1)*in/n)).
     OpCase("_adaptive_avg_pool2d.default", FLOAT, [((2, 3, 7, 9),), ((3, 7, 9),)],
            args=([4, 5],), name="smaller"),
@@ -1228,12 +1250,22 @@ CASES = [
            BINARY + MIXED + each_dtype(("Double", "Half", "BFloat16", "Bool") + INT,
                                        shapes=((2, 3), (3,)), domains=(None, None)),
            domain="small"),
-    # Ops of that set torch.export decomposes (no kernel of their own): floor_divide to
-    # div(rounding_mode="floor"), rsub to sub. logit and glu stay whole (their kernels;
-    # exporter/decompositions.py) and have more cases in the shape section below.
-    OpCase("floor_divide.default", ("Float", "Int"), BINARY, domain="nonzero"),
-    OpCase("floor_divide.default", ("Int", "Long"), [INT_PAIRS], domain="specials_nonzero",
+    # floor_divide, logit and glu stay whole (their kernels; exporter/decompositions.py;
+    # logit and glu have more cases in the shape section below); rsub becomes sub.
+    OpCase("floor_divide.default", REALH, BINARY, domain="nonzero"),
+    OpCase("floor_divide.default", ("Float",), MIXED[:-1], domain="nonzero", name="mixed"),
+    OpCase("floor_divide.default", ("Int",), each_dtype(INT, shapes=INT_PAIRS,
+                                                        domains=INT_PAIR_DOMAINS),
            name="specials"),
+    OpCase("floor_divide.default", ("Float",),
+           [SPECIAL_PAIRS] + each_dtype(("Double", "Half", "BFloat16"), shapes=((24, 1), (24,)),
+                                        domains=("specials", "specials")),
+           name="float_specials"),
+    OpCase("floor_divide.Scalar", REALH, [((2, 3),), ((),), ((0, 4),), (In((3, 2), perm=(1, 0)),)],
+           args=(3,)),
+    OpCase("floor_divide.Scalar", ("Char", "Int", "Long", "Float", "Half"), [((2, 3),)],
+           args=(-3,), name="negative"),
+    OpCase("floor_divide.Scalar", REALH, [((2, 3),)], args=(2.5,), name="float"),
     OpCase("logit.default", ("Float",), [((2, 3),), (In((4, 6), domain="specials"),)],
            domain="positive"),
     OpCase("logit.default", ("Float",), [((2, 3),), (In((4, 6), domain="specials"),)],
@@ -1581,6 +1613,15 @@ CASES += QUANTIZED_CASES
 # Tailor's generator (README.md, Random operators), so their outputs are checked for what
 # a draw must satisfy, not against eager's numbers; the first call of each fills more
 # than one parallel block (16,384 elements) so tests/ops/test_ops.py's thread check splits it.
+# Batch norm calls with running statistics: input, weight, bias, running_mean,
+# running_var (positive); 2-D to 5-D, weight or bias absent, one value per channel.
+_BATCH_NORM_STATS = [
+    ((4, 3, 5, 5), (3,), (3,), (3,), In((3,), domain="positive")),
+    ((2, 4, 7), None, None, (4,), In((4,), domain="positive")),
+    ((5, 2), (2,), None, (2,), In((2,), domain="positive")),
+    ((2, 3, 2, 2, 2), None, (3,), (3,), In((3,), domain="positive")),
+    ((1, 3, 1, 2), (3,), (3,), (3,), In((3,), domain="positive"))]
+
 CREATION_CASES = [
     OpCase("ones.default", ALL, [()], args=([2, 3],), kwargs={"dtype": DTYPE}),
     OpCase("zeros.default", ALL, [()], args=([0, 4],), kwargs={"dtype": DTYPE}),
@@ -1636,6 +1677,16 @@ CREATION_CASES = [
            [((4, 3, 5, 5), (3,), (3,)), ((2, 4, 7), None, None), ((5, 2), (2,), None),
             ((1, 3, 1, 1), (3,), (3,)), ((2, 3, 2, 2, 2), None, (3,))],
            args=(True, 0.1, 1e-5), atol=1e-5, rtol=1e-4),
+    # With running statistics (what torch.export emits for F.batch_norm(x, mean, var,
+    # training=True)): lowered to _native_batch_norm_legit.out, which updates them in
+    # place; outputs 3 and 4 are the new mean and (unbiased) variance. Eval mode normalizes
+    # with them and saves no statistics.
+    OpCase("_native_batch_norm_legit_functional.default", ("Float", "Double"),
+           _BATCH_NORM_STATS, args=(True, 0.1, 1e-5), atol=1e-5, rtol=1e-4),
+    OpCase("_native_batch_norm_legit_functional.default", ("Float",), _BATCH_NORM_STATS[:2],
+           args=(True, 0.75, 1e-3), atol=1e-5, rtol=1e-4, name="momentum"),
+    OpCase("_native_batch_norm_legit_functional.default", ("Float", "Double"),
+           _BATCH_NORM_STATS, args=(False, 0.1, 1e-5), atol=1e-5, rtol=1e-4, name="eval"),
 ]
 CASES += CREATION_CASES
 
@@ -1839,6 +1890,12 @@ _SCATTER = [
     ((), Arg(0), Given((), "Long", values=(0,)), ()),
 ]
 _SCATTER_VALUE = [call[:3] for call in _SCATTER]
+# masked_fill's calls: the mask of self's shape, broadcast over self, broadcasting self
+# (the out takes the broadcast shape), a 0-d self, an empty one, a permuted one.
+_MASKED_FILL = [((3, 4), In((3, 4), "Bool")), ((3, 4), In((4,), "Bool")),
+                ((4,), In((3, 4), "Bool")), ((), In((2,), "Bool")), ((0, 4), In((4,), "Bool")),
+                (In((4, 3), perm=(1, 0)), In((3, 1), "Bool"))]
+
 ISSUE29_REDUCTION_CASES = [
     OpCase("amin.default", ALL, [((3, 4, 5),), ((4,),), ((0, 3),)], args=([-1],)),
     OpCase("amin.default", ("Float", "Long", "Bool"), [((3, 4, 5),), ((),)], args=([], True),
@@ -1931,13 +1988,22 @@ ISSUE29_REDUCTION_CASES = [
             ((4, 5), (4, 2), Arg(1), Arg(-3), Arg(None), Arg(2)),
             ((4, 5), (0, 5), Arg(0), Arg(2), Arg(2)),
             ((3,), (3,))]),
-    # torch.export decomposes these (no kernel of their own): masked_fill to where,
-    # select_scatter to arange/eq/where; floor_divide's cases are with the elementwise ops.
-    OpCase("masked_fill.Scalar", ("Float", "Int", "Bool"),
-           [((3, 4), In((3, 4), "Bool")), ((3, 4), In((4,), "Bool"))], args=(1,)),
-    OpCase("masked_fill.Tensor", ("Float", "Long"),
-           [((3, 4), In((3, 4), "Bool"), ()), ((0, 4), In((4,), "Bool"), ())]),
-    OpCase("select_scatter.default", ("Float", "Long"),
-           [((4, 5), (5,), Arg(0), Arg(1)), ((4, 5), (4,), Arg(1), Arg(-1))]),
+    # masked_fill and select_scatter stay whole (exporter/decompositions.py). masked_fill
+    # broadcasts self and mask both ways (out-of-place); its value converts to self's dtype.
+    OpCase("masked_fill.Scalar", ALL, _MASKED_FILL, args=(1,)),
+    OpCase("masked_fill.Scalar", FLOAT, [((2, 3), In((2, 3), "Bool"))], args=(float("-inf"),),
+           name="minus_inf"),
+    OpCase("masked_fill.Scalar", INT + ("Bool",), [((3, 4), In((3, 4), "Bool"))], args=(2.7,),
+           name="truncates"),
+    OpCase("masked_fill.Tensor", ALL, [(*call, ()) for call in _MASKED_FILL]),
+    OpCase("masked_fill.Tensor", ("Float", "Int"),
+           [((3, 4), In((4,), "Bool"), In((), "Double")), ((3, 4), In((3, 4), "Bool"),
+                                                         In((), "Bool")),
+            ((3, 4), In((3, 4), "Bool"), In((), "Half"))], name="value_dtype"),
+    # select_scatter(self, src, dim, index): src has self's shape without dim.
+    OpCase("select_scatter.default", ALL,
+           [((4, 5), (5,), Arg(0), Arg(1)), ((4, 5), (4,), Arg(1), Arg(-1)),
+            ((2, 3, 4), (2, 4), Arg(1), Arg(2)), ((3,), (), Arg(0), Arg(-3)),
+            ((0, 5), (0,), Arg(1), Arg(4)), ((1, 7, 65), (1, 65), Arg(-2), Arg(6))]),
 ]
 CASES += ISSUE29_REDUCTION_CASES

@@ -3,6 +3,7 @@
 // way, slice_scatter).
 #pragma once
 
+#include "kernels/portable/util/element_word.h"
 #include "kernels/portable/util/index.h"
 #include "runtime/kernel/kernel_includes.h"
 
@@ -126,6 +127,33 @@ inline StridedView slice_view(const Tensor& t, int64_t dim, int64_t start, int64
   return v;
 }
 
+// The dim `*d` and position `*at` that select self[..., index, ...] in dim `dim` (both
+// negative from the end); false (ctx failed, naming `op`) when either is out of range.
+inline bool select_position(KernelContext& ctx, const char* op, const Tensor& self,
+                            int64_t dim, int64_t index, int64_t* d, int64_t* at) {
+  TL_KERNEL_CHECK_MSG(ctx, self.dim() > 0 && normalize_dim(dim, self.dim(), d),
+                      InvalidArgument, false, "%s: dim %lld out of range for a %lld-d input",
+                      op, static_cast<long long>(dim), static_cast<long long>(self.dim()));
+  const int64_t size = self.size(*d);
+  *at = index < 0 ? index + size : index;
+  TL_KERNEL_CHECK_MSG(ctx, *at >= 0 && *at < size, InvalidArgument, false,
+                      "%s: index %lld out of range for size %lld", op,
+                      static_cast<long long>(index), static_cast<long long>(size));
+  return true;
+}
+
+// The view t[..., at, ...] of contiguous `t` (`at` in dim `dim`, both valid): the slice
+// of length 1 at `at`, without dim `dim`.
+inline StridedView select_view(const Tensor& t, int64_t dim, int64_t at) {
+  StridedView v = slice_view(t, dim, at, 1, 1);
+  for (int64_t i = dim; i + 1 < v.rank; ++i) {
+    v.sizes[i] = v.sizes[i + 1];
+    v.strides[i] = v.strides[i + 1];
+  }
+  --v.rank;
+  return v;
+}
+
 // The view self[..., start:end:step, ...] along `dim` (a valid dim; step > 0) as Python
 // slices it: negative bounds count from the end, bounds outside the dim are clamped, an
 // empty range has length 0.
@@ -140,6 +168,31 @@ inline StridedView python_slice_view(const Tensor& t, int64_t dim, Optional<int6
   last = last < first ? first : (last > size ? size : last);
   const int64_t length = last == first ? 0 : (last - first - 1) / step + 1;
   return slice_view(t, dim, first, length, step);
+}
+
+// slice_scatter and select_scatter: out = self with src written over the view `v` of it
+// (one copy of self, then src). False (ctx failed, naming `op`) when src does not have
+// the view's shape `what` names; kMask: the calling kernel's selected dtypes.
+template <uint32_t kMask>
+bool scatter_into_view(KernelContext& ctx, const char* op, const Tensor& self,
+                       const Tensor& src, const StridedView& v, const char* what, Tensor& out) {
+  bool fits = src.dim() == v.rank;
+  for (int64_t i = 0; fits && i < v.rank; ++i) {
+    fits = src.size(i) == v.sizes[i];
+  }
+  TL_KERNEL_CHECK_MSG(ctx, fits, InvalidArgument, false, "%s: src must have %s", op, what);
+  TL_KERNEL_CHECK(ctx, resize_like(out, self) == Error::Ok, InvalidArgument, false);
+  const bool ran = dispatch_element_word<kMask>(self.dtype(), [&](auto word) {
+    using W = decltype(word);
+    if (out.data() != self.data() && self.nbytes() > 0) {
+      __builtin_memcpy(out.data(), self.data(), self.nbytes());
+    }
+    strided_write(static_cast<const W*>(src.data()), static_cast<W*>(out.data()), v);
+  });
+  if (!ran) {
+    internal::report_dtype_unselected(ctx, TL_INTERNAL_OP_NAME(op), self.dtype());
+  }
+  return ran;
 }
 
 }  // namespace tailor::native
