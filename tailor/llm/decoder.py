@@ -8,8 +8,9 @@ Each layer keeps its keys and values in buffers [1, max_seq_len, kv_heads, head_
 (grouped-query attention keeps its kv heads: no expanded copies), written at input_pos
 (`cache[:, input_pos] = k`, which the exporter plans in place) and read in place by one
 operator, llm::cache_attention (attention_op.py), which also applies the layer's
-sliding window. The prompt goes in one call (prefill, T = its length), each later token
-in a call of its own (decode, T = 1). Only the last position's logits come back:
+sliding window. RoPE on q and on k is one operator each, llm::rope (rope_op.py).
+The prompt goes in one call (prefill, T = its length), each later token in a call of
+its own (decode, T = 1). Only the last position's logits come back:
 generation samples from it, so a prefill skips the final norm and the vocabulary
 projection of the other T - 1 positions.
 
@@ -26,6 +27,7 @@ from torch import nn
 
 from tailor.llm.attention_op import cache_attention
 from tailor.llm.config import LlmConfig, Rope
+from tailor.llm.rope_op import rope as rotary
 
 
 def inverse_frequencies(rope: Rope, head_dim: int) -> torch.Tensor:
@@ -45,17 +47,6 @@ def inverse_frequencies(rope: Rope, head_dim: int) -> torch.Tensor:
         middle = ~(wavelength < high) & ~(wavelength > low)
         return torch.where(middle, blended, scaled)
     return inv
-
-
-def _rotate(x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
-    """RoPE on the first cos.shape[-1] dims of x [B, T, heads, D] (the halves rotate
-    against each other); the other dims pass through."""
-    dims = cos.shape[-1]
-    rot, rest = x[..., :dims], x[..., dims:]
-    half = dims // 2
-    rotated = torch.cat((-rot[..., half:], rot[..., :half]), dim=-1)
-    out = rot * cos + rotated * sin
-    return torch.cat((out, rest), dim=-1) if rest.shape[-1] else out
 
 
 class RmsNorm(nn.Module):
@@ -99,7 +90,7 @@ class Layer(nn.Module):
         q = q.view(B, T, self.heads, self.head_dim)
         k = k.view(B, T, self.kv_heads, self.head_dim)
         if cos is not None:
-            q, k = _rotate(q, cos, sin), _rotate(k, cos, sin)
+            q, k = rotary(q, cos, sin), rotary(k, cos, sin)
         k_cache[:, input_pos] = k
         v_cache[:, input_pos] = v.view(B, T, self.kv_heads, self.head_dim)
         y = cache_attention(q, k_cache, v_cache, input_pos, self.window)
@@ -165,7 +156,7 @@ class Decoder(nn.Module):
             x = x + self.positions(input_pos)
         cos = sin = None
         if self.config.rope is not None:
-            cos, sin = self.cos[input_pos][None, :, None, :], self.sin[input_pos][None, :, None, :]
+            cos, sin = self.cos[input_pos], self.sin[input_pos]  # [T, R]
         for i, layer in enumerate(self.layers):
             x = layer(x, input_pos, cos, sin, getattr(self, f"k_cache_{i}"),
                       getattr(self, f"v_cache_{i}"))

@@ -1,5 +1,6 @@
-"""The op cases of llm::cache_attention (tailor/llm/attention_op.py), in the format of
-cases.py, run by tests/ops/test_llm_attention.py against both kernels of kernels/llm/.
+"""The op cases of llm::cache_attention (tailor/llm/attention_op.py) and llm::rope
+(tailor/llm/rope_op.py), in the format of cases.py, run by tests/ops/test_llm_attention.py
+against both kernels of kernels/llm/.
 
 Each call is attention over fresh random caches at given positions. Between them the
 cases cover: query heads per kv head 1, 2, 4, 7 and 70 (more than one row set of 64);
@@ -10,14 +11,20 @@ that holds earlier rows; decode at the last position; batch 1 and 2; the optimiz
 kernel's two paths (dot products under 8 queries, the GEMM from 8) and its chunks of
 positions (a cache longer than one chunk of transposed keys, a group of heads whose
 scores fill more than one chunk).
+
+RoPE's cases rotate every dim or the first R of D (partial rotary), with halves that
+fill whole vectors of 4, 8 and 16 floats or end ragged, one token (decode) or several
+with a table row each, batch 1 and 2.
 """
 
 import random
 
 import tailor.llm.attention_op  # noqa: F401  (defines torch.ops.llm)
+import tailor.llm.rope_op  # noqa: F401
 from tests.ops.cases import Arg, Given, In, OpCase
 
 OP = "llm::cache_attention.default"
+ROPE = "llm::rope.default"
 
 
 def call(batch: int, heads: int, kv_heads: int, head_dim: int, positions: int, pos,
@@ -33,6 +40,12 @@ def call(batch: int, heads: int, kv_heads: int, head_dim: int, positions: int, p
 
 def _prefill(first: int, count: int) -> range:
     return range(first, first + count)
+
+
+def rope(batch: int, tokens: int, heads: int, head_dim: int, rotary: int) -> tuple:
+    """One call: x [batch, tokens, heads, head_dim], cos and sin [tokens, rotary]."""
+    table = In((tokens, rotary))
+    return (In((batch, tokens, heads, head_dim)), table, table)
 
 
 _SHUFFLED = tuple(random.Random(3).sample(range(300), 10))
@@ -71,4 +84,16 @@ CASES = [
         call(1, 2, 1, 24, 300, _SHUFFLED, window=30, scale=0.3),
         call(2, 2, 1, 24, 300, [5, 3]),
     ], name="any_order"),
+    OpCase(ROPE, ("Float",), [
+        rope(1, 1, 9, 64, 64),                                 # SmolLM's q in decode
+        rope(1, 1, 3, 64, 64),                                 # and its k
+        rope(2, 7, 2, 128, 128),                               # halves of 4 vectors of 16
+        rope(1, 5, 4, 24, 24),                                 # halves of 12: ragged ends
+        rope(1, 3, 2, 2, 2),                                   # one float a half
+    ], name="full"),
+    OpCase(ROPE, ("Float",), [
+        rope(1, 1, 8, 80, 32),                                 # phi's 0.4 of 80 dims
+        rope(2, 6, 3, 64, 16),
+        rope(1, 2, 1, 10, 6),                                  # ragged rotation and rest
+    ], name="partial"),
 ]

@@ -1,5 +1,5 @@
-"""llm::cache_attention's two kernels (kernels/llm/) against torch eager, through the op
-harness: every case of tests/ops/llm_cases.py exported once, one runtime built per kernel
+"""llm::cache_attention's and llm::rope's two kernels (kernels/llm/) against torch eager,
+through the op harness: every case of tests/ops/llm_cases.py exported once, one runtime built per kernel
 library (`scons programs=... libraries=<its manifest>,prim`), each program run and
 compared. The optimized kernel runs again at each lower CPU level of this machine
 (TL_CPU_LEVEL: its narrower vectors) and on two threads (its tasks split a token's heads
@@ -52,7 +52,7 @@ def runner(library: str) -> str:
 @pytest.mark.parametrize("library,level,threads", RUNS, ids=[_run_id(*r) for r in RUNS])
 def test_the_kernel_matches_eager(library, level, threads, case, tmp_path):
     program = exported(case)
-    assert program.ops == ("llm::cache_attention.out",)
+    assert program.ops == (case.op.replace(".default", ".out"),)
     build = harness.LibraryBuild(_run_id(library, level), runner(library),
                                  harness.Selection({}, {}), level)
     harness.run_and_compare(build, program, str(tmp_path), threads)
