@@ -11,9 +11,10 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from codegen import build_layout
 from tests.conftest import REPO, run_scons
 
-BUILD = "build/test-e2e-bn-train"
+BUILD = build_layout.tree("test-e2e-bn-train")
 
 
 class TrainingBatchNorms(nn.Module):
@@ -69,7 +70,8 @@ def test_repeat_gives_the_nth_call_of_eager(program, tmp_path):
     pte = os.path.join(folder, "bn_train.pte")
     program.save(pte)
     run_scons("programs=" + os.path.relpath(pte, REPO), "build_dir=" + BUILD)
-    runner = os.path.join(REPO, BUILD, "host", "bn_train", "bin", "runner")
+    runner = build_layout.runner(
+        os.path.join(REPO, build_layout.output_dir(programs=[pte], build_dir=BUILD)))
     x = str(tmp_path / "x.npy")
     np.save(x, _input().numpy())
     outs = [str(tmp_path / f"out_{i}.npy") for i in range(4)]
