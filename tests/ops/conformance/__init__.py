@@ -7,7 +7,7 @@ their samples in Float, and in each integer dtype and Bool the OpInfo supports a
 library's kernels for the operator declare. Each sample becomes a module calling the
 OpInfo's op on the sample's tensors (its other arguments are constants of the module),
 exported to build/conformance/samples/<key>/ with its inputs and eager's outputs, cached
-by a hash of the sample and the exporter's sources (as tests/ops/harness.py caches cases).
+by a hash of the sample and the exporter's sources (as tests/ops/harness/ caches cases).
 
 A sample ends in exactly one of:
   pass            the runner's outputs match eager: same dtype and shape (all an output of
