@@ -2,6 +2,7 @@
 (scons programs=@<list>), and where its runner lies."""
 
 import os
+import re
 import subprocess
 from dataclasses import dataclass
 
