@@ -1,6 +1,6 @@
 """The op cases of llm::cache_attention (tailor/llm/attention_op.py) and llm::rope
-(tailor/llm/rope_op.py), in the format of cases.py, run by tests/ops/test_llm_attention.py
-against both kernels of kernels/llm/.
+(tailor/llm/rope_op.py), in the format of tests/ops/cases/, run by
+tests/ops/test_llm_attention.py against both kernels of kernels/llm/.
 
 Each call is attention over fresh random caches at given positions. Between them the
 cases cover: query heads per kv head 1, 2, 4, 7 and 70 (more than one row set of 64);

@@ -1,4 +1,4 @@
-"""OpInfo conformance (tests/ops/conformance.py): PyTorch's samples for the operators each
+"""OpInfo conformance (tests/ops/conformance/): PyTorch's samples for the operators each
 kernel library declares, exported, built into one runtime per library, run and compared
 with eager.
 

@@ -1,4 +1,4 @@
-"""Every case of tests/ops/cases.py, in every dtype, against every kernel library and
+"""Every case of tests/ops/cases/, in every dtype, against every kernel library and
 XNNPACK.
 
 One test per (library, case, dtype). A combination the library cannot run (the resolver
@@ -275,7 +275,7 @@ def test_every_kernel_has_a_case(exported, name):
     library = load_library(os.path.join(harness.KERNELS_DIR, f"{name}.yaml"))
     covered = {op for e in _ok(exported) for op in e.ops}
     missing = [op for op in library.ops() if op not in covered]
-    assert not missing, f"no case in tests/ops/cases.py exercises: {', '.join(missing)}"
+    assert not missing, f"no case in tests/ops/cases/ exercises: {', '.join(missing)}"
 
 
 @pytest.mark.parametrize("name", ["portable", "optimized", "quantized"])
@@ -291,7 +291,7 @@ def test_every_listed_dtype_has_a_case(exported, name):
                 run[use.op] |= {part.partition(";")[0] for part in key.split("|") if part}
     untested = [f"{k.op} ({', '.join(sorted(set(k.dtypes) - run[k.op]))})"
                 for k in library.kernels if k.dtypes and not set(k.dtypes) <= run[k.op]]
-    assert not untested, f"no case in tests/ops/cases.py runs: {'; '.join(untested)}"
+    assert not untested, f"no case in tests/ops/cases/ runs: {'; '.join(untested)}"
 
 
 def test_a_library_without_the_kernel_gives_a_skip_reason(exported):
@@ -341,7 +341,7 @@ def test_every_op_xnnpack_claims_has_a_case_it_delegates(exported):
     called = {"aten::" + e.case.op.partition(".")[0] for e in delegating}
     missing = [op for op in sorted(harness.xnnpack_ops()) if op not in delegated
                and (op in in_programs or op.partition(".")[0] not in called)]
-    assert not missing, ("no case in tests/ops/cases.py runs on XNNPACK: "
+    assert not missing, ("no case in tests/ops/cases/ runs on XNNPACK: "
                          f"{', '.join(missing)}")
 
 

@@ -1,64 +1,25 @@
-"""OpInfo conformance: PyTorch's own samples for every operator a kernel library declares
--> programs, one runtime per library, runs, comparison with eager (issue 19).
+"""Which OpInfo samples run (the groups planned from a library's manifest) and their
+export: each sample a module calling the OpInfo's op, exported into a cache with its
+inputs and eager's outputs."""
 
-For each operator of manifests/kernels/<library>.yaml, the OpInfos of
-torch.testing._internal.common_methods_invocations.op_db that reach it (opinfos_for):
-their samples in Float, and in each integer dtype and Bool the OpInfo supports and the
-library's kernels for the operator declare. Each sample becomes a module calling the
-OpInfo's op on the sample's tensors (its other arguments are constants of the module),
-exported to build/conformance/samples/<key>/ with its inputs and eager's outputs, cached
-by a hash of the sample and the exporter's sources (as tests/ops/harness.py caches cases).
-
-A sample ends in exactly one of:
-  pass            the runner's outputs match eager: same dtype and shape (all an output of
-                  random operators or empty can match: exporter/drawn_outputs.py), NaN where eager
-                  has NaN, integers and Bool exactly, floats within TOLERANCE (of the sum of
-                  the terms' magnitudes for the SUMMED OpInfos);
-  mismatch        the runner ran it and its numbers, dtype or shape differ;
-  error           the runner failed while executing, crashed or hung, or Tailor's exporter
-                  failed with anything but an ExportError: a bug;
-  refused         stopped before running with a message naming the limitation: the
-                  exporter's ExportError, the resolver finding no kernel for one of the
-                  program's (op, dtypes) in the library (harness.unsupported_reason), or the
-                  runtime refusing the program at load;
-  not exportable  torch.export itself does not take the sample (counted apart).
-
-The programs the library can run are built into ONE runtime through the real flow, as the
-op harness does (harness.build_programs: scons programs=@<list> libraries=<lib>,...), and
-each runs with bin/runner.
-
-CLI: python -m tests.ops.conformance [--library portable] [--all | --limit N]
-         [--ops add,cat] [--jobs 2] [--failures N] [--markdown]
-     prints the table (op, OpInfo, samples, pass, mismatch, error, refused, not
-     exportable); the default is the bounded subset the tests run (SUBSET, LIMIT samples).
-"""
-
-import argparse
-import collections
 import hashlib
 import json
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 import traceback
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
-
-import numpy as np
+from dataclasses import dataclass
 
 from codegen import build_layout
 from codegen.kernel_manifest import load_library
-from codegen.oplist import oplist_to_yaml, ops_from_program, parse_oplist
+from codegen.oplist import oplist_to_yaml, ops_from_program
 from codegen.schema import load_aten_schemas
 from tests.conftest import REPO
 from tests.ops import harness
 
 BUILD = build_layout.tree("conformance")
 INT_DTYPES = ("Bool", "Byte", "Char", "Short", "Int", "Long")
-# Float32 results: eager and the kernels may sum or round in another order.
-TOLERANCE = {"float32": (1e-5, 1e-5), "float64": (1e-10, 1e-10), "float16": (1e-3, 2e-3)}
 # OpInfos whose outputs are sums of products (convolutions): the relative tolerance
 # applies to the sum of the terms' magnitudes, which bounds how far two summation orders
 # can differ, rather than to the sum itself, which cancellation makes small
@@ -96,7 +57,6 @@ SUBSET = ("add", "cat", "sum", "softmax", "where", "clamp", "mean", "index_selec
 LIMIT = 4
 # Part of every cache key: bump it when how a sample becomes a program changes.
 SAMPLE_FORMAT = 2
-OUTCOMES = ("pass", "mismatch", "error", "refused", "not exportable")
 GROUPS_PER_JOB = 6  # (OpInfo, dtype) groups a worker exports together
 
 
@@ -381,232 +341,3 @@ def export_all(groups: list[Group], limit: int | None, jobs: int = 1) -> list[Sa
     import multiprocessing
     with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
         return [s for batch in pool.map(_export_groups_job, work) for s in batch]
-
-
-@dataclass
-class Result:
-    sample: Sample
-    outcome: str                     # one of OUTCOMES
-    message: str = ""
-
-
-@dataclass
-class Runtime:
-    library: str
-    runner: str
-    refused: dict = field(default_factory=dict)   # sample dir -> resolver's reason
-
-
-def build_runtime(library: str, samples: list[Sample]) -> Runtime:
-    """One runtime for every exported sample `library` has kernels for (the others get
-    the resolver's reason), built from the union of their op lists."""
-    libs = harness.load_libraries(library)
-    runnable, refused = [], {}
-    for s in samples:
-        if s.status != "ok":
-            continue
-        reason = _resolver_refusal(s.oplist_path, libs)
-        if reason:
-            refused[s.dir] = reason
-        else:
-            runnable.append(s)
-    if not runnable:
-        return Runtime(library, "", refused)
-    runner = harness.build_programs(library, [s.pte for s in runnable], BUILD)
-    return Runtime(library, runner, refused)
-
-
-def _resolver_refusal(oplist_path: str, libs: list) -> str | None:
-    """The resolver's message for a program the libraries cannot run (each op use with
-    the key it lacks and the keys the library has), or None."""
-    from codegen.errors import ManifestError
-    from codegen.resolve import resolve_kernels
-    with open(oplist_path) as f:
-        oplist = parse_oplist(f.read(), oplist_path)
-    try:
-        resolve_kernels(oplist, libs)
-    except ManifestError as error:
-        uses = [line.strip().replace(", model sample", "") for line in str(error).splitlines()
-                if line.startswith("  ") and not line.startswith("  at ")]
-        return "build: " + "; ".join(uses)
-    return None
-
-
-# OpInfos whose second output (indices) torch gives in an open order among equal values
-# ("the order of equal elements is not specified"): it passes when it picks eager's
-# values (the first output) from the input, each index once (picks_values).
-TIE_ORDER_OPEN = ("topk",)
-
-
-def picks_values(indices: np.ndarray, values: np.ndarray, source: np.ndarray) -> bool:
-    """Whether `indices` along some dim of `source` pick exactly `values` (NaN for NaN),
-    with no index twice in one row."""
-    if source.ndim == 0:
-        return indices.shape == () and (indices.size == 0 or int(indices) == 0)
-    for axis in range(source.ndim):
-        if indices.shape != values.shape or any(
-                a != b for d, (a, b) in enumerate(zip(indices.shape, source.shape)) if d != axis):
-            continue
-        if indices.size and (indices.min() < 0 or indices.max() >= source.shape[axis]):
-            continue
-        picked = np.take_along_axis(source, indices, axis)
-        same = (picked == values) | (np.isnan(picked) & np.isnan(values)
-                                     if np.issubdtype(values.dtype, np.floating) else False)
-        ordered = np.sort(indices, axis=axis)
-        if same.all() and not (np.diff(ordered, axis=axis) == 0).any():
-            return True
-    return False
-
-
-def compare(got: np.ndarray, want: np.ndarray, terms: np.ndarray | None = None) -> str | None:
-    """Why `got` is not eager's `want`, or None when it matches. `terms`: per output, the
-    sum of the magnitudes of the terms it sums; the relative tolerance then applies to
-    it (or to |want|, if larger)."""
-    if got.dtype != want.dtype:
-        return f"dtype {got.dtype}, eager gives {want.dtype}"
-    if got.shape != want.shape:
-        return f"shape {got.shape}, eager gives {want.shape}"
-    if not np.issubdtype(want.dtype, np.floating):
-        bad = got != want
-        return None if not bad.any() else (
-            f"{int(bad.sum())} of {want.size} differ, e.g. {got[bad].flat[0]} for "
-            f"{want[bad].flat[0]}")
-    nan = np.isnan(want)
-    if (np.isnan(got) != nan).any():
-        return f"NaN at other positions ({int(np.isnan(got).sum())} vs {int(nan.sum())})"
-    atol, rtol = TOLERANCE.get(str(want.dtype), (1e-5, 1e-5))
-    g, w = got[~nan].astype(np.float64), want[~nan].astype(np.float64)
-    inf = np.isinf(w)
-    if (g[inf] != w[inf]).any() or np.isinf(g[~inf]).any():
-        return "infinities differ"
-    err = np.abs(g[~inf] - w[~inf])
-    scale = np.abs(w[~inf])
-    if terms is not None:
-        scale = np.maximum(scale, np.abs(terms[~nan].astype(np.float64)[~inf]))
-    bad = err > atol + rtol * scale
-    if bad.any():
-        return (f"{int(bad.sum())} of {want.size} differ, max abs error "
-                f"{float(err.max()):.3g}")
-    return None
-
-
-def run_sample(runtime: Runtime, sample: Sample, tmp_dir: str) -> Result:
-    if sample.status != "ok":
-        outcome = {"not exportable": "not exportable", "refused": "refused"}.get(
-            sample.status, "error")
-        return Result(sample, outcome, sample.message)
-    if sample.dir in runtime.refused:
-        return Result(sample, "refused", runtime.refused[sample.dir])
-    outputs = [os.path.join(tmp_dir, f"output_{i}.npy") for i in range(sample.outputs)]
-    command = [runtime.runner, sample.pte]
-    for i in range(sample.inputs):
-        command += ["--input", os.path.join(sample.dir, f"input_{i}.npy")]
-    for path in outputs:
-        command += ["--output", path]
-    try:
-        proc = subprocess.run(command, capture_output=True, text=True, timeout=60)
-    except subprocess.TimeoutExpired:
-        return Result(sample, "error", "run: no result in 60 s")
-    text = (proc.stdout + proc.stderr).strip().replace(sample.pte, "sample.pte")
-    if proc.returncode < 0:
-        return Result(sample, "error", f"run: killed by signal {-proc.returncode}: {text[-300:]}")
-    if proc.returncode != 0:
-        # A refusal at load names the limitation; a failure while executing is a bug.
-        loading = "cannot load" in text
-        return Result(sample, "refused" if loading else "error",
-                      ("load: " if loading else "run: ") + " | ".join(text.splitlines()[-3:]))
-    for i, path in enumerate(outputs):
-        got, drawn = np.load(path), os.path.join(sample.dir, f"drawn_{i}.npy")
-        if os.path.exists(drawn):
-            want = np.load(drawn)
-            why = (f"dtype {got.dtype}, eager gives {want.dtype}" if got.dtype != want.dtype
-                   else f"shape {got.shape}, eager gives {want.shape}"
-                   if got.shape != want.shape else None)
-        else:
-            terms = os.path.join(sample.dir, f"terms_{i}.npy")
-            why = compare(got, np.load(os.path.join(sample.dir, f"expected_{i}.npy")),
-                          np.load(terms) if os.path.exists(terms) else None)
-        if why and i == 1 and sample.group.opinfo.partition("/")[0] in TIE_ORDER_OPEN:
-            values = np.load(os.path.join(sample.dir, "expected_0.npy"))
-            source = np.load(os.path.join(sample.dir, "input_0.npy"))
-            why = None if picks_values(got, values, source) else why + " (nor equal values)"
-        if why:
-            return Result(sample, "mismatch", f"output {i}: {why}")
-    return Result(sample, "pass")
-
-
-def run_all(library: str, samples: list[Sample]) -> list[Result]:
-    runtime = build_runtime(library, samples)
-    with tempfile.TemporaryDirectory() as tmp:
-        return [run_sample(runtime, s, tmp) for s in samples]
-
-
-def conformance(library: str = "portable", limit: int | None = LIMIT, subset=SUBSET,
-                only: tuple = (), jobs: int = 1) -> list[Result]:
-    """Every sample of the planned groups, exported, built, run and compared."""
-    groups = plan_groups(library, only, subset)
-    return run_all(library, export_all(groups, limit, jobs))
-
-
-def table(results: list[Result], markdown: bool = False) -> str:
-    """One row per (declared ops, OpInfo): samples and the count of each outcome."""
-    rows = collections.defaultdict(collections.Counter)
-    for r in results:
-        g = r.sample.group
-        rows[(", ".join(o.removeprefix("aten::") for o in g.ops), g.opinfo)][r.outcome] += 1
-    total = collections.Counter()
-    header = ("op", "OpInfo", "samples") + OUTCOMES
-    lines = []
-    for (ops, info), counts in sorted(rows.items()):
-        total.update(counts)
-        lines.append((ops, info, str(sum(counts.values())))
-                     + tuple(str(counts[o]) for o in OUTCOMES))
-    lines.append(("total", "", str(sum(total.values()))) + tuple(str(total[o]) for o in OUTCOMES))
-    if markdown:
-        out = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
-        return "\n".join(out + ["| " + " | ".join(line) + " |" for line in lines])
-    widths = [max(len(x) for x in col) for col in zip(header, *lines)]
-    return "\n".join("  ".join(x.ljust(w) for x, w in zip(line, widths))
-                     for line in [header] + lines)
-
-
-def failures(results: list[Result], per_kind: int) -> str:
-    """Up to `per_kind` examples of each distinct message of mismatch/error/refused."""
-    out = []
-    for outcome in ("mismatch", "error", "refused", "not exportable"):
-        seen = collections.Counter()
-        for r in results:
-            if r.outcome != outcome:
-                continue
-            key = (r.sample.group.opinfo, r.message.split(",")[0][:80])
-            seen[key] += 1
-            if seen[key] <= per_kind:
-                out.append(f"{outcome}: {r.sample.name}: {r.message}")
-    return "\n".join(out)
-
-
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tests.ops.conformance",
-                                     description=__doc__.split("\n\n")[0])
-    parser.add_argument("--library", default="portable")
-    parser.add_argument("--all", action="store_true",
-                        help="every OpInfo and every sample (default: the tests' subset)")
-    parser.add_argument("--limit", type=int, help="at most N samples per OpInfo and dtype")
-    parser.add_argument("--ops", default="", help="only these OpInfos (names or ids)")
-    parser.add_argument("--jobs", type=int, default=1, help="export in N processes")
-    parser.add_argument("--failures", type=int, default=0, metavar="N",
-                        help="print N examples of each distinct failure")
-    parser.add_argument("--markdown", action="store_true")
-    args = parser.parse_args(argv)
-    only = tuple(o for o in args.ops.split(",") if o)
-    full = args.all or bool(only)
-    limit = args.limit if args.limit is not None else (None if full else LIMIT)
-    results = conformance(args.library, limit, () if full else SUBSET, only, args.jobs)
-    print(table(results, args.markdown))
-    if args.failures:
-        print(failures(results, args.failures))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,116 @@
+"""Tensor lists, arguments between tensors, several outputs: indexing, each dtype, mixed dtypes."""
+
+from tests.ops.cases.spec import Dtype, In, Given, Tensors, Arg, OpCase
+from tests.ops.cases.groups import FLOAT, INT, others
+
+CASES = [
+    # --- tensor lists, arguments between tensors, several outputs ---
+    # Layout ops: one dtype per element size, plus Bool.
+    OpCase("cat.default", ("Float", "Bool", "Half", "Long"),
+           [(Tensors(((2, 3), (4, 3), (1, 3))),), (Tensors(((2, 3), (2, 1), (2, 0))), Arg(-1)),
+            (Tensors(((2, 3), (0,), (2, 2))), Arg(1)), (Tensors(((0, 3), (0, 3))),),
+            (Tensors(((3,),)),), (Tensors((In((3, 2), perm=(1, 0)), (2, 4))), Arg(1))]),
+    # Index values in [-3, 3]: in range for every indexed dim (size >= 4), negatives too.
+    OpCase("index.Tensor", ("Float", "Bool", "Half", "Long"),
+           [((5, 6), Tensors((In((3,), "Long"),))),
+            ((5, 6), Tensors((None, In((2, 2), "Int")))),
+            ((5, 6, 7), Tensors((In((2, 1), "Long"), In((3,), "Long")))),
+            ((5, 6), Tensors((In((), "Long"),))),
+            ((5, 6, 7), Tensors((None, In((2,), "Int"), In((2,), "Long")))),
+            ((5, 6, 7), Tensors((In((2,), "Long"), None, In((1,), "Int")))),
+            ((5, 6), Tensors((In((0,), "Long"),)))], domain="small"),
+    # The KV-cache write: values broadcast to the indexed shape; None keeps a dim.
+    OpCase("index_put.default", ("Float", "Bool", "Half", "Long"),
+           [((5, 6), Tensors((In((3,), "Long"),)), (3, 6)),
+            ((2, 5, 4), Tensors((None, In((2,), "Int"))), (2, 2, 4)),
+            ((1, 2, 8, 4), Tensors((None, None, In((3,), "Long"))), (2, 3, 4)),
+            ((5, 6, 7), Tensors((In((2,), "Long"), None, In((1,), "Int"))), (6,)),
+            ((5, 6), Tensors((In((0,), "Long"),)), (6,))], domain="small"),
+    # Repeated indices add up (index values in [-3, 3] repeat among 6 draws).
+    OpCase("index_put.default", ("Float", "Long", "Bool"),
+           [((5, 6), Tensors((In((6,), "Long"),)), (6, 6)),
+            ((2, 5, 4), Tensors((None, In((3,), "Int"))), (4,))], args=(True,),
+           domain="small", name="accumulate"),
+    OpCase("index_put.default", others("Float", "Bool", "Half", "Long"),
+           [((5, 6), Tensors((In((3,), "Long"),)), (3, 6))], domain="small", name="dtypes"),
+    # Bool (mask) indices, x[mask] = v: a mask over k dims indexes them with its true
+    # positions (row-major); values broadcast to [count, rest...]. A mask after a None,
+    # beside a Long index, accumulated, all false, and empty.
+    OpCase("index_put.default", ("Float", "Bool", "Half", "Long"),
+           [((5, 6), Tensors((In((5, 6), "Bool"),)), ()),
+            ((5, 6, 3), Tensors((In((5, 6), "Bool"),)), (3,)),
+            ((4, 5, 6), Tensors((None, In((5,), "Bool"))), (6,)),
+            ((4, 5), Tensors((In((4,), "Bool"), In((1,), "Long"))), (1,)),
+            ((3, 4), Tensors((Given((3, 4), "Bool", values=(0,) * 12),)), ()),
+            ((0, 3), Tensors((In((0, 3), "Bool"),)), ())], domain="small", name="mask"),
+    OpCase("index_put.default", ("Float", "Long"),
+           [((2, 4, 3), Tensors((In((2, 4), "Bool"),)), (3,)),
+            ((6, 2), Tensors((In((6,), "Bool"), None)), ())], args=(True,), domain="small",
+           name="mask_accumulate"),
+    # Index values in [1, 6]: in range for dims of 7.
+    OpCase("index_select.default", ("Float", "Bool", "Half", "Long"),
+           [((7, 3), Arg(0), In((4,), "Long")), ((2, 7, 3), Arg(1), In((), "Int")),
+            ((2, 7), Arg(-1), In((0,), "Long")), ((7,), Arg(0), In((3,), "Int"))],
+           domain="positive"),
+    # Index values in [1, 6]: in range for gathered dims of 7 (torch refuses negatives).
+    OpCase("gather.default", ("Float", "Bool", "Half", "Long"),
+           [((7, 3), Arg(0), In((4, 3), "Long")), ((2, 7, 3), Arg(1), In((2, 5, 2), "Long")),
+            ((3, 7), Arg(-1), In((2, 0), "Long")), ((7,), Arg(0), In((9,), "Long"))],
+           domain="positive"),
+    # torch takes an Int index too, and an empty index of any dtype.
+    OpCase("gather.default", ("Float",),
+           [((7, 3), Arg(0), In((4, 3), "Int")), ((5,), Arg(0), In((0,), "Byte")),
+            ((5,), Arg(0), In((2, 0), "Byte"))], domain="positive", name="index_dtypes"),
+    OpCase("gather.default", others("Float", "Bool", "Half", "Long"),
+           [((7, 3), Arg(0), In((4, 3), "Long"))], domain="positive", name="dtypes"),
+    OpCase("split_copy.Tensor", ("Float", "Bool", "Half", "Long"),
+           [((5, 3), Arg(2)), ((2, 7), Arg(3), Arg(-1)), ((4, 2), Arg(4)), ((0, 3), Arg(2))]),
+    OpCase("split_with_sizes_copy.default", ("Float", "Bool", "Half", "Long"),
+           [((5, 3), Arg([2, 0, 3])), ((2, 6), Arg([1, 5]), Arg(1)), ((2, 6), Arg([6]), Arg(-1))]),
+    OpCase("native_layer_norm.default", FLOAT,
+           [((2, 3, 5), Arg([5]), (5,), (5,), Arg(1e-5)),
+            ((4, 6), Arg([6]), Arg(None), Arg(None), Arg(1e-5)),
+            ((2, 3, 4), Arg([3, 4]), (3, 4), Arg(None), Arg(1e-3)),
+            ((0, 5), Arg([5]), (5,), (5,), Arg(1e-5))]),
+
+    # Every dtype a kernel's manifest `dtypes:` lists runs at least once (test_ops.py
+    # checks): the dtypes the cases above leave out, on one plain call.
+    OpCase("addmm.default", ("Byte", "Char", "Short"), [((3,), (2, 4), (4, 3))],
+           name="small_ints", domain="small"),
+    OpCase("mean.dim", INT, [((3, 4),)], args=([-1],), kwargs={"dtype": Dtype("Float")},
+           name="int_in"),
+    OpCase("embedding.default", others("Char", "Int", "Long", "Half", "Float"),
+           [((10, 4), In((2, 3), "Long", domain="positive"))], name="dtypes"),
+    OpCase("cat.default", others("Float", "Bool", "Half", "Long"),
+           [(Tensors(((2, 3), (1, 3))),)], name="dtypes"),
+    # Mixed dtypes promote as torch does: Float, Double and Half give Double; integers
+    # widen (Byte with Char gives Short); Bool joins any kind; an empty input counts too.
+    OpCase("cat.default", ("Float",),
+           [(Tensors(((2, 3), In((1, 3), "Double"), In((2, 3), "Half"))),),
+            (Tensors(((2, 2), In((2, 1), "Int"))), Arg(1)),
+            (Tensors((In((2, 3), "Half"), In((0,), "Double"), (1, 3))),),
+            (Tensors((In((3, 2), perm=(1, 0)), In((2, 1), "Long"))), Arg(-1))], name="mixed"),
+    OpCase("cat.default", ("Byte",),
+           [(Tensors(((2, 3), In((1, 3), "Char"))),), (Tensors(((1, 2), In((1, 2), "Bool"))),),
+            (Tensors((In((2,), "Bool"), In((3,), "Long"))),)], name="mixed_int"),
+    OpCase("index.Tensor", others("Float", "Bool", "Half", "Long"),
+           [((5, 6), Tensors((None, In((2,), "Long"))))], domain="small", name="dtypes"),
+    OpCase("index_select.default", others("Float", "Bool", "Half", "Long"),
+           [((7, 3), Arg(0), In((4,), "Long"))], domain="positive", name="dtypes"),
+    OpCase("expand_copy.default", others("Float", "Char", "Half", "Long"), [((3, 1),)],
+           args=([3, 2],), name="dtypes"),
+    OpCase("select_copy.int", others("Float", "Int", "Bool"), [((3, 4),)], args=(1, 2),
+           name="dtypes"),
+    OpCase("slice_copy.Tensor", others("Float", "Long", "Bool", "Half"), [((3, 8),)],
+           args=(1, 1, 6, 2), name="dtypes"),
+    OpCase("split_copy.Tensor", others("Float", "Bool", "Half", "Long"), [((5, 3), Arg(2))],
+           name="dtypes"),
+    OpCase("split_with_sizes_copy.default", others("Float", "Bool", "Half", "Long"),
+           [((5, 3), Arg([2, 3]))], name="dtypes"),
+    OpCase("squeeze_copy.dims", others("Float", "Short"), [((1, 3, 1, 2),)], args=([0, 2],),
+           name="dtypes"),
+    OpCase("unsqueeze_copy.default", others("Float", "Long", "Bool"), [((2, 3),)], args=(0,),
+           name="dtypes"),
+    OpCase("view_copy.default", others("Float", "Long", "Bool", "Half"), [((2, 3, 4),)],
+           args=([4, -1],), name="dtypes"),
+]
