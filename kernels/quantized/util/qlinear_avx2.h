@@ -36,6 +36,21 @@ __attribute__((target("avx2"))) inline void qlinear_no_contract(__m256& v) {
   __asm__("" : "+x"(v));
 }
 
+// decode_int8's outputs of one block from its int32 sums, in the general path's float
+// steps (shared with the VNNI set, whose target includes AVX2).
+__attribute__((target("avx2"))) inline void qlinear_decode_int8_store(__m256i sum,
+                                                                      const float* w_scales,
+                                                                      float x_scale,
+                                                                      const float* bias,
+                                                                      float* out) {
+  const __m256 acc = _mm256_cvtepi32_ps(sum);
+  __m256 result =
+      _mm256_mul_ps(_mm256_mul_ps(acc, _mm256_loadu_ps(w_scales)), _mm256_set1_ps(x_scale));
+  qlinear_no_contract(result);  // a separate add, as the general path's epilogue
+  if (bias != nullptr) result = _mm256_add_ps(result, _mm256_loadu_ps(bias));
+  _mm256_storeu_ps(out, result);
+}
+
 // A group's 8 scales, which lie side by side; a partial last block takes its valid ones
 // (the padding rows' weights are 0).
 __attribute__((target("avx2"))) inline __m256 qlinear_group_scales_avx2(const float* scales,
@@ -264,50 +279,22 @@ __attribute__((target("avx2"))) void decode_int8_avx2_blocks(const int8_t* x, in
       sum[j] = _mm256_add_epi32(sum[j], _mm256_madd_epi16(products, ones));
     }
   }
-  const __m256 vx = _mm256_set1_ps(x_scale);
   TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
-    const __m256 acc = _mm256_cvtepi32_ps(sum[j]);
-    __m256 result = _mm256_mul_ps(_mm256_mul_ps(acc, _mm256_loadu_ps(w_scales + 8 * j)), vx);
-    qlinear_no_contract(result);  // a separate add, as the general path's epilogue
-    if (bias != nullptr) result = _mm256_add_ps(result, _mm256_loadu_ps(bias + 8 * j));
-    _mm256_storeu_ps(out + 8 * j, result);
+    qlinear_decode_int8_store(sum[j], w_scales + 8 * j, x_scale,
+                              bias != nullptr ? bias + 8 * j : nullptr, out + 8 * j);
   }
 }
 
-inline void decode_int4_avx2(const int8_t* x, int64_t k, const uint8_t* w, int64_t blocks,
-                             const float* scales, int64_t stride, int64_t groups,
-                             const int32_t* sums, float x_scale, const float* bias,
-                             float* out) {
-  qlinear_decode_sets(blocks, [&](int64_t b, auto width) {
-    decode_int4_avx2_blocks<decltype(width)::value>(
-        x, k, w + b * k * 4, scales + b * kQBlock, stride, groups, sums, x_scale,
-        bias != nullptr ? bias + b * kQBlock : nullptr, out + b * kQBlock);
-  });
-}
-
-inline void decode_int8_avx2(const int8_t* x, int64_t kp, const int8_t* w, int64_t blocks,
-                             const float* w_scales, float x_scale, const float* bias,
-                             float* out) {
-  qlinear_decode_sets(blocks, [&](int64_t b, auto width) {
-    decode_int8_avx2_blocks<decltype(width)::value>(
-        x, kp, w + b * kp * kQBlock, w_scales + b * kQBlock, x_scale,
-        bias != nullptr ? bias + b * kQBlock : nullptr, out + b * kQBlock);
-  });
-}
-
-inline void dynamic_int8_avx2(const int8_t* x, int64_t ldx, int rows, int64_t kp,
-                              const int8_t* w, float* acc) {
-  qlinear_pick_rows(rows, &dynamic_int8_avx2_rows<1>, &dynamic_int8_avx2_rows<2>,
-                    &dynamic_int8_avx2_rows<3>, &dynamic_int8_avx2_rows<4>)(x, ldx, kp, w, acc);
-}
-
-inline void dynamic_int4_avx2(const int8_t* x, int64_t ldx, int rows, int64_t k,
-                              const uint8_t* w, const float* scales, int64_t stride,
-                              int64_t groups, int64_t valid, const int32_t* sums, float* acc) {
-  qlinear_pick_rows(rows, &dynamic_int4_avx2_rows<1>, &dynamic_int4_avx2_rows<2>,
-                    &dynamic_int4_avx2_rows<3>, &dynamic_int4_avx2_rows<4>)(
-      x, ldx, k, w, scales, stride, groups, valid, sums, acc);
-}
+inline constexpr QDynamicInt8 dynamic_int8_avx2 =
+    qlinear_dynamic_int8<dynamic_int8_avx2_rows<1>, dynamic_int8_avx2_rows<2>,
+                         dynamic_int8_avx2_rows<3>, dynamic_int8_avx2_rows<4>>;
+inline constexpr QDynamicInt4 dynamic_int4_avx2 =
+    qlinear_dynamic_int4<dynamic_int4_avx2_rows<1>, dynamic_int4_avx2_rows<2>,
+                         dynamic_int4_avx2_rows<3>, dynamic_int4_avx2_rows<4>>;
+inline constexpr QDecodeInt4 decode_int4_avx2 =
+    qlinear_decode_int4<decode_int4_avx2_blocks<kQDecodeBlocks>, decode_int4_avx2_blocks<1>>;
+inline constexpr QDecodeInt8 decode_int8_avx2 =
+    qlinear_decode_int8<decode_int8_avx2_blocks<kQDecodeBlocks>, decode_int8_avx2_blocks<1>>;
 
 inline void float_int8_avx2(const float* x, int64_t ldx, int rows, int64_t k, const int8_t* w,
                             float* acc) {
