@@ -15,3 +15,12 @@ def write_section(heading: str, text: str) -> None:
         else body.rstrip("\n") + "\n\n" + section
     with open(PATH, "w") as f:
         f.write(body)
+
+
+def publish(heading: str, intro: str, table: str, write: bool) -> int:
+    """Prints a benchmark's table and, with --write, puts intro + table into its section;
+    the benchmark's exit status (0)."""
+    print(table)
+    if write:
+        write_section(heading, intro + table)
+    return 0

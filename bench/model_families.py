@@ -63,6 +63,14 @@ def export_figures(name: str):
     return module, inputs, host.node_count, len(host.kernel_calls()), 100 * delegated
 
 
+# What --write puts above the table in BENCHMARKS.md.
+INTRO = (
+    "One model per family (examples/zoo/, manifests in manifests/models/), randomly "
+    "initialised, fp32, batch 1, one thread. Latency is a ratio to torch eager on 1 "
+    "thread (lower is better). Command:\n\n"
+    "    .venv/bin/python bench/model_families.py --write\n\n")
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--runs", type=int, default=20)
@@ -91,18 +99,8 @@ def main(argv=None) -> int:
                     f"| {host / eager:.2f} | {xnn / eager:.2f} |")
         print(rows[-1], flush=True)
     text = "\n".join(rows) + "\n"
-    print(text)
-    if args.write:
-        write_section(text)
-    return 0
+    return benchmarks_md.publish("Model families", INTRO, text, args.write)
 
-
-def write_section(table: str) -> None:
-    benchmarks_md.write_section("Model families", (
-        "One model per family (examples/zoo/, manifests in manifests/models/), randomly "
-        "initialised, fp32, batch 1, one thread. Latency is a ratio to torch eager on 1 "
-        "thread (lower is better). Command:\n\n"
-        "    .venv/bin/python bench/model_families.py --write\n\n") + table)
 
 if __name__ == "__main__":
     sys.exit(main())

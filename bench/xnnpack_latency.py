@@ -88,6 +88,13 @@ def library_sizes(runner: str) -> list:
             if name in found]
 
 
+# What --write puts above the table in BENCHMARKS.md.
+INTRO = (
+    "GPT (n_layer=4, n_head=4, n_embd=128, vocab=512, T=64, fp32, 1 thread) forward "
+    "latency on this machine, and the runtime's size with the XNNPACK delegate. "
+    "Command:\n\n    .venv/bin/python bench/xnnpack_latency.py --write\n\n")
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--runs", type=int, default=50)
@@ -122,17 +129,8 @@ def main(argv=None) -> int:
     size_rows += [f"| {name} (shared, loaded at run time) | {size:,} |" for name, size in libs]
     size_rows.append(f"| XNNPACK libraries together | {sum(s for _, s in libs):,} |")
     text = ("\n".join(rows) + "\n\n" + "\n".join(size_rows) + "\n")
-    print(text)
-    if args.write:
-        write_section(text)
-    return 0
+    return benchmarks_md.publish("XNNPACK", INTRO, text, args.write)
 
-
-def write_section(table: str) -> None:
-    benchmarks_md.write_section("XNNPACK", (
-        "GPT (n_layer=4, n_head=4, n_embd=128, vocab=512, T=64, fp32, 1 thread) forward "
-        "latency on this machine, and the runtime's size with the XNNPACK delegate. "
-        "Command:\n\n    .venv/bin/python bench/xnnpack_latency.py --write\n\n") + table)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -54,6 +54,13 @@ def eager_ms(model: str, runs: int) -> float:
     return model_families.eager_ms(module, inputs, runs)
 
 
+# What --write puts above the table in BENCHMARKS.md.
+INTRO = (
+    "Share of graph nodes the XNNPACK delegate runs and forward latency (fp32, 1 "
+    "thread, median) of the vision manifests on this machine. Command:\n\n"
+    "    .venv/bin/python bench/xnnpack_vision.py --write\n\n")
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--runs", type=int, default=30)
@@ -68,17 +75,7 @@ def main(argv=None) -> int:
         rows.append(f"| {model} | {inside}/{total} | {slow:.3f} | {fast:.3f} | "
                     f"{eager_ms(model, args.runs):.3f} | {slow / fast:.1f}x |")
     text = "\n".join(rows) + "\n"
-    print(text)
-    if args.write:
-        write_section(text)
-    return 0
-
-
-def write_section(table: str) -> None:
-    benchmarks_md.write_section(SECTION, (
-        "Share of graph nodes the XNNPACK delegate runs and forward latency (fp32, 1 "
-        "thread, median) of the vision manifests on this machine. Command:\n\n"
-        "    .venv/bin/python bench/xnnpack_vision.py --write\n\n") + table)
+    return benchmarks_md.publish(SECTION, INTRO, text, args.write)
 
 
 if __name__ == "__main__":

@@ -111,26 +111,25 @@ class _MethodBuilder:
     def _int(self, v: int) -> int:
         return self._add(Int(int(v)))
 
-    def _upper_bound(self, size, node: torch.fx.Node) -> int:
+    def _size_range(self, size) -> tuple[int | None, int | None]:
+        """(lower, upper) of a size, symbolic ones bound by the export's ranges; None
+        where a bound is infinite."""
         if isinstance(size, int):
-            return size
+            return size, size
         expr = size.node.expr
         if expr.is_number:
-            return int(expr)
-        ranges = {**size.node.shape_env.var_to_range, **self.ranges}
-        upper = finite_bound(bound_sympy(expr, ranges).upper)
+            return int(expr), int(expr)
+        bounds = bound_sympy(expr, {**size.node.shape_env.var_to_range, **self.ranges})
+        return finite_bound(bounds.lower), finite_bound(bounds.upper)
+
+    def _upper_bound(self, size, node: torch.fx.Node) -> int:
+        upper = self._size_range(size)[1]
         if upper is None:
-            raise ExportError(_unbounded_message(node, expr))
+            raise ExportError(_unbounded_message(node, size.node.expr))
         return upper
 
     def _lower_bound(self, size) -> int:
-        if isinstance(size, int):
-            return size
-        expr = size.node.expr
-        if expr.is_number:
-            return int(expr)
-        ranges = {**size.node.shape_env.var_to_range, **self.ranges}
-        lower = finite_bound(bound_sympy(expr, ranges).lower)
+        lower = self._size_range(size)[0]
         return max(0, lower) if lower is not None else 0
 
     def _tensor(self, fake: torch.Tensor, node: torch.fx.Node,

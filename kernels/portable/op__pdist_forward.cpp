@@ -13,10 +13,7 @@ Tensor& _pdist_forward_out(KernelContext& ctx, const Tensor& self, double p, Ten
                       static_cast<long long>(self.dim()));
   TL_KERNEL_CHECK_MSG(ctx, p >= 0.0, InvalidArgument, out,
                       "_pdist_forward.out: p must be non-negative, got %g", p);
-  TL_KERNEL_CHECK(ctx,
-                  same_dtype(self, out) && is_default_dim_order(self) &&
-                      is_default_dim_order(out),
-                  InvalidArgument, out);
+  TL_KERNEL_CHECK(ctx, same_dtype_contiguous(self, out), InvalidArgument, out);
 
   // Resize
   const int64_t n = self.size(0);

@@ -76,10 +76,7 @@ Tensor& _upsample_bilinear2d_aa_out(KernelContext& ctx, const Tensor& self,
                       InvalidArgument, out,
                       "_upsample_bilinear2d_aa.out: self must be 4-d (N, C, H, W) with H and W "
                       "non-empty, output_size two positive sizes");
-  TL_KERNEL_CHECK(ctx,
-                  same_dtype(self, out) && is_default_dim_order(self) &&
-                      is_default_dim_order(out),
-                  InvalidArgument, out);
+  TL_KERNEL_CHECK(ctx, same_dtype_contiguous(self, out), InvalidArgument, out);
 
   // Resize
   const int64_t in_h = self.size(2);

@@ -25,15 +25,10 @@ Tensor& any_into(KernelContext& ctx, const Tensor& self, const int64_t* dims, si
   TL_KERNEL_CHECK_MSG(ctx, out.dtype() == ScalarType::Bool || out.dtype() == ScalarType::Byte,
                       InvalidArgument, out, "%s: out must be Bool or Byte, got %s", Op::name,
                       scalar_type_name(out.dtype()));
-  TL_KERNEL_CHECK(ctx, is_default_dim_order(self) && is_default_dim_order(out),
-                  InvalidArgument, out);
   ReducePlan plan;
-  TL_KERNEL_CHECK_MSG(ctx, plan.init(self, dims, n_dims, all, keepdim), InvalidArgument, out,
-                      "%s: dim out of range or repeated", Op::name);
-
-  // Resize
-  TL_KERNEL_CHECK(ctx, resize_tensor(out, plan.out_sizes()) == Error::Ok, InvalidArgument,
-                  out);
+  if (!plan_reduction(ctx, self, dims, n_dims, all, keepdim, Op::name, out, &plan)) {
+    return out;
+  }
 
   // Compute: Bool and Byte are both one byte holding 0 or 1.
   TL_SWITCH_ALL_TYPES(self.dtype(), ctx, Op::name, T, [&] {

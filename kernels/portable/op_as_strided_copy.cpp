@@ -41,10 +41,7 @@ Tensor& as_strided_copy_out(KernelContext& ctx, const Tensor& self, IntArrayRef 
                       InvalidArgument, out,
                       "as_strided_copy.out: the view reads element %lld of an input of %zu",
                       static_cast<long long>(last), self.numel());
-  TL_KERNEL_CHECK(ctx,
-                  same_dtype(self, out) && is_default_dim_order(self) &&
-                      is_default_dim_order(out),
-                  InvalidArgument, out);
+  TL_KERNEL_CHECK(ctx, same_dtype_contiguous(self, out), InvalidArgument, out);
 
   // Resize
   TL_KERNEL_CHECK(ctx, resize_tensor(out, size) == Error::Ok, InvalidArgument, out);

@@ -103,10 +103,7 @@ Tensor& constant_pad_nd_out(KernelContext& ctx, const Tensor& self, IntArrayRef 
   TL_KERNEL_CHECK_MSG(ctx, pad.size() % 2 == 0 && padded <= rank, InvalidArgument, out,
                       "constant_pad_nd.out: pad has %zu values; it needs pairs, at most 2 per "
                       "dim of the %lld-d input", pad.size(), static_cast<long long>(rank));
-  TL_KERNEL_CHECK(ctx,
-                  same_dtype(self, out) && is_default_dim_order(self) &&
-                      is_default_dim_order(out),
-                  InvalidArgument, out);
+  TL_KERNEL_CHECK(ctx, same_dtype_contiguous(self, out), InvalidArgument, out);
 
   // A 0-d tensor (no pads) copies its one element as a [1].
   const int64_t dims = rank > 0 ? rank : 1;

@@ -22,10 +22,7 @@ Tensor& diagonal_copy_out(KernelContext& ctx, const Tensor& self, int64_t offset
                       "diagonal_copy.out: dims %lld and %lld must be two distinct dims of the "
                       "%lld-d input", static_cast<long long>(dim1),
                       static_cast<long long>(dim2), static_cast<long long>(rank));
-  TL_KERNEL_CHECK(ctx,
-                  same_dtype(self, out) && is_default_dim_order(self) &&
-                      is_default_dim_order(out),
-                  InvalidArgument, out);
+  TL_KERNEL_CHECK(ctx, same_dtype_contiguous(self, out), InvalidArgument, out);
 
   // The view: every other dim as it is, then the diagonal (one step along both dims).
   const StridedView in = contiguous_view(self);

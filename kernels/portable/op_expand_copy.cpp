@@ -39,10 +39,7 @@ Tensor& expand_copy_out(KernelContext& ctx, const Tensor& self, IntArrayRef size
     view.sizes[i] = want == -1 ? have : want;
     view.strides[i] = view.sizes[i] == have ? in.strides[i - lead] : 0;
   }
-  TL_KERNEL_CHECK(ctx,
-                  same_dtype(self, out) && is_default_dim_order(self) &&
-                      is_default_dim_order(out),
-                  InvalidArgument, out);
+  TL_KERNEL_CHECK(ctx, same_dtype_contiguous(self, out), InvalidArgument, out);
 
   // Resize
   TL_KERNEL_CHECK(ctx, resize_tensor(out, IntArrayRef(view.sizes, rank)) == Error::Ok,

@@ -10,10 +10,7 @@ namespace tailor::native {
 // the end; a dim may not repeat). Elements are copied, the same code for every dtype of a size.
 Tensor& flip_out(KernelContext& ctx, const Tensor& self, IntArrayRef dims, Tensor& out) {
   // Validate
-  TL_KERNEL_CHECK(ctx,
-                  same_dtype(self, out) && is_default_dim_order(self) &&
-                      is_default_dim_order(out),
-                  InvalidArgument, out);
+  TL_KERNEL_CHECK(ctx, same_dtype_contiguous(self, out), InvalidArgument, out);
   const int64_t rank = self.dim();
   bool flipped[kMaxDims] = {};
   for (size_t i = 0; i < dims.size(); ++i) {

@@ -17,10 +17,7 @@ Tensor& glu_out(KernelContext& ctx, const Tensor& self, int64_t dim, Tensor& out
   TL_KERNEL_CHECK_MSG(ctx, self.size(d) % 2 == 0, InvalidArgument, out,
                       "glu.out: dim %lld has odd size %lld; it must halve",
                       static_cast<long long>(d), static_cast<long long>(self.size(d)));
-  TL_KERNEL_CHECK(ctx,
-                  same_dtype(self, out) && is_default_dim_order(self) &&
-                      is_default_dim_order(out),
-                  InvalidArgument, out);
+  TL_KERNEL_CHECK(ctx, same_dtype_contiguous(self, out), InvalidArgument, out);
 
   // Resize
   int64_t sizes[kMaxDims];

@@ -48,10 +48,7 @@ Tensor& index_tensor_out(KernelContext& ctx, const Tensor& self, OptionalTensorL
                          Tensor& out) {
   using index_detail::Entry;
   const int64_t rank = self.dim();
-  TL_KERNEL_CHECK(ctx,
-                  same_dtype(self, out) && is_default_dim_order(self) &&
-                      is_default_dim_order(out),
-                  InvalidArgument, out);
+  TL_KERNEL_CHECK(ctx, same_dtype_contiguous(self, out), InvalidArgument, out);
   TL_KERNEL_CHECK_DTYPE_SELECTED(ctx, "index.Tensor_out", self.dtype(), out);
 
   // Validate: which self dims each entry indexes.

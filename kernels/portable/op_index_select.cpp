@@ -17,10 +17,7 @@ Tensor& index_select_out(KernelContext& ctx, const Tensor& self, int64_t dim,
                       out, "index_select.out: index must be a 0-d or 1-d Int or Long tensor");
   TL_KERNEL_CHECK_MSG(ctx, self.dim() > 0 || index.numel() == 1, InvalidArgument, out,
                       "index_select.out: a 0-d input takes exactly one index");
-  TL_KERNEL_CHECK(ctx,
-                  same_dtype(self, out) && is_default_dim_order(self) &&
-                      is_default_dim_order(out),
-                  InvalidArgument, out);
+  TL_KERNEL_CHECK(ctx, same_dtype_contiguous(self, out), InvalidArgument, out);
   TL_KERNEL_CHECK_DTYPE_SELECTED(ctx, "index_select.out", self.dtype(), out);
   TL_KERNEL_CHECK_DTYPE_SELECTED(ctx, "index_select.out", index.dtype(), out);
 

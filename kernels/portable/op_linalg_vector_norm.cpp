@@ -69,23 +69,18 @@ Tensor& linalg_vector_norm_out(KernelContext& ctx, const Tensor& self, const Sca
                       "linalg_vector_norm.out: self (%s) and out (%s) must be floating, out "
                       "of dtype %s", scalar_type_name(self.dtype()),
                       scalar_type_name(out.dtype()), scalar_type_name(want));
-  TL_KERNEL_CHECK(ctx, is_default_dim_order(self) && is_default_dim_order(out),
-                  InvalidArgument, out);
   const IntArrayRef dims = dim.value_or(IntArrayRef());
   ReducePlan plan;
-  TL_KERNEL_CHECK_MSG(ctx, plan.init(self, dims.data(), dims.size(), dims.empty(), keepdim),
-                      InvalidArgument, out,
-                      "linalg_vector_norm.out: dim out of range or repeated");
+  if (!plan_reduction(ctx, self, dims.data(), dims.size(), dims.empty(), keepdim,
+                      "linalg_vector_norm.out", out, &plan)) {
+    return out;
+  }
   const double p = ord.to<double>();
   const Kind kind = linalg_vector_norm_detail::kind_of(p);
   TL_KERNEL_CHECK_MSG(ctx, plan.reduce_numel() > 0 || !(kind == Kind::kMax || p < 0.0),
                       InvalidArgument, out,
                       "linalg_vector_norm.out: the norm of order %g of no elements is not "
                       "defined", p);
-
-  // Resize
-  TL_KERNEL_CHECK(ctx, resize_tensor(out, plan.out_sizes()) == Error::Ok, InvalidArgument,
-                  out);
 
   // Compute
   TL_SWITCH_FLOAT_TYPES(self.dtype(), ctx, "linalg_vector_norm.out", IN, [&] {

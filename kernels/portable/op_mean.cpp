@@ -22,15 +22,11 @@ Tensor& mean_into(KernelContext& ctx, const Tensor& self, IntArrayRef dims, bool
   TL_KERNEL_CHECK_MSG(ctx, out.dtype() == want && is_floating_type(want), InvalidArgument, out,
                       "%s: out has dtype %s, expected %s (a floating type)", Op::name,
                       scalar_type_name(out.dtype()), scalar_type_name(want));
-  TL_KERNEL_CHECK(ctx, is_default_dim_order(self) && is_default_dim_order(out),
-                  InvalidArgument, out);
   ReducePlan plan;
-  TL_KERNEL_CHECK_MSG(ctx, plan.init(self, dims.data(), dims.size(), dims.empty(), keepdim),
-                      InvalidArgument, out, "%s: dim out of range or repeated", Op::name);
-
-  // Resize
-  TL_KERNEL_CHECK(ctx, resize_tensor(out, plan.out_sizes()) == Error::Ok, InvalidArgument,
-                  out);
+  if (!plan_reduction(ctx, self, dims.data(), dims.size(), dims.empty(), keepdim,
+                      Op::name, out, &plan)) {
+    return out;
+  }
 
   // Compute: sum in the output's accumulation type, then divide.
   TL_SWITCH_REALHBF16_TYPES(self.dtype(), ctx, Op::name, IN, [&] {

@@ -24,10 +24,7 @@ Tensor& narrow_copy_out(KernelContext& ctx, const Tensor& self, int64_t dim, int
                       "narrow_copy.out: start %lld and length %lld exceed dim %lld of size %lld",
                       static_cast<long long>(start), static_cast<long long>(length),
                       static_cast<long long>(d), static_cast<long long>(size));
-  TL_KERNEL_CHECK(ctx,
-                  same_dtype(self, out) && is_default_dim_order(self) &&
-                      is_default_dim_order(out),
-                  InvalidArgument, out);
+  TL_KERNEL_CHECK(ctx, same_dtype_contiguous(self, out), InvalidArgument, out);
 
   // Resize
   const StridedView view = slice_view(self, d, first, length, 1);

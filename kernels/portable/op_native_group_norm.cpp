@@ -1,4 +1,5 @@
 #include "kernels/portable/util/acc_type.h"
+#include "kernels/portable/util/normalize_rows.h"
 #include "runtime/kernel/kernel_includes.h"
 
 namespace tailor::native::native_group_norm_detail {
@@ -71,37 +72,19 @@ void native_group_norm_out(KernelContext& ctx, const Tensor& input, const Tensor
     const T* w = weight != nullptr ? weight->const_data<T>() : nullptr;
     const T* b = bias != nullptr ? bias->const_data<T>() : nullptr;
     T* y = out0.mutable_data<T>();
-    T* mean_out = out1.mutable_data<T>();
-    T* rstd_out = out2.mutable_data<T>();
-    for (int64_t row = 0; row < N * group; ++row) {
-      const T* src = x + row * count;
-      T* dst = y + row * count;
-      Acc sum = 0;
-      for (int64_t i = 0; i < count; ++i) {
-        sum += static_cast<Acc>(src[i]);
-      }
-      // An empty group has mean 0 and a NaN rstd, as in torch.
-      const Acc mean = count > 0 ? sum / static_cast<Acc>(count) : Acc(0);
-      Acc sq = 0;
-      for (int64_t i = 0; i < count; ++i) {
-        const Acc dev = static_cast<Acc>(src[i]) - mean;
-        sq += dev * dev;
-      }
-      const Acc var = count > 0 ? sq / static_cast<Acc>(count) : math::quiet_nan<Acc>();
-      const Acc rstd = Acc(1) / math::sqrt(var + static_cast<Acc>(eps));
+    normalize_rows(x, N * group, count, eps, Acc(0), out1.mutable_data<T>(),
+                   out2.mutable_data<T>(), [&](int64_t row, Acc mean, Acc rstd) {
       const int64_t c0 = (row % group) * per_group;
       for (int64_t c = 0; c < per_group; ++c) {
         const Acc scale = w != nullptr ? rstd * static_cast<Acc>(w[c0 + c]) : rstd;
         const Acc shift = (b != nullptr ? static_cast<Acc>(b[c0 + c]) : Acc(0)) - mean * scale;
-        const T* s = src + c * HxW;
-        T* d = dst + c * HxW;
+        const T* s = x + row * count + c * HxW;
+        T* d = y + row * count + c * HxW;
         for (int64_t i = 0; i < HxW; ++i) {
           d[i] = static_cast<T>(static_cast<Acc>(s[i]) * scale + shift);
         }
       }
-      mean_out[row] = static_cast<T>(mean);
-      rstd_out[row] = static_cast<T>(rstd);
-    }
+    });
   });
 }
 

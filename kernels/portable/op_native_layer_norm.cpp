@@ -1,5 +1,6 @@
 #include "kernels/portable/util/acc_type.h"
 #include "kernels/portable/util/layer_norm.h"
+#include "kernels/portable/util/normalize_rows.h"
 #include "runtime/kernel/kernel_includes.h"
 
 namespace tailor::native {
@@ -29,31 +30,16 @@ void native_layer_norm_out(KernelContext& ctx, const Tensor& input, IntArrayRef 
     const T* w = weight != nullptr ? weight->const_data<T>() : nullptr;
     const T* b = bias != nullptr ? bias->const_data<T>() : nullptr;
     T* y = out0.mutable_data<T>();
-    T* mean_out = out1.mutable_data<T>();
-    T* rstd_out = out2.mutable_data<T>();
-    for (int64_t r = 0; r < rows; ++r) {
-      const T* row = x + r * cols;
-      T* dst = y + r * cols;
-      Acc sum = 0;
+    // An empty row's mean is 0 / 0 (NaN), as torch's.
+    normalize_rows(x, rows, cols, eps, math::quiet_nan<Acc>(), out1.mutable_data<T>(),
+                   out2.mutable_data<T>(), [&](int64_t r, Acc mean, Acc rstd) {
       for (int64_t c = 0; c < cols; ++c) {
-        sum += static_cast<Acc>(row[c]);
-      }
-      const Acc mean = sum / static_cast<Acc>(cols);
-      Acc sq = 0;
-      for (int64_t c = 0; c < cols; ++c) {
-        const Acc dev = static_cast<Acc>(row[c]) - mean;
-        sq += dev * dev;
-      }
-      const Acc rstd = Acc(1) / math::sqrt(sq / static_cast<Acc>(cols) + static_cast<Acc>(eps));
-      for (int64_t c = 0; c < cols; ++c) {
-        Acc v = (static_cast<Acc>(row[c]) - mean) * rstd;
+        Acc v = (static_cast<Acc>(x[r * cols + c]) - mean) * rstd;
         v = w != nullptr ? v * static_cast<Acc>(w[c]) : v;
         v = b != nullptr ? v + static_cast<Acc>(b[c]) : v;
-        dst[c] = static_cast<T>(v);
+        y[r * cols + c] = static_cast<T>(v);
       }
-      mean_out[r] = static_cast<T>(mean);
-      rstd_out[r] = static_cast<T>(rstd);
-    }
+    });
   });
 }
 

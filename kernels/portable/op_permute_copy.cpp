@@ -21,10 +21,7 @@ Tensor& permute_copy_out(KernelContext& ctx, const Tensor& self, IntArrayRef dim
                         InvalidArgument, out, "permute_copy.out: dims is not a permutation");
     seen[perm[i]] = true;
   }
-  TL_KERNEL_CHECK(ctx,
-                  same_dtype(self, out) && is_default_dim_order(self) &&
-                      is_default_dim_order(out),
-                  InvalidArgument, out);
+  TL_KERNEL_CHECK(ctx, same_dtype_contiguous(self, out), InvalidArgument, out);
 
   // Resize
   const StridedView in = contiguous_view(self);

@@ -15,10 +15,7 @@ Tensor& pixel_shuffle_out(KernelContext& ctx, const Tensor& self, int64_t upscal
                       InvalidArgument, out,
                       "pixel_shuffle.out: self must be (*, C, H, W) with C divisible by the "
                       "square of upscale_factor %lld", static_cast<long long>(r));
-  TL_KERNEL_CHECK(ctx,
-                  same_dtype(self, out) && is_default_dim_order(self) &&
-                      is_default_dim_order(out),
-                  InvalidArgument, out);
+  TL_KERNEL_CHECK(ctx, same_dtype_contiguous(self, out), InvalidArgument, out);
 
   // Resize
   const int64_t c = p.c / (r * r);

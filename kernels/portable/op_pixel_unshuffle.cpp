@@ -17,10 +17,7 @@ Tensor& pixel_unshuffle_out(KernelContext& ctx, const Tensor& self, int64_t down
                       InvalidArgument, out,
                       "pixel_unshuffle.out: self must be (*, C, H, W) with H and W divisible "
                       "by downscale_factor %lld", static_cast<long long>(r));
-  TL_KERNEL_CHECK(ctx,
-                  same_dtype(self, out) && is_default_dim_order(self) &&
-                      is_default_dim_order(out),
-                  InvalidArgument, out);
+  TL_KERNEL_CHECK(ctx, same_dtype_contiguous(self, out), InvalidArgument, out);
 
   // Resize
   const int64_t h = p.h / r;

@@ -27,15 +27,10 @@ Tensor& prod_into(KernelContext& ctx, const Tensor& self, const int64_t* dims, s
   TL_KERNEL_CHECK_MSG(ctx, out.dtype() == want, InvalidArgument, out,
                       "%s: out has dtype %s, expected %s", Op::name,
                       scalar_type_name(out.dtype()), scalar_type_name(want));
-  TL_KERNEL_CHECK(ctx, is_default_dim_order(self) && is_default_dim_order(out),
-                  InvalidArgument, out);
   ReducePlan plan;
-  TL_KERNEL_CHECK_MSG(ctx, plan.init(self, dims, n_dims, all, keepdim), InvalidArgument, out,
-                      "%s: dim out of range", Op::name);
-
-  // Resize
-  TL_KERNEL_CHECK(ctx, resize_tensor(out, plan.out_sizes()) == Error::Ok, InvalidArgument,
-                  out);
+  if (!plan_reduction(ctx, self, dims, n_dims, all, keepdim, Op::name, out, &plan)) {
+    return out;
+  }
 
   // Compute: multiply in the output's accumulation type.
   TL_SWITCH_ALL_TYPES(self.dtype(), ctx, Op::name, IN, [&] {

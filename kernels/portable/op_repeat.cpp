@@ -24,10 +24,7 @@ Tensor& repeat_out(KernelContext& ctx, const Tensor& self, IntArrayRef repeats, 
   TL_KERNEL_CHECK_MSG(ctx, rank + tiled <= int64_t(kMaxDims), InvalidArgument, out,
                       "repeat.out: %lld dims with %lld of them repeated exceed %zu",
                       static_cast<long long>(rank), static_cast<long long>(tiled), kMaxDims);
-  TL_KERNEL_CHECK(ctx,
-                  same_dtype(self, out) && is_default_dim_order(self) &&
-                      is_default_dim_order(out),
-                  InvalidArgument, out);
+  TL_KERNEL_CHECK(ctx, same_dtype_contiguous(self, out), InvalidArgument, out);
 
   const StridedView in = contiguous_view(self);
   StridedView view;

@@ -13,10 +13,7 @@ Tensor& select_copy_int_out(KernelContext& ctx, const Tensor& self, int64_t dim,
   int64_t d = 0;
   int64_t at = 0;
   if (!select_position(ctx, "select_copy.int_out", self, dim, index, &d, &at)) return out;
-  TL_KERNEL_CHECK(ctx,
-                  same_dtype(self, out) && is_default_dim_order(self) &&
-                      is_default_dim_order(out),
-                  InvalidArgument, out);
+  TL_KERNEL_CHECK(ctx, same_dtype_contiguous(self, out), InvalidArgument, out);
 
   // Resize: the slice of length 1 at `at`, without dim d.
   const StridedView view = select_view(self, d, at);

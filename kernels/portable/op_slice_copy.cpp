@@ -21,10 +21,7 @@ Tensor& slice_copy_tensor_out(KernelContext& ctx, const Tensor& self, int64_t di
   TL_KERNEL_CHECK_MSG(ctx, step > 0, InvalidArgument, out,
                       "slice_copy.Tensor_out: step must be positive, got %lld",
                       static_cast<long long>(step));
-  TL_KERNEL_CHECK(ctx,
-                  same_dtype(self, out) && is_default_dim_order(self) &&
-                      is_default_dim_order(out),
-                  InvalidArgument, out);
+  TL_KERNEL_CHECK(ctx, same_dtype_contiguous(self, out), InvalidArgument, out);
 
   // Resize
   const StridedView view = python_slice_view(self, d, start, end, step);

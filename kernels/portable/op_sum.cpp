@@ -19,16 +19,12 @@ Tensor& sum_intlist_out(KernelContext& ctx, const Tensor& self, Optional<IntArra
   TL_KERNEL_CHECK_MSG(ctx, out.dtype() == want, InvalidArgument, out,
                       "sum.IntList_out: out has dtype %s, expected %s",
                       scalar_type_name(out.dtype()), scalar_type_name(want));
-  TL_KERNEL_CHECK(ctx, is_default_dim_order(self) && is_default_dim_order(out),
-                  InvalidArgument, out);
   const IntArrayRef dims = dim.value_or(IntArrayRef());
   ReducePlan plan;
-  TL_KERNEL_CHECK_MSG(ctx, plan.init(self, dims.data(), dims.size(), dims.empty(), keepdim),
-                      InvalidArgument, out, "sum.IntList_out: dim out of range or repeated");
-
-  // Resize
-  TL_KERNEL_CHECK(ctx, resize_tensor(out, plan.out_sizes()) == Error::Ok, InvalidArgument,
-                  out);
+  if (!plan_reduction(ctx, self, dims.data(), dims.size(), dims.empty(), keepdim,
+                      "sum.IntList_out", out, &plan)) {
+    return out;
+  }
 
   // Compute: accumulate in the output's accumulation type (integers wrap, util/wrap.h).
   TL_SWITCH_ALL_TYPES(self.dtype(), ctx, "sum.IntList_out", IN, [&] {

@@ -24,10 +24,7 @@ Tensor& unfold_copy_out(KernelContext& ctx, const Tensor& self, int64_t dimensio
                       "unfold_copy.out: windows of %lld every %lld do not fit dim %lld of "
                       "size %lld", static_cast<long long>(size), static_cast<long long>(step),
                       static_cast<long long>(d), static_cast<long long>(length));
-  TL_KERNEL_CHECK(ctx,
-                  same_dtype(self, out) && is_default_dim_order(self) &&
-                      is_default_dim_order(out),
-                  InvalidArgument, out);
+  TL_KERNEL_CHECK(ctx, same_dtype_contiguous(self, out), InvalidArgument, out);
 
   // The view: dim d steps from window to window, the new last dim within one.
   StridedView view = contiguous_view(self);

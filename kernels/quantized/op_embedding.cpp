@@ -1,13 +1,8 @@
-#include "kernels/portable/util/index.h"
+#include "kernels/quantized/util/embedding_lookup.h"
 #include "kernels/quantized/util/qlinear.h"
 #include "runtime/kernel/kernel_includes.h"
 
 namespace tailor::quantized::native {
-
-// Shared with the portable kernels (kernels/portable/util/index.h).
-using ::tailor::native::index_value;
-using ::tailor::native::is_index_dtype;
-using ::tailor::native::kMaxDims;
 
 namespace {
 
@@ -53,32 +48,20 @@ Tensor& embedding_out(KernelContext& ctx, const Tensor& weight, const Tensor& we
                       static_cast<long long>(dim), static_cast<long long>(weight.size(0)),
                       static_cast<long long>(weight.size(1)), static_cast<long long>(groups),
                       static_cast<long long>(n));
-  TL_KERNEL_CHECK_MSG(ctx, is_index_dtype(indices.dtype()) && indices.dim() < int64_t(kMaxDims),
-                      InvalidArgument, out,
-                      "embedding.out: indices must be Int or Long with fewer than %d dims",
-                      static_cast<int>(kMaxDims));
-
-  // Resize: indices' shape plus dim.
-  int64_t sizes[kMaxDims];
-  for (int64_t d = 0; d < indices.dim(); ++d) sizes[d] = indices.size(d);
-  sizes[indices.dim()] = dim;
-  TL_KERNEL_CHECK(ctx, resize_tensor(out, IntArrayRef(sizes, indices.dim() + 1)) == Error::Ok,
-                  InvalidArgument, out);
+  if (!resize_for_lookup(ctx, "embedding.out", indices, dim, out)) {
+    return out;
+  }
 
   // Compute: one dequantized row per index.
   const int64_t block_bytes = weight.size(1);
   const uint8_t* table = static_cast<const uint8_t*>(weight.data());
   const float* scales = weight_scales.const_data<float>();
   float* dst = out.mutable_data<float>();
-  for (size_t i = 0; i < indices.numel(); ++i) {
-    const int64_t row = index_value(indices, i);
-    TL_KERNEL_CHECK_MSG(ctx, row >= 0 && row < n, InvalidArgument, out,
-                        "embedding.out: index %lld out of range for %lld rows",
-                        static_cast<long long>(row), static_cast<long long>(n));
+  for_each_lookup(ctx, "embedding.out", indices, n, [&](size_t i, int64_t row) {
     const uint8_t* block = table + (row / kQBlock) * block_bytes;
     dequantize_row(block, bits, row % kQBlock, dim, dim / groups, n, scales + row,
                    dst + i * dim);
-  }
+  });
   return out;
 }
 

@@ -1,12 +1,7 @@
-#include "kernels/portable/util/index.h"
+#include "kernels/quantized/util/embedding_lookup.h"
 #include "runtime/kernel/kernel_includes.h"
 
 namespace tailor::quantized::native {
-
-// Shared with the portable kernels (kernels/portable/util/index.h).
-using ::tailor::native::kMaxDims;
-using ::tailor::native::index_value;
-using ::tailor::native::is_index_dtype;
 
 // embedding_byte.out(Tensor weight, Tensor weight_scales, Tensor? weight_zero_points,
 //                    int weight_quant_min, int weight_quant_max, Tensor indices, *,
@@ -29,10 +24,6 @@ Tensor& embedding_byte_out(KernelContext& ctx, const Tensor& weight, const Tenso
                       InvalidArgument, out,
                       "embedding_byte.out: weight must be Char [V, D] with Float scales (and "
                       "zero points) of V elements");
-  TL_KERNEL_CHECK_MSG(ctx, is_index_dtype(indices.dtype()) && indices.dim() < int64_t(kMaxDims),
-                      InvalidArgument, out,
-                      "embedding_byte.out: indices must be Int or Long with fewer than %d dims",
-                      static_cast<int>(kMaxDims));
   TL_KERNEL_CHECK(ctx,
                   out.dtype() == ScalarType::Float && is_default_dim_order(weight) &&
                       is_default_dim_order(weight_scales) && is_default_dim_order(indices) &&
@@ -40,30 +31,24 @@ Tensor& embedding_byte_out(KernelContext& ctx, const Tensor& weight, const Tenso
                   InvalidArgument, out);
 
   // Resize: indices' shape plus the embedding dim.
-  int64_t sizes[kMaxDims];
-  for (int64_t d = 0; d < indices.dim(); ++d) sizes[d] = indices.size(d);
-  sizes[indices.dim()] = weight.size(1);
-  TL_KERNEL_CHECK(ctx, resize_tensor(out, IntArrayRef(sizes, indices.dim() + 1)) == Error::Ok,
-                  InvalidArgument, out);
+  const int64_t dim = weight.size(1);
+  if (!resize_for_lookup(ctx, "embedding_byte.out", indices, dim, out)) {
+    return out;
+  }
 
   // Compute: one dequantized row per index.
-  const int64_t dim = weight.size(1);
   const int8_t* table = weight.const_data<int8_t>();
   const float* scales = weight_scales.const_data<float>();
   const float* zero_points =
       weight_zero_points != nullptr ? weight_zero_points->const_data<float>() : nullptr;
   float* dst = out.mutable_data<float>();
-  for (size_t i = 0; i < indices.numel(); ++i) {
-    const int64_t row = index_value(indices, i);
-    TL_KERNEL_CHECK_MSG(ctx, row >= 0 && row < rows, InvalidArgument, out,
-                        "embedding_byte.out: index %lld out of range for %lld rows",
-                        static_cast<long long>(row), static_cast<long long>(rows));
+  for_each_lookup(ctx, "embedding_byte.out", indices, rows, [&](size_t i, int64_t row) {
     const int8_t* src = table + row * dim;
     const float zero = zero_points != nullptr ? zero_points[row] : 0.0f;
     for (int64_t j = 0; j < dim; ++j) {
       dst[i * dim + j] = (static_cast<float>(src[j]) - zero) * scales[row];
     }
-  }
+  });
   return out;
 }
 

@@ -49,6 +49,11 @@ inline bool same_dtype_and_dim_order(const Tensor& a, const Tensor& b) {
 /// True for the row-major dim order 0, 1, ..., dim-1.
 inline bool is_default_dim_order(const Tensor& t) { return t.is_contiguous(); }
 
+/// The check of most copying kernels: `out` has `in`'s dtype and both are row-major.
+inline bool same_dtype_contiguous(const Tensor& in, const Tensor& out) {
+  return same_dtype(in, out) && is_default_dim_order(in) && is_default_dim_order(out);
+}
+
 inline bool same_shape(const Tensor& a, const Tensor& b) { return a.sizes().equals(b.sizes()); }
 
 namespace internal {

@@ -24,10 +24,9 @@ int fallback_byte(const std::string& token) {
 }  // namespace
 
 Status Decoder::parse(const Json& json, const std::string& where) {
-  std::string type;
-  Status s = string_field(json, "type", where, &type);
+  std::string type, here;
+  Status s = component_type(json, where, &type, &here);
   if (!s.is_ok()) return s;
-  const std::string here = where + " (" + type + ")";
   if (type == "Sequence") {
     kind_ = kSequence;
     return parse_each(json, "decoders", where, &children_);

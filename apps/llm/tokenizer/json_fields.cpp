@@ -24,6 +24,13 @@ Status string_field(const Json& object, const char* key, const std::string& wher
   return Status::ok();
 }
 
+Status component_type(const Json& object, const std::string& where, std::string* type,
+                      std::string* here) {
+  Status s = string_field(object, "type", where, type);
+  if (s.is_ok()) *here = where + " (" + *type + ")";
+  return s;
+}
+
 Status bool_field(const Json& object, const char* key, const std::string& where, bool* out,
                   bool fallback) {
   const Json* v = object.find(key);

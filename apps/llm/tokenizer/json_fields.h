@@ -24,6 +24,11 @@ Status int_field(const Json& object, const char* key, const std::string& where, 
 Status pattern_field(const Json& object, const char* key, const std::string& where,
                      std::string* pattern, bool* is_regex);
 
+/// The "type" of a normalizer, pre-tokenizer or decoder object at `where`, and `*here`:
+/// where its other fields' errors point ("<where> (<type>)").
+Status component_type(const Json& object, const std::string& where, std::string* type,
+                      std::string* here);
+
 /// Each item of the array member `key` parsed into a new T by T::parse(item, where):
 /// the Sequence of normalizers, pre-tokenizers and decoders.
 template <typename T>

@@ -38,10 +38,9 @@ Status PreTokenizer::make_split(const std::string& regex, const std::string& whe
 }
 
 Status PreTokenizer::parse(const Json& json, const std::string& where) {
-  std::string type;
-  Status s = string_field(json, "type", where, &type);
+  std::string type, here;
+  Status s = component_type(json, where, &type, &here);
   if (!s.is_ok()) return s;
-  const std::string here = where + " (" + type + ")";
   if (type == "Sequence") {
     kind_ = kSequence;
     return parse_each(json, "pretokenizers", where, &children_);

@@ -35,42 +35,34 @@ struct CachedRuntime {
   uint64_t last_used = 0;
 };
 
-// dst[n][s][c] = src[n][c][s], in tiles so that both sides stay in cache.
-void to_channels_last(const float* src, float* dst, const ChannelsLastShape& x) {
+// dst[n][j][i] = src[n][i][j] for `batch` planes of rows x cols, in tiles so that both
+// sides stay in cache; reads run along src's rows.
+void transpose_planes(const float* src, float* dst, size_t batch, size_t rows, size_t cols) {
   constexpr size_t kTile = 32;
-  const size_t plane = x.channels * x.spatial;
-  for (size_t n = 0; n < x.batch; ++n) {
+  const size_t plane = rows * cols;
+  for (size_t n = 0; n < batch; ++n) {
     const float* in = src + n * plane;
     float* out = dst + n * plane;
-    for (size_t c0 = 0; c0 < x.channels; c0 += kTile) {
-      const size_t c1 = c0 + kTile < x.channels ? c0 + kTile : x.channels;
-      for (size_t s0 = 0; s0 < x.spatial; s0 += kTile) {
-        const size_t s1 = s0 + kTile < x.spatial ? s0 + kTile : x.spatial;
-        for (size_t c = c0; c < c1; ++c) {
-          for (size_t i = s0; i < s1; ++i) out[i * x.channels + c] = in[c * x.spatial + i];
+    for (size_t r0 = 0; r0 < rows; r0 += kTile) {
+      const size_t r1 = r0 + kTile < rows ? r0 + kTile : rows;
+      for (size_t c0 = 0; c0 < cols; c0 += kTile) {
+        const size_t c1 = c0 + kTile < cols ? c0 + kTile : cols;
+        for (size_t r = r0; r < r1; ++r) {
+          for (size_t c = c0; c < c1; ++c) out[c * rows + r] = in[r * cols + c];
         }
       }
     }
   }
 }
 
+// dst[n][s][c] = src[n][c][s].
+void to_channels_last(const float* src, float* dst, const ChannelsLastShape& x) {
+  transpose_planes(src, dst, x.batch, x.channels, x.spatial);
+}
+
 // dst[n][c][s] = src[n][s][c].
 void from_channels_last(const float* src, float* dst, const ChannelsLastShape& x) {
-  constexpr size_t kTile = 32;
-  const size_t plane = x.channels * x.spatial;
-  for (size_t n = 0; n < x.batch; ++n) {
-    const float* in = src + n * plane;
-    float* out = dst + n * plane;
-    for (size_t s0 = 0; s0 < x.spatial; s0 += kTile) {
-      const size_t s1 = s0 + kTile < x.spatial ? s0 + kTile : x.spatial;
-      for (size_t c0 = 0; c0 < x.channels; c0 += kTile) {
-        const size_t c1 = c0 + kTile < x.channels ? c0 + kTile : x.channels;
-        for (size_t i = s0; i < s1; ++i) {
-          for (size_t c = c0; c < c1; ++c) out[c * x.spatial + i] = in[i * x.channels + c];
-        }
-      }
-    }
-  }
+  transpose_planes(src, dst, x.batch, x.spatial, x.channels);
 }
 
 // Threads: one pool per method, shared by its delegates (BackendInitContext::previous),

@@ -51,6 +51,8 @@ struct ConvShape {
   // A 3-D convolution: only the direct loops take a depth.
   bool volumetric() const { return in_d != 1 || out_d != 1 || kernel_d != 1; }
   int64_t out_per_group() const { return out_channels / groups; }
+  int64_t in_volume() const { return in_d * in_h * in_w; }  // one input channel's elements
+  int64_t kernel_volume() const { return kernel_d * kernel_h * kernel_w; }  // its taps
   // 1x1, stride 1, no padding: the patch matrix of a group is its input planes as is.
   bool pointwise() const {
     return kernel_h == 1 && kernel_w == 1 && stride_h == 1 && stride_w == 1 && pad_h == 0 &&
@@ -76,22 +78,15 @@ void conv_store_row(const Acc* acc, int64_t count, T* dst) {
   }
 }
 
-// out[n, oc, od, oh, ow] = bias[oc] + sum over (ic in oc's group, kd, kh, kw) of
-// weight[oc, ic, kd, kh, kw] * in[n, ic, od * sd - pd + kd * dd, oh * sh - ph + kh * dh,
-// ow * sw - pw + kw * dw], taps outside the input reading zero. Weight is
-// [out_channels, cin_g, kd, kh, kw] (kd = 1 for 1-D and 2-D).
-template <typename T>
-void conv_direct(const ConvShape& s, const T* in, const T* weight, const T* bias, T* out) {
+// Every output row of every (n, oc, od, oh), kConvRowTile columns [ow0, ow1) at a time,
+// summed on the stack from bias[oc]: taps(n, oc, od, oh, ow0, ow1, acc) adds the tile's
+// taps into acc[0, ow1 - ow0), which are then stored converted to T.
+template <typename T, typename Taps>
+void conv_each_row_tile(const ConvShape& s, const T* bias, T* out, Taps taps) {
   using Acc = acc_t<T>;
   Acc acc[kConvRowTile];
-  const int64_t cin_g = s.in_per_group();
-  const int64_t cout_g = s.out_per_group();
-  const int64_t in_volume = s.in_d * s.in_h * s.in_w;
-  const int64_t taps = s.kernel_d * s.kernel_h * s.kernel_w;
   for (int64_t n = 0; n < s.batch; ++n) {
     for (int64_t oc = 0; oc < s.out_channels; ++oc) {
-      const T* src = in + (n * s.in_channels + (oc / cout_g) * cin_g) * in_volume;
-      const T* w_oc = weight + oc * cin_g * taps;
       T* dst = out + (n * s.out_channels + oc) * s.out_d * s.out_h * s.out_w;
       const Acc b = bias != nullptr ? static_cast<Acc>(bias[oc]) : Acc(0);
       for (int64_t od = 0; od < s.out_d; ++od) {
@@ -101,45 +96,61 @@ void conv_direct(const ConvShape& s, const T* in, const T* weight, const T* bias
             for (int64_t j = 0; j < ow1 - ow0; ++j) {
               acc[j] = b;
             }
-            for (int64_t ic = 0; ic < cin_g; ++ic) {
-              for (int64_t kd = 0; kd < s.kernel_d; ++kd) {
-                const int64_t id = od * s.stride_d - s.pad_d + kd * s.dilation_d;
-                if (id < 0 || id >= s.in_d) {
-                  continue;
-                }
-                for (int64_t kh = 0; kh < s.kernel_h; ++kh) {
-                  const int64_t ih = oh * s.stride_h - s.pad_h + kh * s.dilation_h;
-                  if (ih < 0 || ih >= s.in_h) {
-                    continue;
-                  }
-                  const T* row = src + ic * in_volume + (id * s.in_h + ih) * s.in_w;
-                  const T* w_row = w_oc + ((ic * s.kernel_d + kd) * s.kernel_h + kh) * s.kernel_w;
-                  for (int64_t kw = 0; kw < s.kernel_w; ++kw) {
-                    // Output columns whose tap kw lands inside the row: 0 <= ow * sw + off < in_w.
-                    const int64_t off = kw * s.dilation_w - s.pad_w;
-                    const int64_t lo = conv_max(ow0, conv_ceil_div(-off, s.stride_w));
-                    const int64_t hi =
-                        matmul_min(ow1, conv_floor_div(s.in_w - 1 - off, s.stride_w) + 1);
-                    const Acc tap = static_cast<Acc>(w_row[kw]);
-                    if (s.stride_w == 1) {  // contiguous reads: the loop vectorizes
-                      for (int64_t ow = lo; ow < hi; ++ow) {
-                        acc[ow - ow0] += tap * static_cast<Acc>(row[ow + off]);
-                      }
-                    } else {
-                      for (int64_t ow = lo; ow < hi; ++ow) {
-                        acc[ow - ow0] += tap * static_cast<Acc>(row[ow * s.stride_w + off]);
-                      }
-                    }
-                  }
-                }
-              }
-            }
+            taps(n, oc, od, oh, ow0, ow1, acc);
             conv_store_row(acc, ow1 - ow0, dst + (od * s.out_h + oh) * s.out_w + ow0);
           }
         }
       }
     }
   }
+}
+
+// out[n, oc, od, oh, ow] = bias[oc] + sum over (ic in oc's group, kd, kh, kw) of
+// weight[oc, ic, kd, kh, kw] * in[n, ic, od * sd - pd + kd * dd, oh * sh - ph + kh * dh,
+// ow * sw - pw + kw * dw], taps outside the input reading zero. Weight is
+// [out_channels, cin_g, kd, kh, kw] (kd = 1 for 1-D and 2-D).
+template <typename T>
+void conv_direct(const ConvShape& s, const T* in, const T* weight, const T* bias, T* out) {
+  using Acc = acc_t<T>;
+  const int64_t cin_g = s.in_per_group();
+  const int64_t cout_g = s.out_per_group();
+  conv_each_row_tile(s, bias, out, [&](int64_t n, int64_t oc, int64_t od, int64_t oh,
+                                       int64_t ow0, int64_t ow1, Acc* acc) {
+    const T* src = in + (n * s.in_channels + (oc / cout_g) * cin_g) * s.in_volume();
+    const T* w_oc = weight + oc * cin_g * s.kernel_volume();
+    for (int64_t ic = 0; ic < cin_g; ++ic) {
+      for (int64_t kd = 0; kd < s.kernel_d; ++kd) {
+        const int64_t id = od * s.stride_d - s.pad_d + kd * s.dilation_d;
+        if (id < 0 || id >= s.in_d) {
+          continue;
+        }
+        for (int64_t kh = 0; kh < s.kernel_h; ++kh) {
+          const int64_t ih = oh * s.stride_h - s.pad_h + kh * s.dilation_h;
+          if (ih < 0 || ih >= s.in_h) {
+            continue;
+          }
+          const T* row = src + ic * s.in_volume() + (id * s.in_h + ih) * s.in_w;
+          const T* w_row = w_oc + ((ic * s.kernel_d + kd) * s.kernel_h + kh) * s.kernel_w;
+          for (int64_t kw = 0; kw < s.kernel_w; ++kw) {
+            // Output columns whose tap kw lands inside the row: 0 <= ow * sw + off < in_w.
+            const int64_t off = kw * s.dilation_w - s.pad_w;
+            const int64_t lo = conv_max(ow0, conv_ceil_div(-off, s.stride_w));
+            const int64_t hi = matmul_min(ow1, conv_floor_div(s.in_w - 1 - off, s.stride_w) + 1);
+            const Acc tap = static_cast<Acc>(w_row[kw]);
+            if (s.stride_w == 1) {  // contiguous reads: the loop vectorizes
+              for (int64_t ow = lo; ow < hi; ++ow) {
+                acc[ow - ow0] += tap * static_cast<Acc>(row[ow + off]);
+              }
+            } else {
+              for (int64_t ow = lo; ow < hi; ++ow) {
+                acc[ow - ow0] += tap * static_cast<Acc>(row[ow * s.stride_w + off]);
+              }
+            }
+          }
+        }
+      }
+    }
+  });
 }
 
 // The transposed convolution (the gradient of conv_direct() with respect to its input):
@@ -152,61 +163,43 @@ template <typename T>
 void conv_transposed_direct(const ConvShape& s, const T* in, const T* weight, const T* bias,
                             T* out) {
   using Acc = acc_t<T>;
-  Acc acc[kConvRowTile];
   const int64_t cin_g = s.in_per_group();
   const int64_t cout_g = s.out_per_group();
-  const int64_t in_volume = s.in_d * s.in_h * s.in_w;
-  const int64_t taps = s.kernel_d * s.kernel_h * s.kernel_w;
-  for (int64_t n = 0; n < s.batch; ++n) {
-    for (int64_t oc = 0; oc < s.out_channels; ++oc) {
-      const int64_t g = oc / cout_g;
-      const int64_t ocg = oc % cout_g;
-      const T* src = in + (n * s.in_channels + g * cin_g) * in_volume;
-      T* dst = out + (n * s.out_channels + oc) * s.out_d * s.out_h * s.out_w;
-      const Acc b = bias != nullptr ? static_cast<Acc>(bias[oc]) : Acc(0);
-      for (int64_t od = 0; od < s.out_d; ++od) {
-        for (int64_t oh = 0; oh < s.out_h; ++oh) {
-          for (int64_t ow0 = 0; ow0 < s.out_w; ow0 += kConvRowTile) {
-            const int64_t ow1 = matmul_min(ow0 + kConvRowTile, s.out_w);
-            for (int64_t j = 0; j < ow1 - ow0; ++j) {
-              acc[j] = b;
+  conv_each_row_tile(s, bias, out, [&](int64_t n, int64_t oc, int64_t od, int64_t oh,
+                                       int64_t ow0, int64_t ow1, Acc* acc) {
+    const int64_t g = oc / cout_g;
+    const int64_t ocg = oc % cout_g;
+    const T* src = in + (n * s.in_channels + g * cin_g) * s.in_volume();
+    for (int64_t ic = 0; ic < cin_g; ++ic) {
+      const T* w_ic = weight + ((g * cin_g + ic) * cout_g + ocg) * s.kernel_volume();
+      for (int64_t kd = 0; kd < s.kernel_d; ++kd) {
+        // Plane od takes input plane id when id * sd == od + pd - kd * dd.
+        const int64_t td = od + s.pad_d - kd * s.dilation_d;
+        if (td < 0 || td % s.stride_d != 0 || td / s.stride_d >= s.in_d) {
+          continue;
+        }
+        for (int64_t kh = 0; kh < s.kernel_h; ++kh) {
+          // Row oh takes input row ih when ih * sh == oh + ph - kh * dh.
+          const int64_t t = oh + s.pad_h - kh * s.dilation_h;
+          if (t < 0 || t % s.stride_h != 0 || t / s.stride_h >= s.in_h) {
+            continue;
+          }
+          const T* row =
+              src + ic * s.in_volume() + ((td / s.stride_d) * s.in_h + t / s.stride_h) * s.in_w;
+          for (int64_t kw = 0; kw < s.kernel_w; ++kw) {
+            // Column ow takes input column iw when iw * sw == ow + base.
+            const int64_t base = s.pad_w - kw * s.dilation_w;
+            const int64_t lo = conv_max(0, conv_ceil_div(ow0 + base, s.stride_w));
+            const int64_t hi = matmul_min(s.in_w, conv_ceil_div(ow1 + base, s.stride_w));
+            const Acc tap = static_cast<Acc>(w_ic[(kd * s.kernel_h + kh) * s.kernel_w + kw]);
+            for (int64_t iw = lo; iw < hi; ++iw) {
+              acc[iw * s.stride_w - base - ow0] += tap * static_cast<Acc>(row[iw]);
             }
-            for (int64_t ic = 0; ic < cin_g; ++ic) {
-              const T* w_ic = weight + ((g * cin_g + ic) * cout_g + ocg) * taps;
-              for (int64_t kd = 0; kd < s.kernel_d; ++kd) {
-                // Plane od takes input plane id when id * sd == od + pd - kd * dd.
-                const int64_t td = od + s.pad_d - kd * s.dilation_d;
-                if (td < 0 || td % s.stride_d != 0 || td / s.stride_d >= s.in_d) {
-                  continue;
-                }
-                for (int64_t kh = 0; kh < s.kernel_h; ++kh) {
-                  // Row oh takes input row ih when ih * sh == oh + ph - kh * dh.
-                  const int64_t t = oh + s.pad_h - kh * s.dilation_h;
-                  if (t < 0 || t % s.stride_h != 0 || t / s.stride_h >= s.in_h) {
-                    continue;
-                  }
-                  const T* row =
-                      src + ic * in_volume + ((td / s.stride_d) * s.in_h + t / s.stride_h) * s.in_w;
-                  for (int64_t kw = 0; kw < s.kernel_w; ++kw) {
-                    // Column ow takes input column iw when iw * sw == ow + base.
-                    const int64_t base = s.pad_w - kw * s.dilation_w;
-                    const int64_t lo = conv_max(0, conv_ceil_div(ow0 + base, s.stride_w));
-                    const int64_t hi = matmul_min(s.in_w, conv_ceil_div(ow1 + base, s.stride_w));
-                    const Acc tap =
-                        static_cast<Acc>(w_ic[(kd * s.kernel_h + kh) * s.kernel_w + kw]);
-                    for (int64_t iw = lo; iw < hi; ++iw) {
-                      acc[iw * s.stride_w - base - ow0] += tap * static_cast<Acc>(row[iw]);
-                    }
-                  }
-                }
-              }
-            }
-            conv_store_row(acc, ow1 - ow0, dst + (od * s.out_h + oh) * s.out_w + ow0);
           }
         }
       }
     }
-  }
+  });
 }
 
 // Patch columns the panel (kMatmulPackBytes of scratch) can hold for a depth block of

@@ -118,4 +118,19 @@ inline bool is_nan_value(T v) {
   return v != v;
 }
 
+// plan->init() for kernel `op` (self and out row-major), then `out` resized to the plan's
+// sizes: false (ctx failed; "<op>: dim out of range or repeated" logged for a bad dim)
+// otherwise.
+inline bool plan_reduction(KernelContext& ctx, const Tensor& self, const int64_t* dims,
+                           size_t n_dims, bool all, bool keepdim, const char* op, Tensor& out,
+                           ReducePlan* plan) {
+  TL_KERNEL_CHECK(ctx, is_default_dim_order(self) && is_default_dim_order(out),
+                  InvalidArgument, false);
+  TL_KERNEL_CHECK_MSG(ctx, plan->init(self, dims, n_dims, all, keepdim), InvalidArgument,
+                      false, "%s: dim out of range or repeated", op);
+  TL_KERNEL_CHECK(ctx, resize_tensor(out, plan->out_sizes()) == Error::Ok, InvalidArgument,
+                  false);
+  return true;
+}
+
 }  // namespace tailor::native

@@ -36,6 +36,34 @@ __attribute__((target("avx2"))) inline void qlinear_no_contract(__m256& v) {
   __asm__("" : "+x"(v));
 }
 
+// A decode kernel's outputs of one block: its products times x_scale, then + bias, in the
+// general path's float steps (shared with the VNNI set, whose target includes AVX2).
+__attribute__((target("avx2"))) inline void qlinear_decode_store(__m256 products,
+                                                                 float x_scale,
+                                                                 const float* bias,
+                                                                 float* out) {
+  __m256 result = _mm256_mul_ps(products, _mm256_set1_ps(x_scale));
+  qlinear_no_contract(result);  // a separate add, as the general path's epilogue
+  if (bias != nullptr) result = _mm256_add_ps(result, _mm256_loadu_ps(bias));
+  _mm256_storeu_ps(out, result);
+}
+
+// Before group g of a decode_int4 kernel's B blocks: its weights kQPrefetchBytes ahead
+// (w: the group in the first block), and the next sets' scales of the group (one line of
+// each group's row per 2 blocks, far apart, so the hardware's stream prefetch sees too
+// many streams to follow).
+template <int B>
+inline void qlinear_prefetch_group(const uint8_t* w, int64_t block_bytes, int64_t size,
+                                   const float* group_scales) {
+  TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
+    for (int64_t line = 0; line < size * 4; line += 64) {
+      _mm_prefetch(reinterpret_cast<const char*>(w + j * block_bytes + line + kQPrefetchBytes),
+                   _MM_HINT_T0);
+    }
+  }
+  _mm_prefetch(reinterpret_cast<const char*>(group_scales + 8 * B * 4), _MM_HINT_T0);
+}
+
 // A group's 8 scales, which lie side by side; a partial last block takes its valid ones
 // (the padding rows' weights are 0).
 __attribute__((target("avx2"))) inline __m256 qlinear_group_scales_avx2(const float* scales,
@@ -215,27 +243,17 @@ __attribute__((target("avx2,fma"))) void decode_int4_avx2_blocks(
       }
       TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) sum[j] = _mm256_add_epi32(sum[j], _mm256_madd_epi16(pairs[j], ones));
     }
-    TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {  // as in the VNNI kernel
-      for (int64_t line = 0; line < size * 4; line += 64) {
-        _mm_prefetch(reinterpret_cast<const char*>(w + j * block_bytes + g * size * 4 + line +
-                                                   kQPrefetchBytes),
-                     _MM_HINT_T0);
-      }
-    }
     const __m256i offset = _mm256_set1_epi32(8 * sums[g]);
     const float* group_scales = scales + g * stride;
-    _mm_prefetch(reinterpret_cast<const char*>(group_scales + 8 * B * 4), _MM_HINT_T0);
+    qlinear_prefetch_group<B>(w + g * size * 4, block_bytes, size, group_scales);
     TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
       total[j] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(sum[j], offset)),
                                  _mm256_loadu_ps(group_scales + 8 * j), total[j]);
     }
   }
-  const __m256 vx = _mm256_set1_ps(x_scale);
   TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
-    __m256 result = _mm256_mul_ps(total[j], vx);
-    qlinear_no_contract(result);  // a separate add, as the general path's epilogue
-    if (bias != nullptr) result = _mm256_add_ps(result, _mm256_loadu_ps(bias + 8 * j));
-    _mm256_storeu_ps(out + 8 * j, result);
+    qlinear_decode_store(total[j], x_scale, bias != nullptr ? bias + 8 * j : nullptr,
+                         out + 8 * j);
   }
 }
 
@@ -264,50 +282,24 @@ __attribute__((target("avx2"))) void decode_int8_avx2_blocks(const int8_t* x, in
       sum[j] = _mm256_add_epi32(sum[j], _mm256_madd_epi16(products, ones));
     }
   }
-  const __m256 vx = _mm256_set1_ps(x_scale);
   TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
-    const __m256 acc = _mm256_cvtepi32_ps(sum[j]);
-    __m256 result = _mm256_mul_ps(_mm256_mul_ps(acc, _mm256_loadu_ps(w_scales + 8 * j)), vx);
-    qlinear_no_contract(result);  // a separate add, as the general path's epilogue
-    if (bias != nullptr) result = _mm256_add_ps(result, _mm256_loadu_ps(bias + 8 * j));
-    _mm256_storeu_ps(out + 8 * j, result);
+    const __m256 products =
+        _mm256_mul_ps(_mm256_cvtepi32_ps(sum[j]), _mm256_loadu_ps(w_scales + 8 * j));
+    qlinear_decode_store(products, x_scale, bias != nullptr ? bias + 8 * j : nullptr,
+                         out + 8 * j);
   }
 }
 
-inline void decode_int4_avx2(const int8_t* x, int64_t k, const uint8_t* w, int64_t blocks,
-                             const float* scales, int64_t stride, int64_t groups,
-                             const int32_t* sums, float x_scale, const float* bias,
-                             float* out) {
-  qlinear_decode_sets(blocks, [&](int64_t b, auto width) {
-    decode_int4_avx2_blocks<decltype(width)::value>(
-        x, k, w + b * k * 4, scales + b * kQBlock, stride, groups, sums, x_scale,
-        bias != nullptr ? bias + b * kQBlock : nullptr, out + b * kQBlock);
-  });
-}
-
-inline void decode_int8_avx2(const int8_t* x, int64_t kp, const int8_t* w, int64_t blocks,
-                             const float* w_scales, float x_scale, const float* bias,
-                             float* out) {
-  qlinear_decode_sets(blocks, [&](int64_t b, auto width) {
-    decode_int8_avx2_blocks<decltype(width)::value>(
-        x, kp, w + b * kp * kQBlock, w_scales + b * kQBlock, x_scale,
-        bias != nullptr ? bias + b * kQBlock : nullptr, out + b * kQBlock);
-  });
-}
-
-inline void dynamic_int8_avx2(const int8_t* x, int64_t ldx, int rows, int64_t kp,
-                              const int8_t* w, float* acc) {
-  qlinear_pick_rows(rows, &dynamic_int8_avx2_rows<1>, &dynamic_int8_avx2_rows<2>,
-                    &dynamic_int8_avx2_rows<3>, &dynamic_int8_avx2_rows<4>)(x, ldx, kp, w, acc);
-}
-
-inline void dynamic_int4_avx2(const int8_t* x, int64_t ldx, int rows, int64_t k,
-                              const uint8_t* w, const float* scales, int64_t stride,
-                              int64_t groups, int64_t valid, const int32_t* sums, float* acc) {
-  qlinear_pick_rows(rows, &dynamic_int4_avx2_rows<1>, &dynamic_int4_avx2_rows<2>,
-                    &dynamic_int4_avx2_rows<3>, &dynamic_int4_avx2_rows<4>)(
-      x, ldx, k, w, scales, stride, groups, valid, sums, acc);
-}
+inline constexpr QDynamicInt8 dynamic_int8_avx2 =
+    qlinear_dynamic_int8<dynamic_int8_avx2_rows<1>, dynamic_int8_avx2_rows<2>,
+                         dynamic_int8_avx2_rows<3>, dynamic_int8_avx2_rows<4>>;
+inline constexpr QDynamicInt4 dynamic_int4_avx2 =
+    qlinear_dynamic_int4<dynamic_int4_avx2_rows<1>, dynamic_int4_avx2_rows<2>,
+                         dynamic_int4_avx2_rows<3>, dynamic_int4_avx2_rows<4>>;
+inline constexpr QDecodeInt4 decode_int4_avx2 =
+    qlinear_decode_int4<decode_int4_avx2_blocks<kQDecodeBlocks>, decode_int4_avx2_blocks<1>>;
+inline constexpr QDecodeInt8 decode_int8_avx2 =
+    qlinear_decode_int8<decode_int8_avx2_blocks<kQDecodeBlocks>, decode_int8_avx2_blocks<1>>;
 
 inline void float_int8_avx2(const float* x, int64_t ldx, int rows, int64_t k, const int8_t* w,
                             float* acc) {

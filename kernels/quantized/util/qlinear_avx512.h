@@ -189,18 +189,9 @@ TL_QLINEAR_VNNI void decode_int4_vnni_blocks(const int8_t* x, int64_t k, const u
         high_sum[j] = _mm256_dpbusd_epi32(high_sum[j], _mm256_and_si256(v, high), xb);
       }
     }
-    TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
-      for (int64_t line = 0; line < size * 4; line += 64) {
-        _mm_prefetch(reinterpret_cast<const char*>(w + j * block_bytes + g * size * 4 + line +
-                                                   kQPrefetchBytes),
-                     _MM_HINT_T0);
-      }
-    }
     const __m256i offset = _mm256_set1_epi32(8 * sums[g]);
     const float* group_scales = scales + g * stride;
-    // The next sets' scales of this group: one line of each group's row per 2 blocks,
-    // far apart, so the hardware's stream prefetch sees too many streams to follow.
-    _mm_prefetch(reinterpret_cast<const char*>(group_scales + 8 * B * 4), _MM_HINT_T0);
+    qlinear_prefetch_group<B>(w + g * size * 4, block_bytes, size, group_scales);
     TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
       const __m256i dot = _mm256_sub_epi32(
           _mm256_add_epi32(low_sum[j], _mm256_srai_epi32(high_sum[j], 4)), offset);
@@ -208,12 +199,9 @@ TL_QLINEAR_VNNI void decode_int4_vnni_blocks(const int8_t* x, int64_t k, const u
                                  total[j]);
     }
   }
-  const __m256 vx = _mm256_set1_ps(x_scale);
   TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
-    __m256 result = _mm256_mul_ps(total[j], vx);
-    qlinear_no_contract(result);  // a separate add, as the general path's epilogue
-    if (bias != nullptr) result = _mm256_add_ps(result, _mm256_loadu_ps(bias + 8 * j));
-    _mm256_storeu_ps(out + 8 * j, result);
+    qlinear_decode_store(total[j], x_scale, bias != nullptr ? bias + 8 * j : nullptr,
+                         out + 8 * j);
   }
 }
 
@@ -246,53 +234,27 @@ TL_QLINEAR_VNNI void decode_int8_vnni_blocks(const int8_t* x, int64_t kp, const 
       even[j] = _mm256_dpbusd_epi32(even[j], _mm256_abs_epi8(w0), _mm256_sign_epi8(xa, w0));
     }
   }
-  const __m256 vx = _mm256_set1_ps(x_scale);
   TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
-    const __m256 acc = _mm256_cvtepi32_ps(_mm256_add_epi32(even[j], odd[j]));
-    __m256 result = _mm256_mul_ps(_mm256_mul_ps(acc, _mm256_loadu_ps(w_scales + 8 * j)), vx);
-    qlinear_no_contract(result);  // a separate add, as the general path's epilogue
-    if (bias != nullptr) result = _mm256_add_ps(result, _mm256_loadu_ps(bias + 8 * j));
-    _mm256_storeu_ps(out + 8 * j, result);
+    const __m256 products = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_add_epi32(even[j], odd[j])),
+                                          _mm256_loadu_ps(w_scales + 8 * j));
+    qlinear_decode_store(products, x_scale, bias != nullptr ? bias + 8 * j : nullptr,
+                         out + 8 * j);
   }
 }
 
 #undef TL_QLINEAR_VNNI
 #undef TL_QLINEAR_AVX512
 
-inline void decode_int4_vnni(const int8_t* x, int64_t k, const uint8_t* w, int64_t blocks,
-                             const float* scales, int64_t stride, int64_t groups,
-                             const int32_t* sums, float x_scale, const float* bias,
-                             float* out) {
-  qlinear_decode_sets(blocks, [&](int64_t b, auto width) {
-    decode_int4_vnni_blocks<decltype(width)::value>(
-        x, k, w + b * k * 4, scales + b * kQBlock, stride, groups, sums, x_scale,
-        bias != nullptr ? bias + b * kQBlock : nullptr, out + b * kQBlock);
-  });
-}
-
-inline void decode_int8_vnni(const int8_t* x, int64_t kp, const int8_t* w, int64_t blocks,
-                             const float* w_scales, float x_scale, const float* bias,
-                             float* out) {
-  qlinear_decode_sets(blocks, [&](int64_t b, auto width) {
-    decode_int8_vnni_blocks<decltype(width)::value>(
-        x, kp, w + b * kp * kQBlock, w_scales + b * kQBlock, x_scale,
-        bias != nullptr ? bias + b * kQBlock : nullptr, out + b * kQBlock);
-  });
-}
-
-inline void dynamic_int8_vnni(const int8_t* x, int64_t ldx, int rows, int64_t kp,
-                              const int8_t* w, float* acc) {
-  qlinear_pick_rows(rows, &dynamic_int8_vnni_rows<1>, &dynamic_int8_vnni_rows<2>,
-                    &dynamic_int8_vnni_rows<3>, &dynamic_int8_vnni_rows<4>)(x, ldx, kp, w, acc);
-}
-
-inline void dynamic_int4_vnni(const int8_t* x, int64_t ldx, int rows, int64_t k,
-                              const uint8_t* w, const float* scales, int64_t stride,
-                              int64_t groups, int64_t valid, const int32_t* sums, float* acc) {
-  qlinear_pick_rows(rows, &dynamic_int4_vnni_rows<1>, &dynamic_int4_vnni_rows<2>,
-                    &dynamic_int4_vnni_rows<3>, &dynamic_int4_vnni_rows<4>)(
-      x, ldx, k, w, scales, stride, groups, valid, sums, acc);
-}
+inline constexpr QDynamicInt8 dynamic_int8_vnni =
+    qlinear_dynamic_int8<dynamic_int8_vnni_rows<1>, dynamic_int8_vnni_rows<2>,
+                         dynamic_int8_vnni_rows<3>, dynamic_int8_vnni_rows<4>>;
+inline constexpr QDynamicInt4 dynamic_int4_vnni =
+    qlinear_dynamic_int4<dynamic_int4_vnni_rows<1>, dynamic_int4_vnni_rows<2>,
+                         dynamic_int4_vnni_rows<3>, dynamic_int4_vnni_rows<4>>;
+inline constexpr QDecodeInt4 decode_int4_vnni =
+    qlinear_decode_int4<decode_int4_vnni_blocks<kQDecodeBlocks>, decode_int4_vnni_blocks<1>>;
+inline constexpr QDecodeInt8 decode_int8_vnni =
+    qlinear_decode_int8<decode_int8_vnni_blocks<kQDecodeBlocks>, decode_int8_vnni_blocks<1>>;
 
 inline void float_int8_avx512(const float* x, int64_t ldx, int rows, int64_t k,
                               const int8_t* w, float* acc) {

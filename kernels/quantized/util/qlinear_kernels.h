@@ -43,6 +43,8 @@
 
 #include <stdint.h>
 
+#include "kernels/quantized/util/qlinear_layout.h"
+
 namespace tailor::quantized {
 
 // Input rows a kernel call handles at most: each weight block loaded once serves them all.
@@ -108,6 +110,59 @@ void qlinear_decode_sets(int64_t blocks, Set set) {
     set(b, QWidth<kQDecodeBlocks>());
   }
   for (; b < blocks; ++b) set(b, QWidth<1>());
+}
+
+// A set's row and block kernels (templates over R rows or B blocks), and the entries of
+// QLinearKernels made from their instances, so each set writes its kernels only.
+using QDynamicInt8Rows = void (*)(const int8_t* x, int64_t ldx, int64_t kp, const int8_t* w,
+                                  float* acc);
+using QDynamicInt4Rows = void (*)(const int8_t* x, int64_t ldx, int64_t k, const uint8_t* w,
+                                  const float* scales, int64_t stride, int64_t groups,
+                                  int64_t valid, const int32_t* sums, float* acc);
+using QDecodeInt4Blocks = void (*)(const int8_t* x, int64_t k, const uint8_t* w,
+                                   const float* scales, int64_t stride, int64_t groups,
+                                   const int32_t* sums, float x_scale, const float* bias,
+                                   float* out);
+using QDecodeInt8Blocks = void (*)(const int8_t* x, int64_t kp, const int8_t* w,
+                                   const float* w_scales, float x_scale, const float* bias,
+                                   float* out);
+
+template <QDynamicInt8Rows One, QDynamicInt8Rows Two, QDynamicInt8Rows Three,
+          QDynamicInt8Rows Four>
+void qlinear_dynamic_int8(const int8_t* x, int64_t ldx, int rows, int64_t kp, const int8_t* w,
+                          float* acc) {
+  qlinear_pick_rows(rows, One, Two, Three, Four)(x, ldx, kp, w, acc);
+}
+
+template <QDynamicInt4Rows One, QDynamicInt4Rows Two, QDynamicInt4Rows Three,
+          QDynamicInt4Rows Four>
+void qlinear_dynamic_int4(const int8_t* x, int64_t ldx, int rows, int64_t k, const uint8_t* w,
+                          const float* scales, int64_t stride, int64_t groups, int64_t valid,
+                          const int32_t* sums, float* acc) {
+  qlinear_pick_rows(rows, One, Two, Three, Four)(x, ldx, k, w, scales, stride, groups, valid,
+                                                 sums, acc);
+}
+
+// Wide: the instance for kQDecodeBlocks blocks; One: for a single block.
+template <QDecodeInt4Blocks Wide, QDecodeInt4Blocks One>
+void qlinear_decode_int4(const int8_t* x, int64_t k, const uint8_t* w, int64_t blocks,
+                         const float* scales, int64_t stride, int64_t groups,
+                         const int32_t* sums, float x_scale, const float* bias, float* out) {
+  qlinear_decode_sets(blocks, [&](int64_t b, auto width) {
+    const QDecodeInt4Blocks kernel = decltype(width)::value == 1 ? One : Wide;
+    kernel(x, k, w + b * k * 4, scales + b * kQBlock, stride, groups, sums, x_scale,
+           bias != nullptr ? bias + b * kQBlock : nullptr, out + b * kQBlock);
+  });
+}
+
+template <QDecodeInt8Blocks Wide, QDecodeInt8Blocks One>
+void qlinear_decode_int8(const int8_t* x, int64_t kp, const int8_t* w, int64_t blocks,
+                         const float* w_scales, float x_scale, const float* bias, float* out) {
+  qlinear_decode_sets(blocks, [&](int64_t b, auto width) {
+    const QDecodeInt8Blocks kernel = decltype(width)::value == 1 ? One : Wide;
+    kernel(x, kp, w + b * kp * kQBlock, w_scales + b * kQBlock, x_scale,
+           bias != nullptr ? bias + b * kQBlock : nullptr, out + b * kQBlock);
+  });
 }
 
 struct QLinearKernels {

@@ -124,19 +124,12 @@ inline void float_int8_neon(const float* x, int64_t ldx, int rows, int64_t k, co
   }
 }
 
-inline void dynamic_int8_neon(const int8_t* x, int64_t ldx, int rows, int64_t kp,
-                              const int8_t* w, float* acc) {
-  qlinear_pick_rows(rows, &dynamic_int8_neon_rows<1>, &dynamic_int8_neon_rows<2>,
-                    &dynamic_int8_neon_rows<3>, &dynamic_int8_neon_rows<4>)(x, ldx, kp, w, acc);
-}
-
-inline void dynamic_int4_neon(const int8_t* x, int64_t ldx, int rows, int64_t k,
-                              const uint8_t* w, const float* scales, int64_t stride,
-                              int64_t groups, int64_t valid, const int32_t* sums, float* acc) {
-  qlinear_pick_rows(rows, &dynamic_int4_neon_rows<1>, &dynamic_int4_neon_rows<2>,
-                    &dynamic_int4_neon_rows<3>, &dynamic_int4_neon_rows<4>)(
-      x, ldx, k, w, scales, stride, groups, valid, sums, acc);
-}
+inline constexpr QDynamicInt8 dynamic_int8_neon =
+    qlinear_dynamic_int8<dynamic_int8_neon_rows<1>, dynamic_int8_neon_rows<2>,
+                         dynamic_int8_neon_rows<3>, dynamic_int8_neon_rows<4>>;
+inline constexpr QDynamicInt4 dynamic_int4_neon =
+    qlinear_dynamic_int4<dynamic_int4_neon_rows<1>, dynamic_int4_neon_rows<2>,
+                         dynamic_int4_neon_rows<3>, dynamic_int4_neon_rows<4>>;
 
 // The set, with its prefill GEMM: util/qlinear_prefill_neon.h.
 
