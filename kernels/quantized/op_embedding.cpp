@@ -48,7 +48,7 @@ Tensor& embedding_out(KernelContext& ctx, const Tensor& weight, const Tensor& we
                       static_cast<long long>(dim), static_cast<long long>(weight.size(0)),
                       static_cast<long long>(weight.size(1)), static_cast<long long>(groups),
                       static_cast<long long>(n));
-  if (!resize_for_lookup(ctx, "embedding.out", indices, dim, out)) {
+  if (!resize_for_lookup(ctx, "tailor_quant::embedding.out", indices, dim, out)) {
     return out;
   }
 
@@ -57,7 +57,7 @@ Tensor& embedding_out(KernelContext& ctx, const Tensor& weight, const Tensor& we
   const uint8_t* table = static_cast<const uint8_t*>(weight.data());
   const float* scales = weight_scales.const_data<float>();
   float* dst = out.mutable_data<float>();
-  for_each_lookup(ctx, "embedding.out", indices, n, [&](size_t i, int64_t row) {
+  for_each_lookup(ctx, "tailor_quant::embedding.out", indices, n, [&](size_t i, int64_t row) {
     const uint8_t* block = table + (row / kQBlock) * block_bytes;
     dequantize_row(block, bits, row % kQBlock, dim, dim / groups, n, scales + row,
                    dst + i * dim);

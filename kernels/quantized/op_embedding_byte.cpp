@@ -32,7 +32,7 @@ Tensor& embedding_byte_out(KernelContext& ctx, const Tensor& weight, const Tenso
 
   // Resize: indices' shape plus the embedding dim.
   const int64_t dim = weight.size(1);
-  if (!resize_for_lookup(ctx, "embedding_byte.out", indices, dim, out)) {
+  if (!resize_for_lookup(ctx, "quantized_decomposed::embedding_byte.out", indices, dim, out)) {
     return out;
   }
 
@@ -42,7 +42,8 @@ Tensor& embedding_byte_out(KernelContext& ctx, const Tensor& weight, const Tenso
   const float* zero_points =
       weight_zero_points != nullptr ? weight_zero_points->const_data<float>() : nullptr;
   float* dst = out.mutable_data<float>();
-  for_each_lookup(ctx, "embedding_byte.out", indices, rows, [&](size_t i, int64_t row) {
+  for_each_lookup(ctx, "quantized_decomposed::embedding_byte.out", indices, rows,
+                  [&](size_t i, int64_t row) {
     const int8_t* src = table + row * dim;
     const float zero = zero_points != nullptr ? zero_points[row] : 0.0f;
     for (int64_t j = 0; j < dim; ++j) {
