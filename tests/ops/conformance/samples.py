@@ -338,6 +338,8 @@ def export_all(groups: list[Group], limit: int | None, jobs: int = 1) -> list[Sa
     # Batches of GROUPS_PER_JOB groups, in order: each pays decomposing_many's setup once.
     work = [(groups[i:i + GROUPS_PER_JOB], limit, fingerprint)
             for i in range(0, len(groups), GROUPS_PER_JOB)]
+    # Spawned, not forked: a fork of a process whose torch or OpenMP threads hold a lock
+    # (any pytest run that exported before) deadlocks in the child.
     import multiprocessing
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
         return [s for batch in pool.map(_export_groups_job, work) for s in batch]
