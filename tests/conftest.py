@@ -6,6 +6,8 @@ import sys
 
 import pytest
 
+from codegen import build_layout
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCONS = os.path.join(os.path.dirname(sys.executable), "scons")
 
@@ -17,7 +19,21 @@ def pytest_addoption(parser):
                      help="also run the slow tier (tests marked slow; .ci/run runs it)")
 
 
+# Every build the tests start shares one output cache (cache=, README: Builds beyond one
+# machine): a runtime, kernel or export another test already made is copied, not made
+# again. Tests of what a build itself makes take it out (no_build_cache).
+TEST_CACHE = os.path.join(REPO, build_layout.tree("test-cache"))
+
+
+@pytest.fixture
+def no_build_cache(monkeypatch):
+    """The builds a test starts make everything themselves (what the build makes, or how
+    it goes, is under test): `pytestmark = pytest.mark.usefixtures("no_build_cache")`."""
+    monkeypatch.delenv("TAILOR_CACHE", raising=False)
+
+
 def pytest_configure(config):
+    os.environ.setdefault("TAILOR_CACHE", TEST_CACHE)
     config.addinivalue_line("markers", "slow: more of what a default-run test already covers "
                                        "(more models, longer runs); runs with --slow")
 

@@ -12,6 +12,10 @@ import pytest
 
 from tests.conftest import REPO, SCONS, run_scons
 
+# These builds must compile and export themselves (the tests' shared cache would hand
+# their outputs back instead).
+pytestmark = pytest.mark.usefixtures("no_build_cache")
+
 
 def _start(build_dir, *args: str) -> subprocess.Popen:
     """scons in its own process group (so a test can stop or kill all of it)."""

@@ -11,6 +11,10 @@ import pytest
 from codegen import build_layout
 from tests.conftest import REPO, SCONS, run_scons
 
+# These builds must compile and export themselves (the tests' shared cache would hand
+# their outputs back instead).
+pytestmark = pytest.mark.usefixtures("no_build_cache")
+
 BUILD = build_layout.tree("test-launcher")  # relative, so both checkouts compile alike
 # kept: later runs start warm
 CCACHE_DIR = os.path.join(REPO, build_layout.tree("test-launcher-ccache"))
