@@ -8,7 +8,8 @@ Each layer keeps its keys and values in buffers [1, max_seq_len, kv_heads, head_
 (grouped-query attention keeps its kv heads: no expanded copies), written at input_pos
 (`cache[:, input_pos] = k`, which the exporter plans in place) and read in place by one
 operator, llm::cache_attention (attention_op.py), which also applies the layer's
-sliding window. RoPE on q and on k is one operator each, llm::rope (rope_op.py).
+sliding window. RoPE on q and on k is one operator each, llm::rope (rope_op.py), and
+so is each RMSNorm, llm::rms_norm (rms_norm_op.py).
 The prompt goes in one call (prefill, T = its length), each later token in a call of
 its own (decode, T = 1). Only the last position's logits come back:
 generation samples from it, so a prefill skips the final norm and the vocabulary
@@ -27,6 +28,7 @@ from torch import nn
 
 from tailor.llm.attention_op import cache_attention
 from tailor.llm.config import LlmConfig, Rope
+from tailor.llm.rms_norm_op import rms_norm
 from tailor.llm.rope_op import rope as rotary
 
 
@@ -56,7 +58,7 @@ class RmsNorm(nn.Module):
         self.eps = eps
 
     def forward(self, x):
-        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.weight
+        return rms_norm(x, self.weight, self.eps)
 
 
 def _norm(config: LlmConfig) -> nn.Module:

@@ -10,12 +10,14 @@ Tailor's decoder quantized the same way, in eager), and the app's tokenizer agai
 transformers' on Unicode, whitespace and number strings. The tests read the reports and
 check the files a user gets."""
 
+import json
 import os
 import re
 import subprocess
 
 import pytest
 
+from tailor.llm.config import read_config
 from tests.conftest import REPO, run_scons
 from tests.ops import harness
 from tests.llm.checkpoints import ARCHITECTURES, save_with_tokenizer
@@ -53,6 +55,12 @@ def checkpoints(tmp_path_factory) -> dict[str, str]:
 
 
 _built = {}
+
+
+def _checkpoint(manifest: str) -> str:
+    """The checkpoint directory a test manifest names."""
+    with open(manifest) as f:
+        return f.read().split("checkpoint: ")[1].split(",")[0]
 
 
 def _build(target: str, checkpoints: dict) -> str:
@@ -113,10 +121,32 @@ def test_tied_table_is_stored_once(checkpoints):
     each), not with a second copy of the 320 x 64 table."""
     out = _build("host", checkpoints)
     from tailor.llm.export import make_decoder
-    with open(checkpoints["gemma"]) as f:
-        checkpoint = f.read().split("checkpoint: ")[1].split(",")[0]
-    decoder = make_decoder(checkpoint, MAX_SEQ_LEN)
+    decoder = make_decoder(_checkpoint(checkpoints["gemma"]), MAX_SEQ_LEN)
     params = sum(p.numel() * 4 for p in decoder.parameters())
     table = decoder.embed.weight.numel() * 4
     size = os.path.getsize(os.path.join(out, "hf_gemma.pte"))
     assert params < size < params + table // 2
+
+
+def _forward_ops(out: str, name: str) -> list:
+    """The operators of a built program's forward, one per instruction (its debug record)."""
+    with open(os.path.join(out, f"hf_{name}.debug.json")) as f:
+        methods = json.load(f)["methods"]
+    (forward,) = [m for m in methods if m["name"] == "forward"]
+    return [i["op"] for i in forward["instructions"]]
+
+
+def test_each_rms_norm_is_one_operator(checkpoints):
+    """An RMSNorm decoder calls llm::rms_norm once a norm (two a layer and the final
+    one), not pow, mean, add, rsqrt and two muls; LayerNorm decoders keep aten's."""
+    out = _build("host", checkpoints)
+    for name in ARCHITECTURES:
+        config = read_config(_checkpoint(checkpoints[name]))
+        ops = _forward_ops(out, name)
+        norms = 2 * config.layers + 1
+        if config.norm == "layer":
+            assert "llm::rms_norm.out" not in ops, name
+            assert ops.count("aten::native_layer_norm.out") == norms, (name, ops)
+        else:
+            assert ops.count("llm::rms_norm.out") == norms, (name, ops)
+            assert not {"aten::rsqrt.out", "aten::pow.Tensor_Scalar_out"} & set(ops), (name, ops)

@@ -1,6 +1,7 @@
-"""The op cases of llm::cache_attention (tailor/llm/attention_op.py) and llm::rope
-(tailor/llm/rope_op.py), in the format of tests/ops/cases/, run by
-tests/ops/test_llm_attention.py against both kernels of kernels/llm/.
+"""The op cases of llm::cache_attention (tailor/llm/attention_op.py), llm::rope
+(tailor/llm/rope_op.py) and llm::rms_norm (tailor/llm/rms_norm_op.py), in the format of
+tests/ops/cases/, run by tests/ops/test_llm_attention.py against both kernels of
+kernels/llm/.
 
 Each call is attention over fresh random caches at given positions. Between them the
 cases cover: query heads per kv head 1, 2, 4, 7 and 70 (more than one row set of 64);
@@ -15,16 +16,22 @@ scores fill more than one chunk).
 RoPE's cases rotate every dim or the first R of D (partial rotary), with halves that
 fill whole vectors of 4, 8 and 16 floats or end ragged, one token (decode) or several
 with a table row each, batch 1 and 2.
+
+RMSNorm's cases normalize one row (decode) or several (prefill, batch 2), of widths
+that fill whole vectors of 4, 8 and 16 floats or end ragged (odd widths, a width under
+one vector, a width of 1), with the weight an input or a constant (as a model's).
 """
 
 import random
 
 import tailor.llm.attention_op  # noqa: F401  (defines torch.ops.llm)
+import tailor.llm.rms_norm_op  # noqa: F401
 import tailor.llm.rope_op  # noqa: F401
-from tests.ops.cases import Arg, Given, In, OpCase
+from tests.ops.cases import Arg, Constant, Given, In, OpCase
 
 OP = "llm::cache_attention.default"
 ROPE = "llm::rope.default"
+RMS_NORM = "llm::rms_norm.default"
 
 
 def call(batch: int, heads: int, kv_heads: int, head_dim: int, positions: int, pos,
@@ -46,6 +53,12 @@ def rope(batch: int, tokens: int, heads: int, head_dim: int, rotary: int) -> tup
     """One call: x [batch, tokens, heads, head_dim], cos and sin [tokens, rotary]."""
     table = In((tokens, rotary))
     return (In((batch, tokens, heads, head_dim)), table, table)
+
+
+def rms_norm(shape: tuple, eps: float = 1e-5, constant: bool = False) -> tuple:
+    """One call: x of `shape`, a weight of its last dim (a constant or an input), eps."""
+    weight = (Constant if constant else In)((shape[-1],))
+    return (In(shape), weight, Arg(eps))
 
 
 _SHUFFLED = tuple(random.Random(3).sample(range(300), 10))
@@ -96,4 +109,19 @@ CASES = [
         rope(2, 6, 3, 64, 16),
         rope(1, 2, 1, 10, 6),                                  # ragged rotation and rest
     ], name="partial"),
+    OpCase(RMS_NORM, ("Float",), [
+        rms_norm((1, 1, 576), constant=True),                  # SmolLM's decode row
+        rms_norm((1, 7, 576), 1e-6, constant=True),            # a prefill of 7 rows
+        rms_norm((2, 3, 64)),                                  # whole vectors of 16
+        rms_norm((5, 96), 1e-6),                               # 6 of 16, 12 of 8
+        rms_norm((4, 80)),                                     # 5 of 16: no ragged end
+    ], name="whole"),
+    OpCase(RMS_NORM, ("Float",), [
+        rms_norm((1, 1, 23)),                                  # odd: 1 of 16 and 7 over
+        rms_norm((2, 4, 37), 1e-6, constant=True),             # 2 of 16, 5 over
+        rms_norm((3, 7)),                                      # under one vector
+        rms_norm((6, 1)),                                      # one float a row
+        rms_norm((1, 2, 3, 1001)),                             # rank 4, wide and odd
+        rms_norm((13,)),                                       # rank 1: one row
+    ], name="ragged"),
 ]

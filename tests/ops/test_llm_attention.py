@@ -1,9 +1,10 @@
-"""llm::cache_attention's and llm::rope's two kernels (kernels/llm/) against torch eager,
-through the op harness: every case of tests/ops/llm_cases.py exported once, one runtime built per kernel
-library (`scons programs=... libraries=<its manifest>,prim`), each program run and
-compared. The optimized kernel runs again at each lower CPU level of this machine
-(TL_CPU_LEVEL: its narrower vectors) and on two threads (its tasks split a token's heads
-then). A position outside the cache is an error with a message, not a crash.
+"""The two kernels of llm::cache_attention, llm::rope and llm::rms_norm (kernels/llm/)
+against torch eager, through the op harness: every case of tests/ops/llm_cases.py
+exported once, one runtime built per kernel library (`scons programs=...
+libraries=<its manifest>,prim`), each program run and compared. The optimized kernel
+runs again at each lower CPU level of this machine (TL_CPU_LEVEL: its narrower vectors)
+and on two threads (its tasks split a token's heads then). A position outside the cache
+is an error with a message, not a crash.
 """
 
 import os
