@@ -42,14 +42,26 @@ bool spin_until(const Done& done) {
   }
 }
 
-// Times the system took the calling thread off its core while it could run (0 where the
-// system does not count them per thread: no back-off on the caller's preemptions there).
-int64_t preemptions() {
+// The calling thread's preemptions (times the system took it off its core while it could
+// run) and CPU time; zeros where the system does not count them per thread, so the pool
+// backs off on late workers only.
+struct CallerTimes {
+  int64_t preemptions = 0;
+  int64_t cpu_nanos = 0;
+};
+
+CallerTimes caller_times() {
+  CallerTimes times;
 #ifdef RUSAGE_THREAD
   rusage usage;
-  if (getrusage(RUSAGE_THREAD, &usage) == 0) return usage.ru_nivcsw;
+  if (getrusage(RUSAGE_THREAD, &usage) == 0) {
+    times.preemptions = usage.ru_nivcsw;
+    times.cpu_nanos = (static_cast<int64_t>(usage.ru_utime.tv_sec) + usage.ru_stime.tv_sec) *
+                          1000000000 +
+                      (static_cast<int64_t>(usage.ru_utime.tv_usec) + usage.ru_stime.tv_usec) * 1000;
+  }
 #endif
-  return 0;
+  return times;
 }
 
 }  // namespace
@@ -181,7 +193,9 @@ bool ThreadPool::run_job(int64_t base, int64_t count, ParallelTask task, void* c
 bool ThreadPool::solo() {
   const int64_t now = now_nanos();
   if (backoff_.solo(now)) return true;
-  return backoff_.window_over(now) && backoff_.end_window(now, preemptions());
+  if (!backoff_.window_over(now)) return false;
+  const CallerTimes times = caller_times();
+  return backoff_.end_window(now, times.preemptions, times.cpu_nanos);
 }
 
 void ThreadPool::run(void* self, int64_t count, ParallelTask task, void* context) {
