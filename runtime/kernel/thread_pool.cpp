@@ -1,6 +1,6 @@
 #include "runtime/kernel/thread_pool.h"
 
-#include <sys/resource.h>
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -42,26 +42,13 @@ bool spin_until(const Done& done) {
   }
 }
 
-// The calling thread's preemptions (times the system took it off its core while it could
-// run) and CPU time; zeros where the system does not count them per thread, so the pool
-// backs off on late workers only.
-struct CallerTimes {
-  int64_t preemptions = 0;
-  int64_t cpu_nanos = 0;
-};
-
-CallerTimes caller_times() {
-  CallerTimes times;
-#ifdef RUSAGE_THREAD
-  rusage usage;
-  if (getrusage(RUSAGE_THREAD, &usage) == 0) {
-    times.preemptions = usage.ru_nivcsw;
-    times.cpu_nanos = (static_cast<int64_t>(usage.ru_utime.tv_sec) + usage.ru_stime.tv_sec) *
-                          1000000000 +
-                      (static_cast<int64_t>(usage.ru_utime.tv_usec) + usage.ru_stime.tv_usec) * 1000;
-  }
+// The core the calling thread runs on, or -1 where the system does not say.
+int current_core() {
+#ifdef __linux__
+  return sched_getcpu();
+#else
+  return -1;
 #endif
-  return times;
 }
 
 }  // namespace
@@ -129,6 +116,12 @@ int64_t ThreadPool::work(uint32_t generation, int worker) {
     }
     task(context, base + static_cast<int64_t>(claim & 0xFFFFFFFF), worker);
     ++ran;
+    if (worker != 0 && ran == 1) {
+      const int core = current_core();
+      if (core >= 0 && core == __atomic_load_n(&caller_core_, __ATOMIC_RELAXED)) {
+        __atomic_store_n(&shared_core_, true, __ATOMIC_RELAXED);  // published by finished_
+      }
+    }
     if (__atomic_add_fetch(&finished_, 1, __ATOMIC_ACQ_REL) == count && worker != 0) {
       // The caller may be asleep on the job's end (the lock orders this after its check).
       pthread_mutex_lock(&mutex_);
@@ -166,6 +159,8 @@ bool ThreadPool::run_job(int64_t base, int64_t count, ParallelTask task, void* c
   count_ = count;
   const uint32_t generation = generation_ + 1;
   __atomic_store_n(&finished_, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&caller_core_, current_core(), __ATOMIC_RELAXED);
+  __atomic_store_n(&shared_core_, false, __ATOMIC_RELAXED);
   __atomic_store_n(&claim_, uint64_t{generation} << 32, __ATOMIC_RELEASE);
   __atomic_store_n(&generation_, generation, __ATOMIC_RELEASE);
   pthread_cond_broadcast(&wake_);
@@ -177,30 +172,23 @@ bool ThreadPool::run_job(int64_t base, int64_t count, ParallelTask task, void* c
   const auto all_done = [this, count] {
     return __atomic_load_n(&finished_, __ATOMIC_ACQUIRE) == count;
   };
-  if (all_done()) return false;
+  if (all_done()) return __atomic_load_n(&shared_core_, __ATOMIC_RELAXED);
   const int64_t out_of_tasks = now_nanos();
   if (!spin_until(all_done)) {
     pthread_mutex_lock(&mutex_);
     while (!all_done()) pthread_cond_wait(&done_, &mutex_);
     pthread_mutex_unlock(&mutex_);
   }
+  if (__atomic_load_n(&shared_core_, __ATOMIC_RELAXED)) return true;
   // A caller that ran no task was held up itself, and has no measure of a task's time.
   if (ran == 0) return false;
   const int64_t task_nanos = (out_of_tasks - start) / ran;
   return now_nanos() - out_of_tasks > ThreadBackoff::kLateNanos + 2 * task_nanos;
 }
 
-bool ThreadPool::solo() {
-  const int64_t now = now_nanos();
-  if (backoff_.solo(now)) return true;
-  if (!backoff_.window_over(now)) return false;
-  const CallerTimes times = caller_times();
-  return backoff_.end_window(now, times.preemptions, times.cpu_nanos);
-}
-
 void ThreadPool::run(void* self, int64_t count, ParallelTask task, void* context) {
   ThreadPool& pool = *static_cast<ThreadPool*>(self);
-  if (pool.num_workers_ == 0 || count <= 1 || pool.solo()) {
+  if (pool.num_workers_ == 0 || count <= 1 || pool.backoff_.solo(now_nanos())) {
     for (int64_t i = 0; i < count; ++i) task(context, i, 0);
     return;
   }

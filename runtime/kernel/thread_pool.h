@@ -45,12 +45,11 @@ class ThreadPool final {
  private:
   static void* worker_main(void* self);
   static void run(void* self, int64_t count, ParallelTask task, void* context);
-  // Whether the job's end waited on a late worker (ThreadBackoff::kLateNanos).
+  // Whether the job's end waited on a late worker (ThreadBackoff::kLateNanos) or a worker
+  // ran a task on the caller's core.
   bool run_job(int64_t base, int64_t count, ParallelTask task, void* context);
   // Runs tasks of job `generation`; how many.
   int64_t work(uint32_t generation, int worker);
-  // Whether a job of several tasks starting now runs on the caller alone.
-  bool solo();
 
   struct WorkerStart {
     ThreadPool* pool;
@@ -76,6 +75,10 @@ class ThreadPool final {
   // it read, so it can never take a task of the job after it: no one waits for it.
   uint64_t claim_ = 0;
   int64_t finished_ = 0;  // tasks of the current job that ended
+  // The core the caller ran on when it started the current job, and whether a worker ran
+  // a task of it on that core (atomic builtins): then the two threads took turns there.
+  int caller_core_ = -1;
+  bool shared_core_ = false;
   ThreadBackoff backoff_;  // touched only by the thread calling run()
 };
 
