@@ -2,7 +2,8 @@
 (fixtures/pool_tool.cpp), built with g++ at -O2 and under ThreadSanitizer: a worker
 asleep inside its first chunk leaves the rest to the calling thread, which then sleeps
 instead of spinning; a worker held inside a task makes the pool run the next calls on the
-caller alone, then on both threads again (the back-off); the split follows the cost rule;
+caller alone, then on both threads again, and so does a worker on the caller's core (the
+back-off); the split follows the cost rule;
 results match one thread bit for bit."""
 
 import os
@@ -71,6 +72,15 @@ def test_a_late_worker_makes_the_next_calls_run_on_the_caller_alone(pool_tool):
     assert last["threaded_inside"] == 0, tries
     assert last["period"] >= 0.002, tries  # ThreadBackoff::kMinNanos
     assert last["back"] >= last["period"], tries  # back on both threads after the period
+
+
+def test_a_worker_on_the_callers_core_makes_the_next_calls_run_on_the_caller_alone(pool_tool):
+    # The process pinned to one core: the worker runs a task only while the caller waits,
+    # on the caller's core; the pool backs off and the next call, inside the period, runs
+    # on the caller alone.
+    f = _fields(_run(pool_tool, "shared"))
+    assert f["worker_ran"] > 0 and f["period"] >= 0.002, f
+    assert f["next_inside"] == 0 or f["next_off_caller"] == 0, f
 
 
 def test_split_follows_the_cost_rule(pool_tool):
