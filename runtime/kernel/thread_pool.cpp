@@ -1,5 +1,6 @@
 #include "runtime/kernel/thread_pool.h"
 
+#include <sched.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -39,6 +40,15 @@ bool spin_until(const Done& done) {
     }
     if (now_nanos() - start > kSpinNanos) return done();
   }
+}
+
+// The core the calling thread runs on, or -1 where the system does not say.
+int current_core() {
+#ifdef __linux__
+  return sched_getcpu();
+#else
+  return -1;
+#endif
 }
 
 }  // namespace
@@ -83,7 +93,7 @@ ThreadPool::~ThreadPool() {
 // Claims and runs tasks of job `generation` until none is left (or the job is over).
 // The job's fields are read under the lock: run_job() changes them only once every task
 // of the previous job has ended, and a late worker's claim then fails on the generation.
-void ThreadPool::work(uint32_t generation, int worker) {
+int64_t ThreadPool::work(uint32_t generation, int worker) {
   pthread_mutex_lock(&mutex_);
   const bool current = generation_ == generation;
   const ParallelTask task = task_;
@@ -91,19 +101,27 @@ void ThreadPool::work(uint32_t generation, int worker) {
   const int64_t base = base_;
   const int64_t count = count_;
   pthread_mutex_unlock(&mutex_);
-  if (!current) return;
+  if (!current) return 0;
+  int64_t ran = 0;
   const uint64_t tag = uint64_t{generation} << 32;
   uint64_t claim = __atomic_load_n(&claim_, __ATOMIC_RELAXED);
   for (;;) {
     if ((claim & ~uint64_t{0xFFFFFFFF}) != tag ||
         static_cast<int64_t>(claim & 0xFFFFFFFF) >= count) {
-      return;
+      return ran;
     }
     if (!__atomic_compare_exchange_n(&claim_, &claim, claim + 1, true, __ATOMIC_ACQUIRE,
                                      __ATOMIC_RELAXED)) {
       continue;  // `claim` now holds the current word
     }
     task(context, base + static_cast<int64_t>(claim & 0xFFFFFFFF), worker);
+    ++ran;
+    if (worker != 0 && ran == 1) {
+      const int core = current_core();
+      if (core >= 0 && core == __atomic_load_n(&caller_core_, __ATOMIC_RELAXED)) {
+        __atomic_store_n(&shared_core_, true, __ATOMIC_RELAXED);  // published by finished_
+      }
+    }
     if (__atomic_add_fetch(&finished_, 1, __ATOMIC_ACQ_REL) == count && worker != 0) {
       // The caller may be asleep on the job's end (the lock orders this after its check).
       pthread_mutex_lock(&mutex_);
@@ -133,7 +151,7 @@ void* ThreadPool::worker_main(void* arg) {
   }
 }
 
-void ThreadPool::run_job(int64_t base, int64_t count, ParallelTask task, void* context) {
+bool ThreadPool::run_job(int64_t base, int64_t count, ParallelTask task, void* context) {
   pthread_mutex_lock(&mutex_);
   task_ = task;
   context_ = context;
@@ -141,30 +159,43 @@ void ThreadPool::run_job(int64_t base, int64_t count, ParallelTask task, void* c
   count_ = count;
   const uint32_t generation = generation_ + 1;
   __atomic_store_n(&finished_, 0, __ATOMIC_RELAXED);
+  __atomic_store_n(&caller_core_, current_core(), __ATOMIC_RELAXED);
+  __atomic_store_n(&shared_core_, false, __ATOMIC_RELAXED);
   __atomic_store_n(&claim_, uint64_t{generation} << 32, __ATOMIC_RELEASE);
   __atomic_store_n(&generation_, generation, __ATOMIC_RELEASE);
   pthread_cond_broadcast(&wake_);
   pthread_mutex_unlock(&mutex_);
-  work(generation, 0);
+  const int64_t start = now_nanos();
+  const int64_t ran = work(generation, 0);
   // Every task is claimed; wait for the ones other threads still run: briefly polling,
   // then asleep, so a preempted worker can have this core.
   const auto all_done = [this, count] {
     return __atomic_load_n(&finished_, __ATOMIC_ACQUIRE) == count;
   };
-  if (spin_until(all_done)) return;
-  pthread_mutex_lock(&mutex_);
-  while (!all_done()) pthread_cond_wait(&done_, &mutex_);
-  pthread_mutex_unlock(&mutex_);
+  if (all_done()) return __atomic_load_n(&shared_core_, __ATOMIC_RELAXED);
+  const int64_t out_of_tasks = now_nanos();
+  if (!spin_until(all_done)) {
+    pthread_mutex_lock(&mutex_);
+    while (!all_done()) pthread_cond_wait(&done_, &mutex_);
+    pthread_mutex_unlock(&mutex_);
+  }
+  if (__atomic_load_n(&shared_core_, __ATOMIC_RELAXED)) return true;
+  // A caller that ran no task was held up itself, and has no measure of a task's time.
+  if (ran == 0) return false;
+  const int64_t task_nanos = (out_of_tasks - start) / ran;
+  return now_nanos() - out_of_tasks > ThreadBackoff::kLateNanos + 2 * task_nanos;
 }
 
 void ThreadPool::run(void* self, int64_t count, ParallelTask task, void* context) {
   ThreadPool& pool = *static_cast<ThreadPool*>(self);
-  if (pool.num_workers_ == 0 || count <= 1) {
+  if (pool.num_workers_ == 0 || count <= 1 || pool.backoff_.solo(now_nanos())) {
     for (int64_t i = 0; i < count; ++i) task(context, i, 0);
     return;
   }
   for (int64_t base = 0; base < count; base += kMaxPart) {
-    pool.run_job(base, count - base < kMaxPart ? count - base : kMaxPart, task, context);
+    if (pool.run_job(base, count - base < kMaxPart ? count - base : kMaxPart, task, context)) {
+      pool.backoff_.back_off(now_nanos());
+    }
   }
 }
 

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "runtime/kernel/parallel.h"
+#include "runtime/kernel/thread_backoff.h"
 
 namespace tailor {
 
@@ -15,8 +16,10 @@ namespace tailor {
 /// at most the task it is running and the others take the rest. Waits spin for 20 us (a
 /// forward pass calls many small kernels back to back, and waking a sleeping thread costs
 /// more than most of them), then sleep on a condition variable: a waiting thread never
-/// burns a core that a preempted thread could use. One job at a time: run() from several
-/// threads at once is not supported.
+/// burns a core that a preempted thread could use. Where the second core is taken (a
+/// busy process beside it), jobs run on the caller alone for a while (ThreadBackoff,
+/// runtime/kernel/thread_backoff.h). One job at a time: run() from several threads at once
+/// is not supported.
 class ThreadPool final {
  public:
   static constexpr int kMaxThreads = 64;
@@ -35,12 +38,18 @@ class ThreadPool final {
   int threads() const { return parallel_.threads; }
   /// For Method::set_parallel(); valid while the pool lives.
   const Parallel* parallel() const { return &parallel_; }
+  /// The last back-off period (0 before the first), for tests and statistics: read it on
+  /// the thread that calls run().
+  int64_t backoff_nanos() const { return backoff_.period(); }
 
  private:
   static void* worker_main(void* self);
   static void run(void* self, int64_t count, ParallelTask task, void* context);
-  void run_job(int64_t base, int64_t count, ParallelTask task, void* context);
-  void work(uint32_t generation, int worker);
+  // Whether the job's end waited on a late worker (ThreadBackoff::kLateNanos) or a worker
+  // ran a task on the caller's core.
+  bool run_job(int64_t base, int64_t count, ParallelTask task, void* context);
+  // Runs tasks of job `generation`; how many.
+  int64_t work(uint32_t generation, int worker);
 
   struct WorkerStart {
     ThreadPool* pool;
@@ -66,6 +75,11 @@ class ThreadPool final {
   // it read, so it can never take a task of the job after it: no one waits for it.
   uint64_t claim_ = 0;
   int64_t finished_ = 0;  // tasks of the current job that ended
+  // The core the caller ran on when it started the current job, and whether a worker ran
+  // a task of it on that core (atomic builtins): then the two threads took turns there.
+  int caller_core_ = -1;
+  bool shared_core_ = false;
+  ThreadBackoff backoff_;  // touched only by the thread calling run()
 };
 
 }  // namespace tailor

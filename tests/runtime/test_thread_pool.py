@@ -1,8 +1,10 @@
 """runtime/kernel/thread_pool.cpp through KernelContext::parallel_range
 (fixtures/pool_tool.cpp), built with g++ at -O2 and under ThreadSanitizer: a worker
 asleep inside its first chunk leaves the rest to the calling thread, which then sleeps
-instead of spinning; the split follows the cost rule; results match one thread bit for
-bit."""
+instead of spinning; a worker held inside a task makes the pool run the next calls on the
+caller alone, then on both threads again, and so does a worker on the caller's core (the
+back-off); the split follows the cost rule;
+results match one thread bit for bit."""
 
 import os
 import subprocess
@@ -59,6 +61,28 @@ def test_the_idle_thread_takes_over_a_sleeping_workers_share(pool_tool):
     assert min(f["two"] / f["one"] for f in tries) < 1.3, tries
 
 
+def test_a_late_worker_makes_the_next_calls_run_on_the_caller_alone(pool_tool):
+    # The worker is held 20 ms inside a task of one call: the caller waits on it, so every
+    # call that ends inside the back-off period after it runs on the caller alone, and a
+    # later call runs on the worker again. A try whose caller was starved itself (no call
+    # ended inside the period) is tried again on a new pool, up to 10 times.
+    tries = [_fields(line) for line in _run(pool_tool, "backoff").splitlines()]
+    last = tries[-1]
+    assert last["solo_inside"] > 0, tries
+    assert last["threaded_inside"] == 0, tries
+    assert last["period"] >= 0.002, tries  # ThreadBackoff::kMinNanos
+    assert last["back"] >= last["period"], tries  # back on both threads after the period
+
+
+def test_a_worker_on_the_callers_core_makes_the_next_calls_run_on_the_caller_alone(pool_tool):
+    # The process pinned to one core: the worker runs a task only while the caller waits,
+    # on the caller's core; the pool backs off and the next call, inside the period, runs
+    # on the caller alone.
+    f = _fields(_run(pool_tool, "shared"))
+    assert f["worker_ran"] > 0 and f["period"] >= 0.002, f
+    assert f["next_inside"] == 0 or f["next_off_caller"] == 0, f
+
+
 def test_split_follows_the_cost_rule(pool_tool):
     lines = [_fields(line) for line in _run(pool_tool, "split").splitlines()]
     small, large, grain = lines
@@ -71,3 +95,5 @@ def test_pool_under_thread_sanitizer(pool_tool_tsan):
     assert _run(pool_tool_tsan, "stress").strip() == "stress ok"
     f = _fields(_run(pool_tool_tsan, "takeover", "3"))
     assert f["caller_chunks"] == f["chunks"] - 1, f
+    f = _fields(_run(pool_tool_tsan, "backoff").splitlines()[-1])
+    assert f["threaded_inside"] == 0 and f["back"] > 0, f
