@@ -13,6 +13,11 @@
 //                   the caches hold) on TOKENS input rows (default 1; the projection on
 //                   the last only, as tailor/llm's decoders do), with the best set;
 //                   ms per pass and GB/s of weights, next to a plain sum of as many bytes.
+//   qlinear decode [REPS]  one-row (decode) calls of 8da4w and 8da8w on a Llama-3.2-1B-shaped
+//                   decoder's linears, with each set that has decode kernels: GB/s of
+//                   weights and scales read, from memory (copies of the matrix, more than
+//                   the caches hold, called in turn) and from cache (one copy again and
+//                   again), best of REPS passes in on-CPU time; a plain sum of as many bytes beside.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -328,6 +333,105 @@ int stream(int reps, int threads, int64_t tokens) {
   return 0;
 }
 
+// One pass of a plain sum over `words` 64-bit words.
+__attribute__((noinline)) uint64_t plain_sum(const uint64_t* array, int64_t words) {
+  uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  for (int64_t i = 0; i + 4 <= words; i += 4) {
+    s0 += array[i];
+    s1 += array[i + 1];
+    s2 += array[i + 2];
+    s3 += array[i + 3];
+  }
+  return s0 + s1 + s2 + s3;
+}
+
+// The plain sum's read rate in GB/s, best of `reps`: the rate the decode kernels aim at.
+double sum_rate(const uint64_t* array, int64_t words, int reps, uint64_t* checksum) {
+  double best = 1e30;
+  for (int rep = 0; rep < reps; ++rep) {
+    const double start = bench::thread_seconds();
+    *checksum += plain_sum(array, words);
+    best = fmin(best, bench::thread_seconds() - start);
+  }
+  return words * 8.0 / best / 1e9;
+}
+
+// The 1B shape's decode calls: each linear's weights and scales (as programs store them)
+// in copies of more than kColdBytes, so a pass over the copies reads memory, not cache.
+int decode(int reps) {
+  const Shape shapes[] = {{"q/o 2048x2048", 2048, 2048}, {"k/v 512x2048", 512, 2048},
+                          {"up/gate 8192x2048", 8192, 2048}, {"down 2048x8192", 2048, 8192}};
+  const int64_t kColdBytes = 256ll << 20;  // 8x the L3 of the machines this runs on
+  const QLinearKernels* sets[4];
+  const int all = kernel_sets(sets);
+  int count = 0;
+  for (int s = 0; s < all; ++s) {
+    if (sets[s]->decode_int4 != nullptr && sets[s]->decode_int8 != nullptr) sets[count++] = sets[s];
+  }
+  KernelContext one = context_on(nullptr);
+  printf("| scheme | shape (n x k) | MB |");
+  for (int s = 0; s < count; ++s) printf(" %s GB/s |", sets[s]->name);
+  for (int s = 0; s < count; ++s) printf(" %s in cache |", sets[s]->name);
+  printf("\n|---|---|---:|");
+  for (int s = 0; s < 2 * count; ++s) printf("---:|");
+  printf("\n");
+  uint64_t checksum = 0;
+  const Scheme schemes[] = {Scheme::Dynamic4, Scheme::Dynamic8};
+  for (const Scheme scheme : schemes) {
+    for (const Shape& shape : shapes) {
+      Problem p(scheme, 1, shape.n, shape.k, scheme == Scheme::Dynamic4 ? shape.k / 32 : 1);
+      const int64_t w_bytes = (shape.n + 7) / 8 * qlinear_block_bytes(shape.k, p.a.weight_bits);
+      const int64_t s_bytes = 4 * p.a.groups * shape.n;
+      const int64_t copies = kColdBytes / (w_bytes + s_bytes) + 1;
+      uint8_t* memory = static_cast<uint8_t*>(aligned_alloc(4096, copies * (w_bytes + s_bytes)));
+      float* out = static_cast<float*>(malloc(sizeof(float) * shape.n));
+      QLinearArgs* args = new QLinearArgs[copies];
+      for (int64_t c = 0; c < copies; ++c) {
+        uint8_t* w = memory + c * (w_bytes + s_bytes);
+        memcpy(w, p.w, w_bytes);
+        memcpy(w + w_bytes, p.scales, s_bytes);
+        args[c] = p.a;
+        args[c].w = w;
+        args[c].scales = reinterpret_cast<const float*>(w + w_bytes);
+        args[c].out = out;
+      }
+      printf("| %s | %s | %.2f |", kSchemeNames[static_cast<int>(scheme)], shape.name,
+             (w_bytes + s_bytes) / 1e6);
+      double cached[4];
+      for (int s = 0; s < count; ++s) {
+        double best = 1e30, best_hot = 1e30;
+        // On-CPU time: on a shared machine the wall clock also counts other processes' turns.
+        for (int rep = 0; rep < reps; ++rep) {
+          double start = bench::thread_seconds();
+          for (int64_t c = 0; c < copies; ++c) (void)qlinear(one, *sets[s], args[c]);
+          best = fmin(best, (bench::thread_seconds() - start) / copies);
+          (void)qlinear(one, *sets[s], args[0]);  // into the caches
+          start = bench::thread_seconds();
+          for (int64_t c = 0; c < copies; ++c) (void)qlinear(one, *sets[s], args[0]);
+          best_hot = fmin(best_hot, (bench::thread_seconds() - start) / copies);
+        }
+        printf(" %.1f |", (w_bytes + s_bytes) / best / 1e9);
+        cached[s] = (w_bytes + s_bytes) / best_hot / 1e9;
+      }
+      for (int s = 0; s < count; ++s) printf(" %.1f |", cached[s]);
+      printf("\n");
+      fflush(stdout);
+      delete[] args;
+      free(out);
+      free(memory);
+    }
+  }
+  const int64_t words = kColdBytes / 8;
+  uint64_t* array = static_cast<uint64_t*>(malloc(words * 8));
+  for (int64_t i = 0; i < words; ++i) array[i] = random_bits();
+  const double rate = sum_rate(array, words, reps, &checksum);
+  printf("\nplain sum of %lld MB: %.1f GB/s (checksum %llu)\n",
+         static_cast<long long>(kColdBytes >> 20), rate,
+         static_cast<unsigned long long>(checksum % 1000));
+  free(array);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -337,6 +441,9 @@ int main(int argc, char** argv) {
     return stream(argc >= 3 ? atoi(argv[2]) : 10, argc >= 4 ? atoi(argv[3]) : 1,
                   argc >= 5 ? atoll(argv[4]) : 1);
   }
-  fprintf(stderr, "usage: qlinear check | time [REPS] | stream [REPS] [THREADS] [TOKENS]\n");
+  if (argc >= 2 && strcmp(argv[1], "decode") == 0) return decode(argc >= 3 ? atoi(argv[2]) : 10);
+  fprintf(stderr,
+          "usage: qlinear check | time [REPS] | stream [REPS] [THREADS] [TOKENS] | "
+          "decode [REPS]\n");
   return 2;
 }
