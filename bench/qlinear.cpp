@@ -13,11 +13,13 @@
 //                   the caches hold) on TOKENS input rows (default 1; the projection on
 //                   the last only, as tailor/llm's decoders do), with the best set;
 //                   ms per pass and GB/s of weights, next to a plain sum of as many bytes.
-//   qlinear decode [REPS]  one-row (decode) calls of 8da4w and 8da8w on a Llama-3.2-1B-shaped
-//                   decoder's linears, with each set that has decode kernels: GB/s of
-//                   weights and scales read, from memory (copies of the matrix, more than
-//                   the caches hold, called in turn) and from cache (one copy again and
-//                   again), best of REPS passes in on-CPU time; a plain sum of as many bytes beside.
+//   qlinear decode [REPS] [LABEL]  one-row (decode) calls of 8da4w and 8da8w on a
+//                   Llama-3.2-1B-shaped decoder's linears, with each set that has decode
+//                   kernels (built with TL_QLINEAR_AGAINST: also another revision's, named
+//                   LABEL): GB/s of weights and scales read, from memory (copies of the
+//                   matrix, more than the caches hold, called in turn) and from cache (one
+//                   copy again and again), best of REPS passes in on-CPU time; then a plain
+//                   sum's rate over as many bytes.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +27,7 @@
 
 #include "kernels/quantized/util/qlinear.h"
 #include "bench/bench_util.h"
+#include "bench/qlinear_against.h"
 #include "runtime/kernel/thread_pool.h"
 
 using namespace tailor;
@@ -356,77 +359,130 @@ double sum_rate(const uint64_t* array, int64_t words, int reps, uint64_t* checks
   return words * 8.0 / best / 1e9;
 }
 
-// The 1B shape's decode calls: each linear's weights and scales (as programs store them)
-// in copies of more than kColdBytes, so a pass over the copies reads memory, not cache.
-int decode(int reps) {
-  const Shape shapes[] = {{"q/o 2048x2048", 2048, 2048}, {"k/v 512x2048", 512, 2048},
-                          {"up/gate 8192x2048", 8192, 2048}, {"down 2048x8192", 2048, 8192}};
-  const int64_t kColdBytes = 256ll << 20;  // 8x the L3 of the machines this runs on
-  const QLinearKernels* sets[4];
-  const int all = kernel_sets(sets);
-  int count = 0;
-  for (int s = 0; s < all; ++s) {
-    if (sets[s]->decode_int4 != nullptr && sets[s]->decode_int8 != nullptr) sets[count++] = sets[s];
+// A kernel set `decode` times: this tree's, or with --against another revision's.
+struct Contender {
+  char label[64];
+  const QLinearKernels* set;  // nullptr: the other revision's set number `against`
+  int against;
+};
+
+void call(KernelContext& ctx, const Contender& c, const QLinearArgs& a) {
+  if (c.set != nullptr) {
+    (void)qlinear(ctx, *c.set, a);
+    return;
   }
-  KernelContext one = context_on(nullptr);
-  printf("| scheme | shape (n x k) | MB |");
-  for (int s = 0; s < count; ++s) printf(" %s GB/s |", sets[s]->name);
-  for (int s = 0; s < count; ++s) printf(" %s in cache |", sets[s]->name);
-  printf("\n|---|---|---:|");
-  for (int s = 0; s < 2 * count; ++s) printf("---:|");
-  printf("\n");
-  uint64_t checksum = 0;
-  const Scheme schemes[] = {Scheme::Dynamic4, Scheme::Dynamic8};
-  for (const Scheme scheme : schemes) {
-    for (const Shape& shape : shapes) {
-      Problem p(scheme, 1, shape.n, shape.k, scheme == Scheme::Dynamic4 ? shape.k / 32 : 1);
-      const int64_t w_bytes = (shape.n + 7) / 8 * qlinear_block_bytes(shape.k, p.a.weight_bits);
-      const int64_t s_bytes = 4 * p.a.groups * shape.n;
-      const int64_t copies = kColdBytes / (w_bytes + s_bytes) + 1;
-      uint8_t* memory = static_cast<uint8_t*>(aligned_alloc(4096, copies * (w_bytes + s_bytes)));
-      float* out = static_cast<float*>(malloc(sizeof(float) * shape.n));
-      QLinearArgs* args = new QLinearArgs[copies];
-      for (int64_t c = 0; c < copies; ++c) {
-        uint8_t* w = memory + c * (w_bytes + s_bytes);
-        memcpy(w, p.w, w_bytes);
-        memcpy(w + w_bytes, p.scales, s_bytes);
-        args[c] = p.a;
-        args[c].w = w;
-        args[c].scales = reinterpret_cast<const float*>(w + w_bytes);
-        args[c].out = out;
-      }
-      printf("| %s | %s | %.2f |", kSchemeNames[static_cast<int>(scheme)], shape.name,
-             (w_bytes + s_bytes) / 1e6);
-      double cached[4];
-      for (int s = 0; s < count; ++s) {
-        double best = 1e30, best_hot = 1e30;
-        // On-CPU time: on a shared machine the wall clock also counts other processes' turns.
-        for (int rep = 0; rep < reps; ++rep) {
-          double start = bench::thread_seconds();
-          for (int64_t c = 0; c < copies; ++c) (void)qlinear(one, *sets[s], args[c]);
-          best = fmin(best, (bench::thread_seconds() - start) / copies);
-          (void)qlinear(one, *sets[s], args[0]);  // into the caches
-          start = bench::thread_seconds();
-          for (int64_t c = 0; c < copies; ++c) (void)qlinear(one, *sets[s], args[0]);
-          best_hot = fmin(best_hot, (bench::thread_seconds() - start) / copies);
-        }
-        printf(" %.1f |", (w_bytes + s_bytes) / best / 1e9);
-        cached[s] = (w_bytes + s_bytes) / best_hot / 1e9;
-      }
-      for (int s = 0; s < count; ++s) printf(" %.1f |", cached[s]);
-      printf("\n");
-      fflush(stdout);
-      delete[] args;
-      free(out);
-      free(memory);
+#if defined(TL_QLINEAR_AGAINST)
+  bench::against_qlinear(ctx, c.against, {a.m, a.n, a.k, a.groups, a.weight_bits, a.dynamic_input,
+                                   a.x, a.w, a.scales, a.bias, a.out});
+#endif
+}
+
+// One linear's decode operands in copies of more than kColdBytes together, so a pass
+// over the copies reads memory, not cache (the weights and scales as programs store them).
+struct Copies {
+  static constexpr int64_t kColdBytes = 256ll << 20;  // 8x the L3 of the machines this runs on
+  int64_t bytes, count;
+  uint8_t* memory;
+  float* out;
+  QLinearArgs* args;
+
+  Copies(const Problem& p) {
+    const int64_t w_bytes = (p.a.n + 7) / 8 * qlinear_block_bytes(p.a.k, p.a.weight_bits);
+    const int64_t s_bytes = 4 * p.a.groups * p.a.n;
+    bytes = w_bytes + s_bytes;
+    count = kColdBytes / bytes + 1;
+    memory = static_cast<uint8_t*>(aligned_alloc(4096, count * bytes));
+    out = static_cast<float*>(malloc(sizeof(float) * p.a.n));
+    args = new QLinearArgs[count];
+    for (int64_t c = 0; c < count; ++c) {
+      uint8_t* w = memory + c * bytes;
+      memcpy(w, p.w, w_bytes);
+      memcpy(w + w_bytes, p.scales, s_bytes);
+      args[c] = p.a;
+      args[c].w = w;
+      args[c].scales = reinterpret_cast<const float*>(w + w_bytes);
+      args[c].out = out;
     }
   }
-  const int64_t words = kColdBytes / 8;
+  ~Copies() {
+    delete[] args;
+    free(out);
+    free(memory);
+  }
+
+  // Seconds per call on the CPU, over every copy (cold) or the first again and again (hot;
+  // on a shared machine the wall clock also counts other processes' turns).
+  double seconds(KernelContext& ctx, const Contender& c, bool hot) const {
+    if (hot) call(ctx, c, args[0]);  // into the caches
+    const double start = bench::thread_seconds();
+    for (int64_t i = 0; i < count; ++i) call(ctx, c, args[hot ? 0 : i]);
+    return (bench::thread_seconds() - start) / count;
+  }
+};
+
+// The 1B shape's decode calls, each contender in turn within every rep so that all see
+// the machine in the same state; GB/s of weights and scales, best of `reps`.
+int decode(int reps, const char* against_label) {
+  const Shape shapes[] = {{"q/o 2048x2048", 2048, 2048}, {"k/v 512x2048", 512, 2048},
+                          {"up/gate 8192x2048", 8192, 2048}, {"down 2048x8192", 2048, 8192}};
+  const QLinearKernels* sets[4];
+  const int all = kernel_sets(sets);
+  Contender contenders[8];
+  int count = 0;
+#if defined(TL_QLINEAR_AGAINST)
+  const char* names[4];
+  const int against = bench::against_sets(names);
+#endif
+  for (int s = 0; s < all; ++s) {
+    if (sets[s]->decode_int4 == nullptr || sets[s]->decode_int8 == nullptr) continue;
+#if defined(TL_QLINEAR_AGAINST)
+    for (int o = 0; o < against; ++o) {
+      if (strcmp(names[o], sets[s]->name) != 0) continue;
+      Contender& c = contenders[count++];
+      snprintf(c.label, sizeof(c.label), "%s (%s)", names[o], against_label);
+      c.set = nullptr;
+      c.against = o;
+    }
+#endif
+    Contender& c = contenders[count++];
+    snprintf(c.label, sizeof(c.label), "%s", sets[s]->name);
+    c.set = sets[s];
+  }
+  KernelContext one = context_on(nullptr);
+  printf("| shape (n x k) | kernels | 8da4w GB/s | 8da8w GB/s | 4w / 8w | 8da4w in cache | "
+         "8da8w in cache |\n|---|---|---:|---:|---:|---:|---:|\n");
+  for (const Shape& shape : shapes) {
+    const Problem p4(Scheme::Dynamic4, 1, shape.n, shape.k, shape.k / 32);
+    const Problem p8(Scheme::Dynamic8, 1, shape.n, shape.k, 1);
+    const Copies* copies[2] = {new Copies(p4), new Copies(p8)};
+    double best[8][4];  // per contender: int4, int8 from memory; int4, int8 in cache
+    for (int c = 0; c < count; ++c) {
+      for (double& b : best[c]) b = 1e30;
+    }
+    for (int rep = 0; rep < reps; ++rep) {
+      for (int c = 0; c < count; ++c) {
+        for (int z = 0; z < 4; ++z) {
+          best[c][z] = fmin(best[c][z], copies[z % 2]->seconds(one, contenders[c], z >= 2));
+        }
+      }
+    }
+    for (int c = 0; c < count; ++c) {
+      double rate[4];
+      for (int z = 0; z < 4; ++z) rate[z] = copies[z % 2]->bytes / best[c][z] / 1e9;
+      printf("| %s | %s | %.1f | %.1f | %.2f | %.1f | %.1f |\n", shape.name,
+             contenders[c].label, rate[0], rate[1], rate[0] / rate[1], rate[2], rate[3]);
+    }
+    fflush(stdout);
+    delete copies[0];
+    delete copies[1];
+  }
+  const int64_t words = Copies::kColdBytes / 8;
   uint64_t* array = static_cast<uint64_t*>(malloc(words * 8));
   for (int64_t i = 0; i < words; ++i) array[i] = random_bits();
+  uint64_t checksum = 0;
   const double rate = sum_rate(array, words, reps, &checksum);
   printf("\nplain sum of %lld MB: %.1f GB/s (checksum %llu)\n",
-         static_cast<long long>(kColdBytes >> 20), rate,
+         static_cast<long long>(Copies::kColdBytes >> 20), rate,
          static_cast<unsigned long long>(checksum % 1000));
   free(array);
   return 0;
@@ -441,9 +497,11 @@ int main(int argc, char** argv) {
     return stream(argc >= 3 ? atoi(argv[2]) : 10, argc >= 4 ? atoi(argv[3]) : 1,
                   argc >= 5 ? atoll(argv[4]) : 1);
   }
-  if (argc >= 2 && strcmp(argv[1], "decode") == 0) return decode(argc >= 3 ? atoi(argv[2]) : 10);
+  if (argc >= 2 && strcmp(argv[1], "decode") == 0) {
+    return decode(argc >= 3 ? atoi(argv[2]) : 10, argc >= 4 ? argv[3] : "before");
+  }
   fprintf(stderr,
           "usage: qlinear check | time [REPS] | stream [REPS] [THREADS] [TOKENS] | "
-          "decode [REPS]\n");
+          "decode [REPS] [LABEL]\n");
   return 2;
 }

@@ -48,19 +48,11 @@ __attribute__((target("avx2"))) inline void qlinear_decode_store(__m256 products
   _mm256_storeu_ps(out, result);
 }
 
-// Before group g of a decode_int4 kernel's B blocks: its weights kQPrefetchBytes ahead
-// (w: the group in the first block), and the next sets' scales of the group (one line of
-// each group's row per 2 blocks, far apart, so the hardware's stream prefetch sees too
-// many streams to follow).
+// After group g of a decode_int4 kernel's B blocks, its scales for the sets 4 blocks on:
+// one line of each group's row serves 2 blocks, and the rows lie far apart, too many
+// streams for the hardware prefetcher to follow.
 template <int B>
-inline void qlinear_prefetch_group(const uint8_t* w, int64_t block_bytes, int64_t size,
-                                   const float* group_scales) {
-  TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
-    for (int64_t line = 0; line < size * 4; line += 64) {
-      _mm_prefetch(reinterpret_cast<const char*>(w + j * block_bytes + line + kQPrefetchBytes),
-                   _MM_HINT_T0);
-    }
-  }
+inline void qlinear_prefetch_scales(const float* group_scales) {
   _mm_prefetch(reinterpret_cast<const char*>(group_scales + 8 * B * 4), _MM_HINT_T0);
 }
 
@@ -233,8 +225,11 @@ __attribute__((target("avx2,fma"))) void decode_int4_avx2_blocks(
         const __m256i xa = qlinear_broadcast4(x + i);
         const __m256i xb = qlinear_broadcast4(x + i + 4);
         TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
-          const __m256i v =
-              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + j * block_bytes + i * 4));
+          const uint8_t* wj = w + j * block_bytes + i * 4;
+          if (i % 16 == 0) {  // a line per 16 inputs, as the int8 kernel asks
+            _mm_prefetch(reinterpret_cast<const char*>(wj + kQPrefetchBytes), _MM_HINT_T0);
+          }
+          const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wj));
           const __m256i first = _mm256_and_si256(v, low);
           const __m256i second = _mm256_and_si256(_mm256_srli_epi16(v, 4), low);
           pairs[j] = _mm256_add_epi16(pairs[j], _mm256_add_epi16(_mm256_maddubs_epi16(first, xa),
@@ -245,7 +240,7 @@ __attribute__((target("avx2,fma"))) void decode_int4_avx2_blocks(
     }
     const __m256i offset = _mm256_set1_epi32(8 * sums[g]);
     const float* group_scales = scales + g * stride;
-    qlinear_prefetch_group<B>(w + g * size * 4, block_bytes, size, group_scales);
+    qlinear_prefetch_scales<B>(group_scales);
     TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
       total[j] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(sum[j], offset)),
                                  _mm256_loadu_ps(group_scales + 8 * j), total[j]);
