@@ -58,20 +58,29 @@ enum class Scheme { Int8Weight, Dynamic8, Dynamic4 };
 const char* const kSchemeNames[] = {"int8-weight", "8da8w", "8da4w"};
 
 // One quantized linear's operands, with random weights packed as util/qlinear_layout.h
-// says (int8 over the whole range, -128 included; int4 -8..7).
+// says (int8 over the whole range, -128 included; int4 -8..7, each group's scales after
+// its weights). `scales_apart`: int4 scales [groups, n] beside blocks of weights only, the
+// layout before (for another revision's kernels, bench/qlinear_against.cpp).
 struct Problem {
   QLinearArgs a;
   float* x;
   uint8_t* w;
   float* scales;
   float* bias;
+  int64_t w_bytes, s_bytes;  // what a call reads: the weights (int4: with their scales), scales
 
-  Problem(Scheme scheme, int64_t m, int64_t n, int64_t k, int64_t groups) {
+  Problem(Scheme scheme, int64_t m, int64_t n, int64_t k, int64_t groups,
+          bool scales_apart = false) {
     const int bits = scheme == Scheme::Dynamic4 ? 4 : 8;
+    const bool in_blocks = bits == 4 && !scales_apart;
     const int64_t blocks = (n + kQBlock - 1) / kQBlock;
-    const int64_t block_bytes = qlinear_block_bytes(k, bits);
+    const int64_t size = k / groups;
+    const int64_t group_bytes = in_blocks ? int4_group_bytes(size) : size * 4;
+    const int64_t block_bytes = bits == 4 ? groups * group_bytes : qlinear_block_bytes(k, 1, 8);
+    w_bytes = blocks * block_bytes;
+    s_bytes = in_blocks ? 0 : 4 * groups * n;
     x = static_cast<float*>(malloc(sizeof(float) * m * k + 1));
-    w = static_cast<uint8_t*>(calloc(blocks * block_bytes + 1, 1));
+    w = static_cast<uint8_t*>(calloc(w_bytes + 1, 1));
     scales = static_cast<float*>(malloc(sizeof(float) * groups * n + 1));
     bias = static_cast<float*>(malloc(sizeof(float) * n + 1));
     for (int64_t i = 0; i < m * k; ++i) x[i] = random_float();
@@ -86,8 +95,12 @@ struct Problem {
         } else {
           const int shift = i % 8 < 4 ? 0 : 4;
           const int nibble = random_int(0, 15);
-          block[(i / 8) * 32 + lane * 4 + i % 4] |= static_cast<uint8_t>(nibble << shift);
+          const int64_t at = (i / size) * group_bytes + (i % size) / 8 * 32 + lane * 4 + i % 4;
+          block[at] |= static_cast<uint8_t>(nibble << shift);
         }
+      }
+      for (int64_t g = 0; in_blocks && g < groups; ++g) {
+        memcpy(block + g * group_bytes + size * 4 + lane * 4, scales + g * n + row, 4);
       }
     }
     a.m = m;
@@ -280,8 +293,8 @@ int stream(int reps, int threads, int64_t tokens) {
   }
   problems[count++] = new Problem(Scheme::Dynamic8, 1, 49152, 576, 1);
   for (int i = 0; i < count; ++i) {
+    bytes += problems[i]->w_bytes + problems[i]->s_bytes;
     const QLinearArgs& a = problems[i]->a;
-    bytes += (a.n + 7) / 8 * qlinear_block_bytes(a.k, a.weight_bits) + 4.0 * a.groups * a.n;
     problems[i]->a.out = static_cast<float*>(malloc(sizeof(float) * a.m * a.n));
   }
   ThreadPool pool(threads);
@@ -364,6 +377,7 @@ struct Contender {
   char label[64];
   const QLinearKernels* set;  // nullptr: the other revision's set number `against`
   int against;
+  bool scales_apart;          // its int4 layout (bench/qlinear_against.h)
 };
 
 void call(KernelContext& ctx, const Contender& c, const QLinearArgs& a) {
@@ -387,8 +401,7 @@ struct Copies {
   QLinearArgs* args;
 
   Copies(const Problem& p) {
-    const int64_t w_bytes = (p.a.n + 7) / 8 * qlinear_block_bytes(p.a.k, p.a.weight_bits);
-    const int64_t s_bytes = 4 * p.a.groups * p.a.n;
+    const int64_t w_bytes = p.w_bytes, s_bytes = p.s_bytes;
     bytes = w_bytes + s_bytes;
     count = kColdBytes / bytes + 1;
     memory = static_cast<uint8_t*>(aligned_alloc(4096, count * bytes));
@@ -442,19 +455,29 @@ int decode(int reps, const char* against_label) {
       snprintf(c.label, sizeof(c.label), "%s (%s)", names[o], against_label);
       c.set = nullptr;
       c.against = o;
+      c.scales_apart = !bench::against_int4_scales_in_blocks();
     }
 #endif
     Contender& c = contenders[count++];
     snprintf(c.label, sizeof(c.label), "%s", sets[s]->name);
     c.set = sets[s];
+    c.scales_apart = false;
   }
   KernelContext one = context_on(nullptr);
   printf("| shape (n x k) | kernels | 8da4w GB/s | 8da8w GB/s | 4w / 8w | 8da4w in cache | "
          "8da8w in cache |\n|---|---|---:|---:|---:|---:|---:|\n");
   for (const Shape& shape : shapes) {
+    // int4 in each layout a contender reads (the same bytes either way), and int8.
     const Problem p4(Scheme::Dynamic4, 1, shape.n, shape.k, shape.k / 32);
+    const Problem p4_apart(Scheme::Dynamic4, 1, shape.n, shape.k, shape.k / 32, true);
     const Problem p8(Scheme::Dynamic8, 1, shape.n, shape.k, 1);
-    const Copies* copies[2] = {new Copies(p4), new Copies(p8)};
+    bool apart = false;
+    for (int c = 0; c < count; ++c) apart = apart || contenders[c].scales_apart;
+    const Copies* int4[2] = {new Copies(p4), apart ? new Copies(p4_apart) : nullptr};
+    const Copies* int8 = new Copies(p8);
+    const auto copies = [&](int c, int z) {
+      return z % 2 == 1 ? int8 : int4[contenders[c].scales_apart ? 1 : 0];
+    };
     double best[8][4];  // per contender: int4, int8 from memory; int4, int8 in cache
     for (int c = 0; c < count; ++c) {
       for (double& b : best[c]) b = 1e30;
@@ -462,19 +485,20 @@ int decode(int reps, const char* against_label) {
     for (int rep = 0; rep < reps; ++rep) {
       for (int c = 0; c < count; ++c) {
         for (int z = 0; z < 4; ++z) {
-          best[c][z] = fmin(best[c][z], copies[z % 2]->seconds(one, contenders[c], z >= 2));
+          best[c][z] = fmin(best[c][z], copies(c, z)->seconds(one, contenders[c], z >= 2));
         }
       }
     }
     for (int c = 0; c < count; ++c) {
       double rate[4];
-      for (int z = 0; z < 4; ++z) rate[z] = copies[z % 2]->bytes / best[c][z] / 1e9;
+      for (int z = 0; z < 4; ++z) rate[z] = copies(c, z)->bytes / best[c][z] / 1e9;
       printf("| %s | %s | %.1f | %.1f | %.2f | %.1f | %.1f |\n", shape.name,
              contenders[c].label, rate[0], rate[1], rate[0] / rate[1], rate[2], rate[3]);
     }
     fflush(stdout);
-    delete copies[0];
-    delete copies[1];
+    delete int4[0];
+    delete int4[1];
+    delete int8;
   }
   const int64_t words = Copies::kColdBytes / 8;
   uint64_t* array = static_cast<uint64_t*>(malloc(words * 8));

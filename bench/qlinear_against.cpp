@@ -53,6 +53,14 @@ int against_sets(const char** names) {
   return d.count;
 }
 
+bool against_int4_scales_in_blocks() {
+#if defined(TL_QLINEAR_INT4_SCALES_IN_BLOCKS)
+  return true;
+#else
+  return false;
+#endif
+}
+
 void against_qlinear(tailor::KernelContext& ctx, int set, const AgainstArgs& args) {
   QLinearArgs a;
   a.m = args.m;

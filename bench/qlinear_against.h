@@ -21,6 +21,8 @@ struct AgainstArgs {
 
 // The revision's kernel sets with decode kernels that this CPU runs: their names, count.
 int against_sets(const char** names);
+// Whether the revision's int4 blocks hold their scales (else [groups, n] apart, as before).
+bool against_int4_scales_in_blocks();
 void against_qlinear(tailor::KernelContext& ctx, int set, const AgainstArgs& args);
 
 }  // namespace bench
