@@ -6,11 +6,13 @@ import re
 PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "BENCHMARKS.md")
 
 
-def write_section(heading: str, text: str) -> None:
-    """Replaces the section `## heading` (up to the next `## `) with `text`, or appends it."""
+def write_section(heading: str, text: str, keep_subsections: bool = False) -> None:
+    """Replaces the section `## heading` (up to the next `## `) with `text`, or appends it;
+    with keep_subsections, only up to its first `### `, so hand-written parts stay."""
     body = open(PATH).read() if os.path.exists(PATH) else "# Benchmarks\n"
     section = f"## {heading}\n\n{text.rstrip()}\n"
-    pattern = re.compile(r"^## " + re.escape(heading) + r"\n.*?(?=^## |\Z)", re.M | re.S)
+    end = r"(?=^##+ |\Z)" if keep_subsections else r"(?=^## |\Z)"
+    pattern = re.compile(r"^## " + re.escape(heading) + r"\n.*?" + end, re.M | re.S)
     body = pattern.sub(lambda _: section + "\n", body) if pattern.search(body) \
         else body.rstrip("\n") + "\n\n" + section
     with open(PATH, "w") as f:

@@ -13,6 +13,13 @@
 //                   the caches hold) on TOKENS input rows (default 1; the projection on
 //                   the last only, as tailor/llm's decoders do), with the best set;
 //                   ms per pass and GB/s of weights, next to a plain sum of as many bytes.
+//   qlinear decode [REPS] [LABEL]  one-row (decode) calls of 8da4w and 8da8w on a
+//                   Llama-3.2-1B-shaped decoder's linears, with each set that has decode
+//                   kernels (built with TL_QLINEAR_AGAINST: also another revision's, named
+//                   LABEL): GB/s of weights and scales read, from memory (copies of the
+//                   matrix, more than the caches hold, called in turn) and from cache (one
+//                   copy again and again), best of REPS passes in on-CPU time; then a plain
+//                   sum's rate over as many bytes.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +27,7 @@
 
 #include "kernels/quantized/util/qlinear.h"
 #include "bench/bench_util.h"
+#include "bench/qlinear_against.h"
 #include "runtime/kernel/thread_pool.h"
 
 using namespace tailor;
@@ -50,20 +58,29 @@ enum class Scheme { Int8Weight, Dynamic8, Dynamic4 };
 const char* const kSchemeNames[] = {"int8-weight", "8da8w", "8da4w"};
 
 // One quantized linear's operands, with random weights packed as util/qlinear_layout.h
-// says (int8 over the whole range, -128 included; int4 -8..7).
+// says (int8 over the whole range, -128 included; int4 -8..7, each group's scales after
+// its weights). `scales_apart`: int4 scales [groups, n] beside blocks of weights only, the
+// layout before (for another revision's kernels, bench/qlinear_against.cpp).
 struct Problem {
   QLinearArgs a;
   float* x;
   uint8_t* w;
   float* scales;
   float* bias;
+  int64_t w_bytes, s_bytes;  // what a call reads: the weights (int4: with their scales), scales
 
-  Problem(Scheme scheme, int64_t m, int64_t n, int64_t k, int64_t groups) {
+  Problem(Scheme scheme, int64_t m, int64_t n, int64_t k, int64_t groups,
+          bool scales_apart = false) {
     const int bits = scheme == Scheme::Dynamic4 ? 4 : 8;
+    const bool in_blocks = bits == 4 && !scales_apart;
     const int64_t blocks = (n + kQBlock - 1) / kQBlock;
-    const int64_t block_bytes = qlinear_block_bytes(k, bits);
+    const int64_t size = k / groups;
+    const int64_t group_bytes = in_blocks ? int4_group_bytes(size) : size * 4;
+    const int64_t block_bytes = bits == 4 ? groups * group_bytes : qlinear_block_bytes(k, 1, 8);
+    w_bytes = blocks * block_bytes;
+    s_bytes = in_blocks ? 0 : 4 * groups * n;
     x = static_cast<float*>(malloc(sizeof(float) * m * k + 1));
-    w = static_cast<uint8_t*>(calloc(blocks * block_bytes + 1, 1));
+    w = static_cast<uint8_t*>(calloc(w_bytes + 1, 1));
     scales = static_cast<float*>(malloc(sizeof(float) * groups * n + 1));
     bias = static_cast<float*>(malloc(sizeof(float) * n + 1));
     for (int64_t i = 0; i < m * k; ++i) x[i] = random_float();
@@ -78,8 +95,12 @@ struct Problem {
         } else {
           const int shift = i % 8 < 4 ? 0 : 4;
           const int nibble = random_int(0, 15);
-          block[(i / 8) * 32 + lane * 4 + i % 4] |= static_cast<uint8_t>(nibble << shift);
+          const int64_t at = (i / size) * group_bytes + (i % size) / 8 * 32 + lane * 4 + i % 4;
+          block[at] |= static_cast<uint8_t>(nibble << shift);
         }
+      }
+      for (int64_t g = 0; in_blocks && g < groups; ++g) {
+        memcpy(block + g * group_bytes + size * 4 + lane * 4, scales + g * n + row, 4);
       }
     }
     a.m = m;
@@ -272,8 +293,8 @@ int stream(int reps, int threads, int64_t tokens) {
   }
   problems[count++] = new Problem(Scheme::Dynamic8, 1, 49152, 576, 1);
   for (int i = 0; i < count; ++i) {
+    bytes += problems[i]->w_bytes + problems[i]->s_bytes;
     const QLinearArgs& a = problems[i]->a;
-    bytes += (a.n + 7) / 8 * qlinear_block_bytes(a.k, a.weight_bits) + 4.0 * a.groups * a.n;
     problems[i]->a.out = static_cast<float*>(malloc(sizeof(float) * a.m * a.n));
   }
   ThreadPool pool(threads);
@@ -328,6 +349,169 @@ int stream(int reps, int threads, int64_t tokens) {
   return 0;
 }
 
+// One pass of a plain sum over `words` 64-bit words.
+__attribute__((noinline)) uint64_t plain_sum(const uint64_t* array, int64_t words) {
+  uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  for (int64_t i = 0; i + 4 <= words; i += 4) {
+    s0 += array[i];
+    s1 += array[i + 1];
+    s2 += array[i + 2];
+    s3 += array[i + 3];
+  }
+  return s0 + s1 + s2 + s3;
+}
+
+// The plain sum's read rate in GB/s, best of `reps`: the rate the decode kernels aim at.
+double sum_rate(const uint64_t* array, int64_t words, int reps, uint64_t* checksum) {
+  double best = 1e30;
+  for (int rep = 0; rep < reps; ++rep) {
+    const double start = bench::thread_seconds();
+    *checksum += plain_sum(array, words);
+    best = fmin(best, bench::thread_seconds() - start);
+  }
+  return words * 8.0 / best / 1e9;
+}
+
+// A kernel set `decode` times: this tree's, or with --against another revision's.
+struct Contender {
+  char label[64];
+  const QLinearKernels* set;  // nullptr: the other revision's set number `against`
+  int against;
+  bool scales_apart;          // its int4 layout (bench/qlinear_against.h)
+};
+
+void call(KernelContext& ctx, const Contender& c, const QLinearArgs& a) {
+  if (c.set != nullptr) {
+    (void)qlinear(ctx, *c.set, a);
+    return;
+  }
+#if defined(TL_QLINEAR_AGAINST)
+  bench::against_qlinear(ctx, c.against, {a.m, a.n, a.k, a.groups, a.weight_bits, a.dynamic_input,
+                                   a.x, a.w, a.scales, a.bias, a.out});
+#endif
+}
+
+// One linear's decode operands in copies of more than kColdBytes together, so a pass
+// over the copies reads memory, not cache (the weights and scales as programs store them).
+struct Copies {
+  static constexpr int64_t kColdBytes = 256ll << 20;  // 8x the L3 of the machines this runs on
+  int64_t bytes, count;
+  uint8_t* memory;
+  float* out;
+  QLinearArgs* args;
+
+  Copies(const Problem& p) {
+    const int64_t w_bytes = p.w_bytes, s_bytes = p.s_bytes;
+    bytes = w_bytes + s_bytes;
+    count = kColdBytes / bytes + 1;
+    memory = static_cast<uint8_t*>(aligned_alloc(4096, count * bytes));
+    out = static_cast<float*>(malloc(sizeof(float) * p.a.n));
+    args = new QLinearArgs[count];
+    for (int64_t c = 0; c < count; ++c) {
+      uint8_t* w = memory + c * bytes;
+      memcpy(w, p.w, w_bytes);
+      memcpy(w + w_bytes, p.scales, s_bytes);
+      args[c] = p.a;
+      args[c].w = w;
+      args[c].scales = reinterpret_cast<const float*>(w + w_bytes);
+      args[c].out = out;
+    }
+  }
+  ~Copies() {
+    delete[] args;
+    free(out);
+    free(memory);
+  }
+
+  // Seconds per call on the CPU, over every copy (cold) or the first again and again (hot;
+  // on a shared machine the wall clock also counts other processes' turns).
+  double seconds(KernelContext& ctx, const Contender& c, bool hot) const {
+    if (hot) call(ctx, c, args[0]);  // into the caches
+    const double start = bench::thread_seconds();
+    for (int64_t i = 0; i < count; ++i) call(ctx, c, args[hot ? 0 : i]);
+    return (bench::thread_seconds() - start) / count;
+  }
+};
+
+// The 1B shape's decode calls, each contender in turn within every rep so that all see
+// the machine in the same state; GB/s of weights and scales, best of `reps`.
+int decode(int reps, const char* against_label) {
+  const Shape shapes[] = {{"q/o 2048x2048", 2048, 2048}, {"k/v 512x2048", 512, 2048},
+                          {"up/gate 8192x2048", 8192, 2048}, {"down 2048x8192", 2048, 8192}};
+  const QLinearKernels* sets[4];
+  const int all = kernel_sets(sets);
+  Contender contenders[8];
+  int count = 0;
+#if defined(TL_QLINEAR_AGAINST)
+  const char* names[4];
+  const int against = bench::against_sets(names);
+#endif
+  for (int s = 0; s < all; ++s) {
+    if (sets[s]->decode_int4 == nullptr || sets[s]->decode_int8 == nullptr) continue;
+#if defined(TL_QLINEAR_AGAINST)
+    for (int o = 0; o < against; ++o) {
+      if (strcmp(names[o], sets[s]->name) != 0) continue;
+      Contender& c = contenders[count++];
+      snprintf(c.label, sizeof(c.label), "%s (%s)", names[o], against_label);
+      c.set = nullptr;
+      c.against = o;
+      c.scales_apart = !bench::against_int4_scales_in_blocks();
+    }
+#endif
+    Contender& c = contenders[count++];
+    snprintf(c.label, sizeof(c.label), "%s", sets[s]->name);
+    c.set = sets[s];
+    c.scales_apart = false;
+  }
+  KernelContext one = context_on(nullptr);
+  printf("| shape (n x k) | kernels | 8da4w GB/s | 8da8w GB/s | 4w / 8w | 8da4w in cache | "
+         "8da8w in cache |\n|---|---|---:|---:|---:|---:|---:|\n");
+  for (const Shape& shape : shapes) {
+    // int4 in each layout a contender reads (the same bytes either way), and int8.
+    const Problem p4(Scheme::Dynamic4, 1, shape.n, shape.k, shape.k / 32);
+    const Problem p4_apart(Scheme::Dynamic4, 1, shape.n, shape.k, shape.k / 32, true);
+    const Problem p8(Scheme::Dynamic8, 1, shape.n, shape.k, 1);
+    bool apart = false;
+    for (int c = 0; c < count; ++c) apart = apart || contenders[c].scales_apart;
+    const Copies* int4[2] = {new Copies(p4), apart ? new Copies(p4_apart) : nullptr};
+    const Copies* int8 = new Copies(p8);
+    const auto copies = [&](int c, int z) {
+      return z % 2 == 1 ? int8 : int4[contenders[c].scales_apart ? 1 : 0];
+    };
+    double best[8][4];  // per contender: int4, int8 from memory; int4, int8 in cache
+    for (int c = 0; c < count; ++c) {
+      for (double& b : best[c]) b = 1e30;
+    }
+    for (int rep = 0; rep < reps; ++rep) {
+      for (int c = 0; c < count; ++c) {
+        for (int z = 0; z < 4; ++z) {
+          best[c][z] = fmin(best[c][z], copies(c, z)->seconds(one, contenders[c], z >= 2));
+        }
+      }
+    }
+    for (int c = 0; c < count; ++c) {
+      double rate[4];
+      for (int z = 0; z < 4; ++z) rate[z] = copies(c, z)->bytes / best[c][z] / 1e9;
+      printf("| %s | %s | %.1f | %.1f | %.2f | %.1f | %.1f |\n", shape.name,
+             contenders[c].label, rate[0], rate[1], rate[0] / rate[1], rate[2], rate[3]);
+    }
+    fflush(stdout);
+    delete int4[0];
+    delete int4[1];
+    delete int8;
+  }
+  const int64_t words = Copies::kColdBytes / 8;
+  uint64_t* array = static_cast<uint64_t*>(malloc(words * 8));
+  for (int64_t i = 0; i < words; ++i) array[i] = random_bits();
+  uint64_t checksum = 0;
+  const double rate = sum_rate(array, words, reps, &checksum);
+  printf("\nplain sum of %lld MB: %.1f GB/s (checksum %llu)\n",
+         static_cast<long long>(Copies::kColdBytes >> 20), rate,
+         static_cast<unsigned long long>(checksum % 1000));
+  free(array);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -337,6 +521,11 @@ int main(int argc, char** argv) {
     return stream(argc >= 3 ? atoi(argv[2]) : 10, argc >= 4 ? atoi(argv[3]) : 1,
                   argc >= 5 ? atoll(argv[4]) : 1);
   }
-  fprintf(stderr, "usage: qlinear check | time [REPS] | stream [REPS] [THREADS] [TOKENS]\n");
+  if (argc >= 2 && strcmp(argv[1], "decode") == 0) {
+    return decode(argc >= 3 ? atoi(argv[2]) : 10, argc >= 4 ? argv[3] : "before");
+  }
+  fprintf(stderr,
+          "usage: qlinear check | time [REPS] | stream [REPS] [THREADS] [TOKENS] | "
+          "decode [REPS] [LABEL]\n");
   return 2;
 }

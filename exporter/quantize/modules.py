@@ -20,13 +20,15 @@ class QuantizedLinear(nn.Module):
     def __init__(self, linear: nn.Linear, spec: QuantizeSpec):
         super().__init__()
         if spec.weight_bits == 4:
+            # The scales go into the weight blocks; weight_scales [0, N] only gives N.
             q, scales = quantize_int4_groups(linear.weight, spec.group_size)
-            weight = pack_int4(q)
+            weight = pack_int4(q, scales)
+            scales = torch.empty(linear.out_features, 0)
         else:
             q, scales = quantize_int8_rows(linear.weight)
             weight = pack_int8(q)
         self.register_buffer("weight", weight)
-        self.register_buffer("weight_scales", scales.t().contiguous())   # [G, N]
+        self.register_buffer("weight_scales", scales.t().contiguous())   # [1 or 0, N]
         self.register_buffer("bias", None if linear.bias is None
                              else linear.bias.detach().float().clone())
         self.weight_bits = spec.weight_bits

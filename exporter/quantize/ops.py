@@ -6,13 +6,13 @@ Importing this module defines:
 - `tailor_quant::linear(Tensor input, Tensor weight, Tensor weight_scales, Tensor? bias,
   int weight_bits, bool dynamic_input) -> Tensor` and its `.out`: the fused
   dequantize -> linear of the quantized Linear layers (weight: int8 or int4 packed in
-  blocks of 8 output rows, see weights.py; weight_scales: float [K / group_size, N],
-  which gives N; with `dynamic_input`, each input row is quantized per token first, see
-  activations.py);
+  blocks of 8 output rows, see weights.py; weight_scales: float [1, N] at 8 bits, an
+  empty [0, N] at 4 (the group scales lie in the weight blocks), which gives N; with
+  `dynamic_input`, each input row is quantized per token first, see activations.py);
 - `tailor_quant::embedding(Tensor weight, Tensor weight_scales, int weight_bits, int dim,
   Tensor indices) -> Tensor` and its `.out`: an embedding lookup in a table packed as
-  tailor_quant::linear's weight (rows [N, dim] in blocks of 8, int8 or int4, scales
-  [G, N]), so a tied embedding and output projection share one quantized table;
+  tailor_quant::linear's weight (rows [N, dim] in blocks of 8, int8 or int4, with its
+  weight_scales), so a tied embedding and output projection share one quantized table;
 - `quantized_decomposed::embedding_byte` and `.out`, with ExecuTorch's schema: an
   embedding lookup in an int8 table with one scale per row;
 - the `.out` variants torch lacks of the quantized_decomposed ops Tailor has kernels for
@@ -29,7 +29,7 @@ import torch.ao.quantization.fx._decomposed  # noqa: F401  (defines quantized_de
 import torch.nn.functional as F
 
 from exporter.quantize.activations import fake_quantize_tokens
-from exporter.quantize.weights import BLOCK_ROWS, dequantize, unpack
+from exporter.quantize.weights import BLOCK_ROWS, dequantize, row_scales, unpack
 
 _LINEAR_ARGS = ("Tensor input, Tensor weight, Tensor weight_scales, Tensor? bias, "
                 "int weight_bits, bool dynamic_input")
@@ -71,12 +71,20 @@ def linear(input, weight, weight_scales, bias, weight_bits, dynamic_input):
 
 def embedding(weight, weight_scales, weight_bits, dim, indices):
     """Rows `indices` of a table packed as a linear's weight: each index's block of 8
-    rows unpacked, its row taken and scaled (per group of dim / G inputs)."""
+    rows unpacked, its row taken and scaled (per group of its inputs)."""
     flat = indices.reshape(-1).long()
-    q = unpack(weight[flat // BLOCK_ROWS], weight_bits, flat.numel() * BLOCK_ROWS, dim)
-    q = q.reshape(flat.numel(), BLOCK_ROWS, dim)[torch.arange(flat.numel()), flat % BLOCK_ROWS]
-    groups = weight_scales.shape[0]
-    scales = weight_scales[:, flat].t().float().repeat_interleave(dim // groups, dim=1)
+    n = weight_scales.shape[1]
+    if flat.numel() and not 0 <= int(flat.min()) <= int(flat.max()) < n:
+        raise IndexError(f"tailor_quant::embedding: an index is out of range for {n} rows")
+    pick = (torch.arange(flat.numel()), flat % BLOCK_ROWS)
+    blocks = weight[flat // BLOCK_ROWS]
+    rows = flat.numel() * BLOCK_ROWS
+    q = unpack(blocks, weight_bits, rows, dim).reshape(flat.numel(), BLOCK_ROWS, dim)[pick]
+    if weight_bits == 8:
+        scales = weight_scales[0, flat].float().unsqueeze(1)
+    else:
+        scales = row_scales(blocks, weight_scales.new_empty(0, rows), 4, dim)
+        scales = scales.reshape(flat.numel(), BLOCK_ROWS, dim)[pick]
     return (q.float() * scales).reshape(*indices.shape, dim)
 
 

@@ -12,9 +12,12 @@ side by side:
 
 - int8 [ceil(N/8), ceil(K/4) * 32]: per 4 inputs k..k+3, 32 bytes; byte i is
   w[8b + i/4, k + i%4] (K padded with zeros to a multiple of 4);
-- int4 [ceil(N/8), K * 4] (K a multiple of 32): per 8 inputs k..k+7, 32 bytes; byte i
-  holds w[8b + i/4, k + i%4] + 8 in its low nibble and w[8b + i/4, k + 4 + i%4] + 8 in
-  its high nibble.
+- int4 [ceil(N/8), G * (S * 4 + 32)] (G groups of S inputs, S a multiple of 32): per
+  group, its weights, per 8 inputs k..k+7 32 bytes whose byte i holds w[8b + i/4, k + i%4]
+  + 8 in its low nibble and w[8b + i/4, k + 4 + i%4] + 8 in its high nibble; then the
+  group's 8 scales (float32, one per row of the block; padding rows 0). A block's weights
+  and scales are then one stream that a decode step reads front to back. The op's
+  weight_scales is an empty Float [0, N] that carries N.
 
 unpack() is the inverse, used by the eager reference of the ops.
 """
@@ -64,17 +67,42 @@ def pack_int8(q: torch.Tensor) -> torch.Tensor:
     return b.permute(0, 1, 3, 2).reshape(b.shape[0], -1).to(torch.int8)
 
 
-def pack_int4(q: torch.Tensor) -> torch.Tensor:
-    """[N, K] in [-8, 7], K a multiple of 8 -> uint8 [ceil(N/8), K * 4]."""
+SCALE_BYTES = BLOCK_ROWS * 4   # an int4 group's scales in its block
+
+
+def pack_int4(q: torch.Tensor, scales: torch.Tensor) -> torch.Tensor:
+    """[N, K] in [-8, 7] and float scales [N, G] (K / G a multiple of 8) -> uint8
+    [ceil(N/8), G * (K / G * 4 + 32)]: each group's weights, then its scales."""
     b = _blocks(q, 8) + 8                      # [B, K/8, 8 (k), 8 (row)]
     low = b[:, :, :4].permute(0, 1, 3, 2)      # [B, K/8, row, k 0..3]
     high = b[:, :, 4:].permute(0, 1, 3, 2)
-    return (low | (high << 4)).reshape(b.shape[0], -1).to(torch.uint8)
+    blocks, groups = b.shape[0], scales.shape[1]
+    weights = (low | (high << 4)).to(torch.uint8).reshape(blocks, groups, -1)
+    padded = torch.zeros(blocks * BLOCK_ROWS, groups, dtype=torch.float32)
+    padded[:scales.shape[0]] = scales.float()
+    group_scales = padded.reshape(blocks, BLOCK_ROWS, groups).permute(0, 2, 1).contiguous()
+    return torch.cat([weights, group_scales.view(torch.uint8)], dim=2).reshape(blocks, -1)
+
+
+def int4_groups(weight: torch.Tensor, k: int) -> int:
+    """The scale groups per row of an int4 table over k inputs (from its row bytes)."""
+    return (weight.shape[1] - k * 4) // SCALE_BYTES
+
+
+def _int4_parts(weight: torch.Tensor, k: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """An int4 table -> (its weight bytes [B, K * 4], its scales [B * 8, G])."""
+    blocks, groups = weight.shape[0], int4_groups(weight, k)
+    split = weight.reshape(blocks, groups, -1)
+    scales = split[:, :, -SCALE_BYTES:].contiguous().view(torch.float32)   # [B, G, row]
+    return (split[:, :, :-SCALE_BYTES].reshape(blocks, -1),
+            scales.permute(0, 2, 1).reshape(blocks * BLOCK_ROWS, groups))
 
 
 def unpack(weight: torch.Tensor, bits: int, n: int, k: int) -> torch.Tensor:
     """A packed weight -> int8 [n, k] (the inverse of pack_int8 / pack_int4)."""
     blocks = weight.shape[0]
+    if bits == 4:
+        weight = _int4_parts(weight, k)[0]
     b = weight.to(torch.int16).reshape(blocks, -1, BLOCK_ROWS, 4)   # [B, steps, row, 4]
     if bits == 4:
         b = torch.cat([b & 0xF, b >> 4], dim=3) - 8                # [B, K/8, row, 8]
@@ -82,8 +110,16 @@ def unpack(weight: torch.Tensor, bits: int, n: int, k: int) -> torch.Tensor:
     return q[:n, :k].to(torch.int8)
 
 
+def row_scales(weight: torch.Tensor, scales: torch.Tensor, bits: int, k: int) -> torch.Tensor:
+    """Each row's scale for each of its k inputs, float [N, k]: int8 from scales [1, N];
+    int4 from the groups' scales in the weight blocks (scales is [0, N])."""
+    n = scales.shape[1]
+    if bits == 8:
+        return scales.t().float().expand(n, k)
+    per_group = _int4_parts(weight, k)[1][:n]
+    return per_group.repeat_interleave(k // per_group.shape[1], dim=1)
+
+
 def dequantize(weight: torch.Tensor, scales: torch.Tensor, bits: int, k: int) -> torch.Tensor:
-    """Packed weight and its scales [G, N] (as the program stores them: a block of 8
-    outputs reads its 8 scales of a group with one load) -> float [N, k]."""
-    q = unpack(weight, bits, scales.shape[1], k)
-    return q.float() * scales.t().float().repeat_interleave(k // scales.shape[0], dim=1)
+    """Packed weight and its weight_scales (as the program stores them) -> float [N, k]."""
+    return unpack(weight, bits, scales.shape[1], k).float() * row_scales(weight, scales, bits, k)

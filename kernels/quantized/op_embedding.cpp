@@ -1,5 +1,6 @@
 #include "kernels/quantized/util/embedding_lookup.h"
 #include "kernels/quantized/util/qlinear.h"
+#include "kernels/quantized/util/qlinear_operands.h"
 #include "runtime/kernel/kernel_includes.h"
 
 namespace tailor::quantized::native {
@@ -7,13 +8,16 @@ namespace tailor::quantized::native {
 namespace {
 
 // Row `row` (0..7) of one packed block (util/qlinear_layout.h), dequantized into
-// dst[0..dim); its scale for input k is scales[(k / group) * n].
+// dst[0..dim): int8 with its row's scale `scale`, int4 with the block's group scales
+// (groups of `group` inputs).
 void dequantize_row(const void* block, int bits, int64_t row, int64_t dim, int64_t group,
-                    int64_t n, const float* scales, float* dst) {
+                    float scale, float* dst) {
+  const uint8_t* bytes = static_cast<const uint8_t*>(block);
   for (int64_t k = 0; k < dim; ++k) {
-    const int32_t q = bits == 8 ? int8_weight_at(static_cast<const int8_t*>(block), k, row)
-                                : int4_nibble_at(static_cast<const uint8_t*>(block), k, row) - 8;
-    dst[k] = static_cast<float>(q) * scales[(k / group) * n];
+    dst[k] = bits == 8 ? static_cast<float>(int8_weight_at(static_cast<const int8_t*>(block),
+                                                           k, row)) * scale
+                       : static_cast<float>(int4_nibble_at(bytes, group, k, row) - 8) *
+                             int4_scale_at(bytes, group, k, row);
   }
 }
 
@@ -39,15 +43,9 @@ Tensor& embedding_out(KernelContext& ctx, const Tensor& weight, const Tensor& we
                       is_default_dim_order(indices) && is_default_dim_order(out),
                   InvalidArgument, out);
   const int64_t n = weight_scales.size(1);
-  const int64_t groups = weight_scales.size(0);
-  TL_KERNEL_CHECK_MSG(ctx,
-                      qlinear_layout_fits(dim, n, groups, bits, weight.size(0), weight.size(1)),
-                      InvalidArgument, out,
-                      "embedding.out: dim %lld, weight [%lld, %lld] and scales [%lld, %lld] "
-                      "do not fit together",
-                      static_cast<long long>(dim), static_cast<long long>(weight.size(0)),
-                      static_cast<long long>(weight.size(1)), static_cast<long long>(groups),
-                      static_cast<long long>(n));
+  const int64_t groups = checked_qlinear_groups(ctx, "tailor_quant::embedding.out", bits, dim,
+                                                weight, weight_scales);
+  if (groups == 0) return out;
   if (!resize_for_lookup(ctx, "tailor_quant::embedding.out", indices, dim, out)) {
     return out;
   }
@@ -59,8 +57,8 @@ Tensor& embedding_out(KernelContext& ctx, const Tensor& weight, const Tensor& we
   float* dst = out.mutable_data<float>();
   for_each_lookup(ctx, "tailor_quant::embedding.out", indices, n, [&](size_t i, int64_t row) {
     const uint8_t* block = table + (row / kQBlock) * block_bytes;
-    dequantize_row(block, bits, row % kQBlock, dim, dim / groups, n, scales + row,
-                   dst + i * dim);
+    dequantize_row(block, bits, row % kQBlock, dim, dim / groups,
+                   bits == 8 ? scales[row] : 0.0f, dst + i * dim);
   });
   return out;
 }

@@ -1,5 +1,6 @@
 #include "kernels/portable/util/index.h"
 #include "kernels/quantized/util/qlinear.h"
+#include "kernels/quantized/util/qlinear_operands.h"
 #include "runtime/kernel/kernel_includes.h"
 
 namespace tailor::quantized::native {
@@ -11,10 +12,10 @@ using ::tailor::native::kMaxDims;
 //            int weight_bits, bool dynamic_input, *, Tensor(a!) out) -> Tensor(a!)
 // The fused dequantize -> linear of quantized Linear layers (exporter/quantize/ops.py):
 // out = input @ dequantize(weight)^T + bias, with the input quantized per token first when
-// dynamic_input. weight_scales: Float [G, N], one per group of K / G inputs; weight, packed
-// in blocks of 8 rows (util/qlinear_layout.h): Char [ceil(N/8), ceil(K/4) * 32] with G = 1
-// (8 bits), or Byte [ceil(N/8), K * 4] with groups of a multiple of 32 inputs (4 bits).
-// The product runs in util/qlinear.h.
+// dynamic_input. Weight packed in blocks of 8 rows (util/qlinear_layout.h): 8 bits, Char
+// [ceil(N/8), ceil(K/4) * 32] with weight_scales Float [1, N]; 4 bits, Byte [ceil(N/8),
+// G * (K / G * 4 + 32)], G groups of a multiple of 32 inputs, each followed by its scales,
+// with weight_scales Float [0, N] (it gives N). The product runs in util/qlinear.h.
 Tensor& linear_out(KernelContext& ctx, const Tensor& input, const Tensor& weight,
                    const Tensor& weight_scales, const Tensor* bias, int64_t weight_bits,
                    bool dynamic_input, Tensor& out) {
@@ -36,15 +37,9 @@ Tensor& linear_out(KernelContext& ctx, const Tensor& input, const Tensor& weight
                   InvalidArgument, out);
   const int64_t k = input.size(input.dim() - 1);
   const int64_t n = weight_scales.size(1);
-  const int64_t groups = weight_scales.size(0);
-  TL_KERNEL_CHECK_MSG(ctx,
-                      qlinear_layout_fits(k, n, groups, bits, weight.size(0), weight.size(1)),
-                      InvalidArgument, out,
-                      "linear.out: input [..., %lld], weight [%lld, %lld] and scales "
-                      "[%lld, %lld] do not fit together",
-                      static_cast<long long>(k), static_cast<long long>(weight.size(0)),
-                      static_cast<long long>(weight.size(1)), static_cast<long long>(n),
-                      static_cast<long long>(groups));
+  const int64_t groups =
+      checked_qlinear_groups(ctx, "tailor_quant::linear.out", bits, k, weight, weight_scales);
+  if (groups == 0) return out;
   TL_KERNEL_CHECK_MSG(ctx, qlinear_chunk_rows(k, groups, bits, dynamic_input) >= 1,
                       InvalidArgument, out,
                       "linear.out: %lld inputs per row exceed the kernel's buffer of %lld",

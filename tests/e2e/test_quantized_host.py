@@ -157,3 +157,28 @@ def test_every_scheme_passes_its_self_check_on(manifests, target, needs):
     for scheme in SCHEMES:
         with open(os.path.join(out, f"{_name(scheme)}.check.txt")) as f:
             assert f.read().strip().endswith("check passed"), scheme
+
+
+class _ScalesApart(torch.nn.Module):
+    """An 8da4w linear as programs stored it before the scales moved into the weight
+    blocks: weight [ceil(N/8), K * 4] and weight_scales [K / 32, N] apart."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("weight", torch.randint(0, 256, (12, 64 * 4), dtype=torch.uint8))
+        self.register_buffer("weight_scales", torch.rand(2, 96))
+
+    def forward(self, x):
+        return torch.ops.tailor_quant.linear(x, self.weight, self.weight_scales, None, 4, True)
+
+
+def test_a_program_with_int4_scales_apart_is_refused_with_re_export_named(built, tmp_path):
+    from exporter.export import export
+    path = tmp_path / "scales_apart.pte"
+    export(_ScalesApart(), (torch.randn(4, 64),)).save(str(path))
+    proc = subprocess.run([os.path.join(built, "bin", "runner"), str(path)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert ("tailor_quant::linear.out: 4-bit weight_scales [2, 96] are stored apart from the "
+            "weights") in proc.stderr, proc.stderr
+    assert "re-export the program" in proc.stderr, proc.stderr

@@ -71,9 +71,16 @@ def test_weights_pack_in_blocks_of_8_rows_and_unpack_back():
     assert packed[0, :8].tolist() == q8[0, :4].tolist() + q8[1, :4].tolist()
     assert torch.equal(unpack(packed, 8, 11, 37), q8)
     q4 = torch.randint(-8, 8, (11, 64), generator=gen).to(torch.int8)
-    packed = pack_int4(q4)   # per 8 inputs, 32 bytes: inputs 0..3 low nibbles, 4..7 high
-    assert packed.dtype == torch.uint8 and packed.shape == (2, 64 * 4)
+    s4 = torch.rand(11, 2, generator=gen)
+    packed = pack_int4(q4, s4)   # per 8 inputs, 32 bytes: inputs 0..3 low nibbles, 4..7 high
+    assert packed.dtype == torch.uint8 and packed.shape == (2, 2 * (32 * 4 + 32))
     assert int(packed[0, 4]) == (int(q4[1, 0]) + 8) | ((int(q4[1, 4]) + 8) << 4)
+    # Each group's 128 bytes of weights, then its 8 rows' scales: one stream per block.
+    assert int(packed[0, 160 + 4]) == (int(q4[1, 32]) + 8) | ((int(q4[1, 36]) + 8) << 4)
+    group_scales = packed[:, 128:160].contiguous().view(torch.float32)   # group 0's
+    assert torch.equal(group_scales[0], s4[:8, 0]) and torch.equal(group_scales[1, :3], s4[8:, 0])
+    assert group_scales[1, 3:].eq(0).all()                                # padding rows
+    assert torch.equal(packed[1, 288:320].contiguous().view(torch.float32)[:3], s4[8:, 1])
     assert torch.equal(unpack(packed, 4, 11, 64), q4)
 
 
@@ -84,7 +91,7 @@ def test_weights_quantize_within_half_a_step():
     assert (q8.float() * s8 - w).abs().le(s8 / 2 + 1e-7).all()
     q4, s4 = quantize_int4_groups(w, 32)
     assert s4.shape == (6, 2) and q4.min() >= -8 and q4.max() <= 7
-    back = dequantize(pack_int4(q4), s4.t(), 4, 64)
+    back = dequantize(pack_int4(q4, s4), torch.empty(0, 6), 4, 64)
     assert (back - w).abs().le(s4.repeat_interleave(32, dim=1) / 2 + 1e-7).all()
 
 

@@ -53,12 +53,12 @@ struct QLinearArgs {
   int64_t m = 0;                   // input rows
   int64_t n = 0;                   // outputs (weight rows)
   int64_t k = 0;                   // inputs per row
-  int64_t groups = 1;              // weight scales per weight row (int8: 1)
+  int64_t groups = 1;              // weight scale groups per weight row (int8: 1)
   int weight_bits = 8;             // 8 or 4, packed as util/qlinear_layout.h says
   bool dynamic_input = true;       // quantize each input row per token
   const float* x = nullptr;        // [m, k]
   const void* w = nullptr;
-  const float* scales = nullptr;   // [groups, n]
+  const float* scales = nullptr;   // int8: [n]; int4: unused (the blocks hold them)
   const float* bias = nullptr;     // [n] or nullptr
   float* out = nullptr;            // [m, n]
 };
@@ -77,22 +77,31 @@ inline const QLinearKernels& qlinear_kernels() {
 
 inline int64_t qlinear_min(int64_t a, int64_t b) { return a < b ? a : b; }
 
-// Bytes of one block of 8 weight rows.
-inline int64_t qlinear_block_bytes(int64_t k, int weight_bits) {
-  return weight_bits == 4 ? k * 4 : qlinear_padded_k(k) * kQBlock;
+// Bytes of one block of 8 weight rows (int4: with its groups' scales).
+inline int64_t qlinear_block_bytes(int64_t k, int64_t groups, int weight_bits) {
+  return weight_bits == 4 ? groups * int4_group_bytes(k / groups)
+                          : qlinear_padded_k(k) * kQBlock;
 }
 
-// Whether weight [rows, row_bytes] with scales [groups, n] packs n rows of k values at
-// `weight_bits` as util/qlinear_layout.h lays them out: one scale group for int8, whole
-// int4 groups of a multiple of kInt4Group values. The linear and the embedding that reads
-// a tied linear's table both check their operands with it.
+// The int4 groups of a block of row_bytes bytes over k inputs (row_bytes = k * 4 + groups
+// * kInt4ScaleBytes), or 0 when row_bytes holds no whole number of them.
+inline int64_t qlinear_int4_groups(int64_t k, int64_t row_bytes) {
+  const int64_t scale_bytes = row_bytes - k * 4;
+  return scale_bytes > 0 && scale_bytes % kInt4ScaleBytes == 0 ? scale_bytes / kInt4ScaleBytes
+                                                               : 0;
+}
+
+// Whether weight [rows, row_bytes] packs n rows of k values in `groups` scale groups at
+// `weight_bits` as util/qlinear_layout.h lays them out: one group for int8, whole int4
+// groups of a multiple of kInt4Group values. The linear and the embedding that reads a
+// tied linear's table both check their operands with it (util/qlinear_operands.h).
 inline bool qlinear_layout_fits(int64_t k, int64_t n, int64_t groups, int weight_bits,
                                 int64_t rows, int64_t row_bytes) {
   const bool groups_fit = weight_bits == 8 ? groups == 1
                                            : groups > 0 && k % groups == 0 &&
                                                  (k / groups) % kInt4Group == 0;
   return k > 0 && groups_fit && rows == (n + kQBlock - 1) / kQBlock &&
-         row_bytes == qlinear_block_bytes(k, weight_bits);
+         row_bytes == qlinear_block_bytes(k, groups, weight_bits);
 }
 
 // The sums kept per quantized row: int4, one per group (the nibbles' offset of 8); int8,
@@ -140,8 +149,8 @@ inline int64_t qlinear_decode(const QLinearChunk& c, int64_t b0, int64_t b1) {
   const float* bias = a.bias != nullptr ? a.bias + n0 : nullptr;
   float* out = a.out + c.m0 * a.n + n0;
   if (a.weight_bits == 4) {
-    kernels.decode_int4(c.buffer, a.k, w, end - b0, a.scales + n0, a.n, a.groups, c.sums,
-                        c.row_scale[0], bias, out);
+    kernels.decode_int4(c.buffer, a.k, w, end - b0, a.groups, c.sums, c.row_scale[0], bias,
+                        out);
   } else {
     kernels.decode_int8(c.buffer, c.kp, reinterpret_cast<const int8_t*>(w), end - b0,
                         a.scales + n0, c.row_scale[0], bias, out);
@@ -161,19 +170,20 @@ inline bool qlinear_prefill_fits(const QLinearChunk& c) {
 // One block pair's sums over every input, into totals (int4: float; int8: int32), the
 // weights unpacked kQUnpackInputs inputs at a time.
 inline void qlinear_prefill_pair(const QLinearChunk& c, const uint8_t* w0, const uint8_t* w1,
-                                 int64_t n0, int64_t valid, uint8_t* unpacked, void* totals) {
+                                 uint8_t* unpacked, void* totals) {
   const QLinearArgs& a = *c.a;
   const QLinearKernels& kernels = *c.kernels;
   __builtin_memset(totals, 0, c.rows * 16 * sizeof(float));
   if (a.weight_bits == 4) {
     const int64_t size = a.k / a.groups;
+    const int64_t group_bytes = int4_group_bytes(size);
     const int64_t step = kQUnpackInputs / size;  // groups unpacked at a time
     for (int64_t g = 0; g < a.groups; g += step) {
       const int64_t count = qlinear_min(step, a.groups - g);
-      kernels.unpack_int4(w0, w1, g * size, (g + count) * size, unpacked);
+      kernels.unpack_int4(w0, w1, size, g, g + count, unpacked);
       kernels.prefill_int4(c.buffer + g * size, c.kp, c.rows, unpacked, count, size,
-                           a.scales + g * a.n + n0, a.n, valid, c.sums + g, c.sum_stride,
-                           static_cast<float*>(totals));
+                           w0 + g * group_bytes, w1 != nullptr ? w1 + g * group_bytes : nullptr,
+                           c.sums + g, c.sum_stride, static_cast<float*>(totals));
     }
     return;
   }
@@ -204,7 +214,7 @@ inline int64_t qlinear_prefill(const QLinearChunk& c, int64_t b0, int64_t b1,
     const uint8_t* w1 = b + 1 < b1 ? w0 + c.block_bytes : nullptr;
     const int64_t n0 = b * kQBlock;
     const int64_t valid = qlinear_min(w1 != nullptr ? 2 * kQBlock : kQBlock, a.n - n0);
-    qlinear_prefill_pair(c, w0, w1, n0, valid, unpacked, totals);
+    qlinear_prefill_pair(c, w0, w1, unpacked, totals);
     // The general path's epilogue (its int4 weight scale is 1).
     for (int64_t r = 0; r < c.rows; ++r) {
       float* out = a.out + (c.m0 + r) * a.n + n0;
@@ -244,8 +254,8 @@ inline void qlinear_blocks(const QLinearChunk& c, int64_t b0, int64_t b1, Kernel
         c.kernels->float_int8(a.x + (c.m0 + t) * a.k, a.k, rows, a.k,
                               reinterpret_cast<const int8_t*>(w), acc);
       } else if (a.weight_bits == 4) {
-        c.kernels->dynamic_int4(c.buffer + t * c.kp, c.kp, rows, a.k, w, a.scales + n0, a.n,
-                                a.groups, valid, c.sums + t * c.sum_stride, acc);
+        c.kernels->dynamic_int4(c.buffer + t * c.kp, c.kp, rows, a.k, w, a.groups,
+                                c.sums + t * c.sum_stride, acc);
       } else {
         c.kernels->dynamic_int8(c.buffer + t * c.kp, c.kp, rows, c.kp,
                                 reinterpret_cast<const int8_t*>(w), acc);
@@ -284,7 +294,7 @@ inline bool qlinear(KernelContext& ctx, const QLinearKernels& kernels, const QLi
   float* row_scale = scratch.allocate<float>(kQMaxChunkRows);
   if (buffer == nullptr || sums == nullptr || row_scale == nullptr) return false;
   const int64_t sum_stride = qlinear_row_sums(a.k, a.groups, a.weight_bits);
-  QLinearChunk c{&kernels, &a, 0, 0, kp, qlinear_block_bytes(a.k, a.weight_bits),
+  QLinearChunk c{&kernels, &a, 0, 0, kp, qlinear_block_bytes(a.k, a.groups, a.weight_bits),
                  buffer, sums, sum_stride, row_scale, blocks};
   for (c.m0 = 0; c.m0 < a.m; c.m0 += chunk) {
     c.rows = qlinear_min(chunk, a.m - c.m0);

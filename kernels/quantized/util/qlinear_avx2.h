@@ -48,30 +48,12 @@ __attribute__((target("avx2"))) inline void qlinear_decode_store(__m256 products
   _mm256_storeu_ps(out, result);
 }
 
-// Before group g of a decode_int4 kernel's B blocks: its weights kQPrefetchBytes ahead
-// (w: the group in the first block), and the next sets' scales of the group (one line of
-// each group's row per 2 blocks, far apart, so the hardware's stream prefetch sees too
-// many streams to follow).
-template <int B>
-inline void qlinear_prefetch_group(const uint8_t* w, int64_t block_bytes, int64_t size,
-                                   const float* group_scales) {
-  TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
-    for (int64_t line = 0; line < size * 4; line += 64) {
-      _mm_prefetch(reinterpret_cast<const char*>(w + j * block_bytes + line + kQPrefetchBytes),
-                   _MM_HINT_T0);
-    }
+// A decode kernel's request for the lines of one int4 group (weights and scales, `bytes`
+// from `group`) kQPrefetchBytes ahead: every line of the block's one stream, once.
+inline void qlinear_prefetch_group(const uint8_t* group, int64_t bytes) {
+  for (int64_t p = 0; p < bytes; p += 64) {
+    _mm_prefetch(reinterpret_cast<const char*>(group + kQPrefetchBytes + p), _MM_HINT_T0);
   }
-  _mm_prefetch(reinterpret_cast<const char*>(group_scales + 8 * B * 4), _MM_HINT_T0);
-}
-
-// A group's 8 scales, which lie side by side; a partial last block takes its valid ones
-// (the padding rows' weights are 0).
-__attribute__((target("avx2"))) inline __m256 qlinear_group_scales_avx2(const float* scales,
-                                                                      int64_t valid) {
-  if (valid == kQBlock) return _mm256_loadu_ps(scales);
-  alignas(32) float part[kQBlock] = {};
-  for (int64_t c = 0; c < valid; ++c) part[c] = scales[c];
-  return _mm256_load_ps(part);
 }
 
 // quantize_row() in 8 lanes: the same float32 steps (vroundps rounds half to even, as
@@ -135,14 +117,16 @@ __attribute__((target("avx2"))) void dynamic_int8_avx2_rows(const int8_t* x, int
 
 template <int R>
 __attribute__((target("avx2,fma"))) void dynamic_int4_avx2_rows(
-    const int8_t* x, int64_t ldx, int64_t k, const uint8_t* w, const float* scales,
-    int64_t stride, int64_t groups, int64_t valid, const int32_t* sums, float* acc) {
+    const int8_t* x, int64_t ldx, int64_t k, const uint8_t* w, int64_t groups,
+    const int32_t* sums, float* acc) {
   const int64_t size = k / groups;
+  const int64_t group_bytes = int4_group_bytes(size);
   const __m256i ones = _mm256_set1_epi16(1);
   const __m256i low = _mm256_set1_epi8(0x0F);
   __m256 total[R];
   for (int r = 0; r < R; ++r) total[r] = _mm256_setzero_ps();
   for (int64_t g = 0; g < groups; ++g) {
+    const uint8_t* wg = w + g * group_bytes;
     __m256i sum[R];
     for (int r = 0; r < R; ++r) sum[r] = _mm256_setzero_si256();
     // Each 32 inputs' products add up in int16 (4 x 7620 <= 32767) before one widening.
@@ -150,7 +134,8 @@ __attribute__((target("avx2,fma"))) void dynamic_int4_avx2_rows(
       __m256i pairs[R];
       for (int r = 0; r < R; ++r) pairs[r] = _mm256_setzero_si256();
       for (int64_t i = i0; i < i0 + kInt4Group; i += 8) {
-        const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + i * 4));
+        const __m256i v =
+            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wg + (i - g * size) * 4));
         const __m256i first = _mm256_and_si256(v, low);                         // i..i+3
         const __m256i second = _mm256_and_si256(_mm256_srli_epi16(v, 4), low);  // i+4..i+7
         for (int r = 0; r < R; ++r) {
@@ -164,7 +149,7 @@ __attribute__((target("avx2,fma"))) void dynamic_int4_avx2_rows(
         sum[r] = _mm256_add_epi32(sum[r], _mm256_madd_epi16(pairs[r], ones));
       }
     }
-    const __m256 scale = qlinear_group_scales_avx2(scales + g * stride, valid);
+    const __m256 scale = _mm256_loadu_ps(int4_group_scales(wg, size));
     for (int r = 0; r < R; ++r) {
       const __m256i dot = _mm256_sub_epi32(sum[r], _mm256_set1_epi32(8 * sums[r * groups + g]));
       total[r] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(dot), scale, total[r]);
@@ -215,26 +200,31 @@ __attribute__((target("avx2,fma"))) void float_int8_avx2_rows(const float* x, in
 // One input row, B blocks side by side: the steps of dynamic_int4_avx2_rows<1> on each.
 template <int B>
 __attribute__((target("avx2,fma"))) void decode_int4_avx2_blocks(
-    const int8_t* x, int64_t k, const uint8_t* w, const float* scales, int64_t stride,
-    int64_t groups, const int32_t* sums, float x_scale, const float* bias, float* out) {
+    const int8_t* x, int64_t k, const uint8_t* w, int64_t groups, const int32_t* sums,
+    float x_scale, const float* bias, float* out) {
   const int64_t size = k / groups;
-  const int64_t block_bytes = k * 4;
+  const int64_t group_bytes = int4_group_bytes(size);
+  const int64_t block_bytes = groups * group_bytes;
   const __m256i ones = _mm256_set1_epi16(1);
   const __m256i low = _mm256_set1_epi8(0x0F);
   __m256 total[B];
   TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) total[j] = _mm256_setzero_ps();
   for (int64_t g = 0; g < groups; ++g) {
+    const uint8_t* wg = w + g * group_bytes;
+    TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
+      qlinear_prefetch_group(wg + j * block_bytes, group_bytes);
+    }
     __m256i sum[B];
     TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) sum[j] = _mm256_setzero_si256();
-    for (int64_t i0 = g * size; i0 < (g + 1) * size; i0 += kInt4Group) {
+    for (int64_t i0 = 0; i0 < size; i0 += kInt4Group) {
       __m256i pairs[B];
       TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) pairs[j] = _mm256_setzero_si256();
       for (int64_t i = i0; i < i0 + kInt4Group; i += 8) {
-        const __m256i xa = qlinear_broadcast4(x + i);
-        const __m256i xb = qlinear_broadcast4(x + i + 4);
+        const __m256i xa = qlinear_broadcast4(x + g * size + i);
+        const __m256i xb = qlinear_broadcast4(x + g * size + i + 4);
         TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
-          const __m256i v =
-              _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + j * block_bytes + i * 4));
+          const uint8_t* wj = wg + j * block_bytes + i * 4;
+          const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wj));
           const __m256i first = _mm256_and_si256(v, low);
           const __m256i second = _mm256_and_si256(_mm256_srli_epi16(v, 4), low);
           pairs[j] = _mm256_add_epi16(pairs[j], _mm256_add_epi16(_mm256_maddubs_epi16(first, xa),
@@ -244,11 +234,10 @@ __attribute__((target("avx2,fma"))) void decode_int4_avx2_blocks(
       TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) sum[j] = _mm256_add_epi32(sum[j], _mm256_madd_epi16(pairs[j], ones));
     }
     const __m256i offset = _mm256_set1_epi32(8 * sums[g]);
-    const float* group_scales = scales + g * stride;
-    qlinear_prefetch_group<B>(w + g * size * 4, block_bytes, size, group_scales);
     TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
-      total[j] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(sum[j], offset)),
-                                 _mm256_loadu_ps(group_scales + 8 * j), total[j]);
+      const __m256 scale = _mm256_loadu_ps(int4_group_scales(wg + j * block_bytes, size));
+      total[j] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(sum[j], offset)), scale,
+                                 total[j]);
     }
   }
   TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {

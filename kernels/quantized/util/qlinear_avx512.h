@@ -34,6 +34,7 @@ namespace tailor::quantized {
 
 #define TL_QLINEAR_VNNI __attribute__((target("avx512vnni,avx512vl,avx2,fma")))
 #define TL_QLINEAR_AVX512 __attribute__((target("avx512f,avx2,fma")))
+#define TL_QLINEAR_VNNI512 __attribute__((target("avx512f,avx512vnni,avx512vl,avx2,fma")))
 
 // Two sums per row, for even and odd quads of inputs: vpdpbusd reads its accumulator, so
 // one sum would chain every step on the instruction's latency (4-5 cycles on Zen 4).
@@ -70,10 +71,10 @@ TL_QLINEAR_VNNI void dynamic_int8_vnni_rows(const int8_t* x, int64_t ldx, int64_
 
 template <int R>
 TL_QLINEAR_VNNI void dynamic_int4_vnni_rows(const int8_t* x, int64_t ldx, int64_t k,
-                                            const uint8_t* w, const float* scales,
-                                            int64_t stride, int64_t groups, int64_t valid,
+                                            const uint8_t* w, int64_t groups,
                                             const int32_t* sums, float* acc) {
   const int64_t size = k / groups;
+  const int64_t group_bytes = int4_group_bytes(size);
   const __m256i low = _mm256_set1_epi8(0x0F);
   __m256 total[R];
   for (int r = 0; r < R; ++r) total[r] = _mm256_setzero_ps();
@@ -81,8 +82,10 @@ TL_QLINEAR_VNNI void dynamic_int4_vnni_rows(const int8_t* x, int64_t ldx, int64_
     __m256i low_sum[R];  // low and high nibbles apart, as in the int8 kernel
     __m256i high_sum[R];
     for (int r = 0; r < R; ++r) low_sum[r] = high_sum[r] = _mm256_setzero_si256();
+    const uint8_t* wg = w + g * group_bytes;
     for (int64_t i = g * size; i < (g + 1) * size; i += 8) {
-      const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + i * 4));
+      const __m256i v =
+          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wg + (i - g * size) * 4));
       const __m256i first = _mm256_and_si256(v, low);                         // i..i+3
       const __m256i second = _mm256_and_si256(_mm256_srli_epi16(v, 4), low);  // i+4..i+7
       for (int r = 0; r < R; ++r) {
@@ -91,7 +94,7 @@ TL_QLINEAR_VNNI void dynamic_int4_vnni_rows(const int8_t* x, int64_t ldx, int64_
         high_sum[r] = _mm256_dpbusd_epi32(high_sum[r], second, qlinear_broadcast4(xr + 4));
       }
     }
-    const __m256 scale = qlinear_group_scales_avx2(scales + g * stride, valid);
+    const __m256 scale = _mm256_loadu_ps(int4_group_scales(wg, size));
     for (int r = 0; r < R; ++r) {
       const __m256i dot = _mm256_sub_epi32(_mm256_add_epi32(low_sum[r], high_sum[r]),
                                            _mm256_set1_epi32(8 * sums[r * groups + g]));
@@ -162,41 +165,62 @@ TL_QLINEAR_AVX512 void float_int8_avx512_rows(const float* x, int64_t ldx, int64
 }
 
 // One input row, B blocks side by side (util/qlinear_kernels.h: kQDecodeBlocks says how
-// many; each broadcast of the row serves all of them). High nibbles enter in place (v & 0xF0 = 16 x nibble):
-// their sums are multiples of 16, shifted back exactly, which saves a shift per load.
+// many), 16 inputs of a block per zmm load: lanes 0-7 hold inputs i..i+7 of the 8 rows,
+// lanes 8-15 inputs i+8..i+15. Low nibbles meet input quads 0 and 2 of the 16 (one
+// vpermd of the 32 inputs loaded per step puts quad 0 in lanes 0-7 and quad 2 in 8-15),
+// high nibbles quads 1 and 3; the halves add up once per group, in int32. High nibbles
+// enter in place (v & 0xF0 = 16 x nibble): their sums are multiples of 16, shifted back
+// exactly, which saves a shift per load. A prefetch per 64-byte line of the block's one
+// stream (weights and scales), as the int8 kernel.
 template <int B>
-TL_QLINEAR_VNNI void decode_int4_vnni_blocks(const int8_t* x, int64_t k, const uint8_t* w,
-                                             const float* scales, int64_t stride,
-                                             int64_t groups, const int32_t* sums,
-                                             float x_scale, const float* bias, float* out) {
+TL_QLINEAR_VNNI512 void decode_int4_vnni_blocks(const int8_t* x, int64_t k, const uint8_t* w,
+                                                int64_t groups, const int32_t* sums,
+                                                float x_scale, const float* bias, float* out) {
   const int64_t size = k / groups;
-  const int64_t block_bytes = k * 4;
-  const __m256i low = _mm256_set1_epi8(0x0F);
-  const __m256i high = _mm256_set1_epi8(static_cast<char>(0xF0));
+  const int64_t group_bytes = int4_group_bytes(size);
+  const int64_t block_bytes = groups * group_bytes;
+  const __m512i low = _mm512_set1_epi8(0x0F);
+  const __m512i high = _mm512_set1_epi8(static_cast<char>(0xF0));
+  // Quads (of the 32 inputs a step loads) for the low and high nibbles of its two loads.
+  const __m512i low0 = _mm512_setr_epi32(0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 2);
+  const __m512i high0 = _mm512_setr_epi32(1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3);
+  const __m512i low1 = _mm512_setr_epi32(4, 4, 4, 4, 4, 4, 4, 4, 6, 6, 6, 6, 6, 6, 6, 6);
+  const __m512i high1 = _mm512_setr_epi32(5, 5, 5, 5, 5, 5, 5, 5, 7, 7, 7, 7, 7, 7, 7, 7);
   __m256 total[B];
   TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) total[j] = _mm256_setzero_ps();
   for (int64_t g = 0; g < groups; ++g) {
-    __m256i low_sum[B];
-    __m256i high_sum[B];
-    TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) low_sum[j] = high_sum[j] = _mm256_setzero_si256();
-    for (int64_t i = g * size; i < (g + 1) * size; i += 8) {
-      const __m256i xa = qlinear_broadcast4(x + i);
-      const __m256i xb = qlinear_broadcast4(x + i + 4);
+    __m512i low_sum[B];
+    __m512i high_sum[B];
+    TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) low_sum[j] = high_sum[j] = _mm512_setzero_si512();
+    const uint8_t* wg = w + g * group_bytes;
+    TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
+      qlinear_prefetch_group(wg + j * block_bytes, group_bytes);
+    }
+    for (int64_t i = 0; i < size; i += 32) {
+      const __m512i xv = _mm512_castsi256_si512(
+          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + g * size + i)));
+      const __m512i xl0 = _mm512_permutexvar_epi32(low0, xv);
+      const __m512i xh0 = _mm512_permutexvar_epi32(high0, xv);
+      const __m512i xl1 = _mm512_permutexvar_epi32(low1, xv);
+      const __m512i xh1 = _mm512_permutexvar_epi32(high1, xv);
       TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
-        const __m256i v =
-            _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + j * block_bytes + i * 4));
-        low_sum[j] = _mm256_dpbusd_epi32(low_sum[j], _mm256_and_si256(v, low), xa);
-        high_sum[j] = _mm256_dpbusd_epi32(high_sum[j], _mm256_and_si256(v, high), xb);
+        const uint8_t* wj = wg + j * block_bytes + i * 4;
+        const __m512i v0 = _mm512_loadu_si512(wj);
+        const __m512i v1 = _mm512_loadu_si512(wj + 64);
+        low_sum[j] = _mm512_dpbusd_epi32(low_sum[j], _mm512_and_si512(v0, low), xl0);
+        high_sum[j] = _mm512_dpbusd_epi32(high_sum[j], _mm512_and_si512(v0, high), xh0);
+        low_sum[j] = _mm512_dpbusd_epi32(low_sum[j], _mm512_and_si512(v1, low), xl1);
+        high_sum[j] = _mm512_dpbusd_epi32(high_sum[j], _mm512_and_si512(v1, high), xh1);
       }
     }
     const __m256i offset = _mm256_set1_epi32(8 * sums[g]);
-    const float* group_scales = scales + g * stride;
-    qlinear_prefetch_group<B>(w + g * size * 4, block_bytes, size, group_scales);
     TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
+      const __m512i both = _mm512_add_epi32(low_sum[j], _mm512_srai_epi32(high_sum[j], 4));
       const __m256i dot = _mm256_sub_epi32(
-          _mm256_add_epi32(low_sum[j], _mm256_srai_epi32(high_sum[j], 4)), offset);
-      total[j] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(dot), _mm256_loadu_ps(group_scales + 8 * j),
-                                 total[j]);
+          _mm256_add_epi32(_mm512_castsi512_si256(both), _mm512_extracti64x4_epi64(both, 1)),
+          offset);
+      const __m256 scale = _mm256_loadu_ps(int4_group_scales(wg + j * block_bytes, size));
+      total[j] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(dot), scale, total[j]);
     }
   }
   TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
@@ -244,6 +268,7 @@ TL_QLINEAR_VNNI void decode_int8_vnni_blocks(const int8_t* x, int64_t kp, const 
 
 #undef TL_QLINEAR_VNNI
 #undef TL_QLINEAR_AVX512
+#undef TL_QLINEAR_VNNI512
 
 inline constexpr QDynamicInt8 dynamic_int8_vnni =
     qlinear_dynamic_int8<dynamic_int8_vnni_rows<1>, dynamic_int8_vnni_rows<2>,

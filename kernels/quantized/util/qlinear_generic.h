@@ -22,19 +22,18 @@ inline void dynamic_int8_generic(const int8_t* x, int64_t ldx, int rows, int64_t
 }
 
 inline void dynamic_int4_generic(const int8_t* x, int64_t ldx, int rows, int64_t k,
-                                 const uint8_t* w, const float* scales, int64_t stride,
-                                 int64_t groups, int64_t valid, const int32_t* sums,
+                                 const uint8_t* w, int64_t groups, const int32_t* sums,
                                  float* acc) {
   const int64_t size = k / groups;
   for (int r = 0; r < rows; ++r) {
     for (int64_t c = 0; c < kQBlock; ++c) {
       float total = 0.0f;
-      for (int64_t g = 0; c < valid && g < groups; ++g) {
+      for (int64_t g = 0; g < groups; ++g) {
         int32_t dot = -8 * sums[r * groups + g];
         for (int64_t i = g * size; i < (g + 1) * size; ++i) {
-          dot += int32_t{x[r * ldx + i]} * int4_nibble_at(w, i, c);
+          dot += int32_t{x[r * ldx + i]} * int4_nibble_at(w, size, i, c);
         }
-        total += static_cast<float>(dot) * scales[g * stride + c];
+        total += static_cast<float>(dot) * int4_scale_at(w, size, g * size, c);
       }
       acc[r * kQBlock + c] = total;
     }

@@ -4,9 +4,10 @@
 // acc[r * 8 + c]:
 //
 //   dynamic_int8: acc = sum_k x[r][k] * w[c][k]       (x int8, kp = K padded to 4)
-//   dynamic_int4: acc = sum_g scales[g * stride + c] * (sum_{k in g} x[r][k] * nibble[c][k]
-//                                                        - 8 * sums[r * groups + g])
-//                 (= sum_g scale * sum_k x * w; scales of rows c >= valid are not read)
+//   dynamic_int4: acc = sum_g scale[g][c] * (sum_{k in g} x[r][k] * nibble[c][k]
+//                                             - 8 * sums[r * groups + g])
+//                 (= sum_g scale * sum_k x * w; the scales are the block's own, after
+//                 each group's weights)
 //   float_int8:   acc = sum_k x[r][k] * w[c][k]       (x float, k inputs)
 //
 // Input rows are ldx elements apart. `quantize` is quantize_row() (util/quantize_row.h),
@@ -19,18 +20,20 @@
 //   decode_int8: out[c] = acc[c] * w_scale[c] * x_scale + bias[c]   (acc as dynamic_int8)
 //
 // with the same float steps as the general path, so results do not depend on which ran.
-// scales/bias/out point at the first block's first output (bias may be nullptr); scales
-// of group g are g * stride further. nullptr in a set: the general path serves M = 1 too.
+// bias/out point at the first block's first output (bias may be nullptr); int8 w_scales
+// too; int4 scales lie in the blocks. nullptr in a set: the general path serves M = 1 too.
 //
 // Several rows (a prefill) may go through a GEMM that unpacks the weights once per pair of
 // blocks (16 outputs) instead of once per kQRows rows:
 //
-//   unpack_int4:  the nibbles of inputs [i0, i1) of blocks w0 and w1 (nullptr: zeros) into
-//                 u8, per 4 inputs 64 bytes: w0's 32 bytes (layout of int8 weights) then w1's
-//   prefill_int4: totals[r * 16 + c] += sum_g scales[g * stride + c] * (sum_{k in g}
-//                 x[r][k] * nibble[c][k] - 8 * sums[r * sum_stride + g]), over the `groups`
-//                 groups of `size` inputs the unpacked buffer holds (x, scales and sums
-//                 point at the first of them); outputs c >= valid are not read or summed
+//   unpack_int4:  the nibbles of groups [g0, g1) (of `size` inputs) of blocks w0 and w1
+//                 (nullptr: zeros) into u8, per 4 inputs 64 bytes: w0's 32 bytes (layout
+//                 of int8 weights) then w1's
+//   prefill_int4: totals[r * 16 + c] += sum_g scale[g][c] * (sum_{k in g} x[r][k] *
+//                 nibble[c][k] - 8 * sums[r * sum_stride + g]), over the `groups` groups
+//                 of `size` inputs the unpacked buffer holds (x and sums point at the
+//                 first of them, w0 and w1 at its bytes in the two blocks, whose scales
+//                 they read; w1 nullptr: outputs 8..15 are 0)
 //   unpack_int8:  quads [q0, q1) of int8 blocks w0 and w1 (nullptr: zeros), per quad 64
 //                 bytes: w0's 32 then w1's, in the form the set's prefill_int8 reads
 //   prefill_int8: itotals[r * 16 + c] += sum_k x[r][k] * w[c][k] (int32, exact) over the
@@ -53,24 +56,24 @@ inline constexpr int kQRows = 4;
 using QDynamicInt8 = void (*)(const int8_t* x, int64_t ldx, int rows, int64_t kp,
                               const int8_t* w, float* acc);
 using QDynamicInt4 = void (*)(const int8_t* x, int64_t ldx, int rows, int64_t k,
-                              const uint8_t* w, const float* scales, int64_t stride,
-                              int64_t groups, int64_t valid, const int32_t* sums, float* acc);
+                              const uint8_t* w, int64_t groups, const int32_t* sums,
+                              float* acc);
 using QFloatInt8 = void (*)(const float* x, int64_t ldx, int rows, int64_t k, const int8_t* w,
                             float* acc);
 
 using QDecodeInt4 = void (*)(const int8_t* x, int64_t k, const uint8_t* w, int64_t blocks,
-                             const float* scales, int64_t stride, int64_t groups,
-                             const int32_t* sums, float x_scale, const float* bias, float* out);
+                             int64_t groups, const int32_t* sums, float x_scale,
+                             const float* bias, float* out);
 using QDecodeInt8 = void (*)(const int8_t* x, int64_t kp, const int8_t* w, int64_t blocks,
                              const float* w_scales, float x_scale, const float* bias,
                              float* out);
 
-using QUnpackInt4 = void (*)(const uint8_t* w0, const uint8_t* w1, int64_t i0, int64_t i1,
-                             uint8_t* out);
+using QUnpackInt4 = void (*)(const uint8_t* w0, const uint8_t* w1, int64_t size, int64_t g0,
+                             int64_t g1, uint8_t* out);
 using QPrefillInt4 = void (*)(const int8_t* x, int64_t ldx, int64_t rows, const uint8_t* unpacked,
-                              int64_t groups, int64_t size, const float* scales,
-                              int64_t stride, int64_t valid, const int32_t* sums,
-                              int64_t sum_stride, float* totals);
+                              int64_t groups, int64_t size, const uint8_t* w0,
+                              const uint8_t* w1, const int32_t* sums, int64_t sum_stride,
+                              float* totals);
 
 using QUnpackInt8 = void (*)(const int8_t* w0, const int8_t* w1, int64_t q0, int64_t q1,
                              uint8_t* out);
@@ -117,12 +120,10 @@ void qlinear_decode_sets(int64_t blocks, Set set) {
 using QDynamicInt8Rows = void (*)(const int8_t* x, int64_t ldx, int64_t kp, const int8_t* w,
                                   float* acc);
 using QDynamicInt4Rows = void (*)(const int8_t* x, int64_t ldx, int64_t k, const uint8_t* w,
-                                  const float* scales, int64_t stride, int64_t groups,
-                                  int64_t valid, const int32_t* sums, float* acc);
+                                  int64_t groups, const int32_t* sums, float* acc);
 using QDecodeInt4Blocks = void (*)(const int8_t* x, int64_t k, const uint8_t* w,
-                                   const float* scales, int64_t stride, int64_t groups,
-                                   const int32_t* sums, float x_scale, const float* bias,
-                                   float* out);
+                                   int64_t groups, const int32_t* sums, float x_scale,
+                                   const float* bias, float* out);
 using QDecodeInt8Blocks = void (*)(const int8_t* x, int64_t kp, const int8_t* w,
                                    const float* w_scales, float x_scale, const float* bias,
                                    float* out);
@@ -137,20 +138,19 @@ void qlinear_dynamic_int8(const int8_t* x, int64_t ldx, int rows, int64_t kp, co
 template <QDynamicInt4Rows One, QDynamicInt4Rows Two, QDynamicInt4Rows Three,
           QDynamicInt4Rows Four>
 void qlinear_dynamic_int4(const int8_t* x, int64_t ldx, int rows, int64_t k, const uint8_t* w,
-                          const float* scales, int64_t stride, int64_t groups, int64_t valid,
-                          const int32_t* sums, float* acc) {
-  qlinear_pick_rows(rows, One, Two, Three, Four)(x, ldx, k, w, scales, stride, groups, valid,
-                                                 sums, acc);
+                          int64_t groups, const int32_t* sums, float* acc) {
+  qlinear_pick_rows(rows, One, Two, Three, Four)(x, ldx, k, w, groups, sums, acc);
 }
 
 // Wide: the instance for kQDecodeBlocks blocks; One: for a single block.
 template <QDecodeInt4Blocks Wide, QDecodeInt4Blocks One>
 void qlinear_decode_int4(const int8_t* x, int64_t k, const uint8_t* w, int64_t blocks,
-                         const float* scales, int64_t stride, int64_t groups,
-                         const int32_t* sums, float x_scale, const float* bias, float* out) {
+                         int64_t groups, const int32_t* sums, float x_scale, const float* bias,
+                         float* out) {
+  const int64_t block_bytes = groups * int4_group_bytes(k / groups);
   qlinear_decode_sets(blocks, [&](int64_t b, auto width) {
     const QDecodeInt4Blocks kernel = decltype(width)::value == 1 ? One : Wide;
-    kernel(x, k, w + b * k * 4, scales + b * kQBlock, stride, groups, sums, x_scale,
+    kernel(x, k, w + b * block_bytes, groups, sums, x_scale,
            bias != nullptr ? bias + b * kQBlock : nullptr, out + b * kQBlock);
   });
 }

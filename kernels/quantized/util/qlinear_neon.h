@@ -58,18 +58,19 @@ void dynamic_int8_neon_rows(const int8_t* x, int64_t ldx, int64_t kp, const int8
 
 template <int R>
 void dynamic_int4_neon_rows(const int8_t* x, int64_t ldx, int64_t k, const uint8_t* w,
-                            const float* scales, int64_t stride, int64_t groups, int64_t valid,
-                            const int32_t* sums, float* acc) {
+                            int64_t groups, const int32_t* sums, float* acc) {
   const int64_t size = k / groups;
+  const int64_t group_bytes = int4_group_bytes(size);
   const uint8x16_t low = vdupq_n_u8(0x0F);
   float32x4_t total[R][2];
   for (int r = 0; r < R; ++r) total[r][0] = total[r][1] = vdupq_n_f32(0.0f);
   for (int64_t g = 0; g < groups; ++g) {
     int32x4_t sum[R][2];
     for (int r = 0; r < R; ++r) sum[r][0] = sum[r][1] = vdupq_n_s32(0);
+    const uint8_t* wg = w + g * group_bytes;
     for (int64_t i = g * size; i < (g + 1) * size; i += 8) {
-      const uint8x16_t v0 = vld1q_u8(w + i * 4);
-      const uint8x16_t v1 = vld1q_u8(w + i * 4 + 16);
+      const uint8x16_t v0 = vld1q_u8(wg + (i - g * size) * 4);
+      const uint8x16_t v1 = vld1q_u8(wg + (i - g * size) * 4 + 16);
       // Nibbles 0..15 are non-negative int8 too.
       const int8x16_t first0 = vreinterpretq_s8_u8(vandq_u8(v0, low));   // i..i+3
       const int8x16_t first1 = vreinterpretq_s8_u8(vandq_u8(v1, low));
@@ -82,11 +83,9 @@ void dynamic_int4_neon_rows(const int8_t* x, int64_t ldx, int64_t k, const uint8
         sum[r][1] = qlinear_dot4(qlinear_dot4(sum[r][1], first1, xa), second1, xb);
       }
     }
-    // The group's scales lie side by side; a partial last block takes its valid ones.
-    float part[kQBlock] = {};
-    for (int64_t c = 0; c < valid; ++c) part[c] = scales[g * stride + c];
-    const float32x4_t scale0 = vld1q_f32(part);
-    const float32x4_t scale1 = vld1q_f32(part + 4);
+    const float* scales = int4_group_scales(wg, size);
+    const float32x4_t scale0 = vld1q_f32(scales);
+    const float32x4_t scale1 = vld1q_f32(scales + 4);
     for (int r = 0; r < R; ++r) {
       const int32x4_t offset = vdupq_n_s32(8 * sums[r * groups + g]);
       total[r][0] = vfmaq_f32(total[r][0], vcvtq_f32_s32(vsubq_s32(sum[r][0], offset)), scale0);

@@ -20,18 +20,23 @@
 namespace tailor::quantized {
 
 __attribute__((target("avx2"))) inline void unpack_int4_avx2(const uint8_t* w0, const uint8_t* w1,
-                                                           int64_t i0, int64_t i1, uint8_t* out) {
+                                                           int64_t size, int64_t g0, int64_t g1,
+                                                           uint8_t* out) {
   const __m256i low = _mm256_set1_epi8(0x0F);
-  for (int64_t i = i0; i < i1; i += 8, out += 128) {
-    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w0 + i * 4));
-    const __m256i b = w1 != nullptr
-                          ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w1 + i * 4))
-                          : _mm256_setzero_si256();
-    __m256i* o = reinterpret_cast<__m256i*>(out);
-    _mm256_storeu_si256(o, _mm256_and_si256(a, low));                            // i..i+3
-    _mm256_storeu_si256(o + 1, _mm256_and_si256(b, low));
-    _mm256_storeu_si256(o + 2, _mm256_and_si256(_mm256_srli_epi16(a, 4), low));  // i+4..i+7
-    _mm256_storeu_si256(o + 3, _mm256_and_si256(_mm256_srli_epi16(b, 4), low));
+  const int64_t group_bytes = int4_group_bytes(size);
+  for (int64_t g = g0; g < g1; ++g) {
+    for (int64_t i = 0; i < size; i += 8, out += 128) {
+      const int64_t at = g * group_bytes + i * 4;
+      const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w0 + at));
+      const __m256i b = w1 != nullptr
+                            ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w1 + at))
+                            : _mm256_setzero_si256();
+      __m256i* o = reinterpret_cast<__m256i*>(out);
+      _mm256_storeu_si256(o, _mm256_and_si256(a, low));                            // i..i+3
+      _mm256_storeu_si256(o + 1, _mm256_and_si256(b, low));
+      _mm256_storeu_si256(o + 2, _mm256_and_si256(_mm256_srli_epi16(a, 4), low));  // i+4..i+7
+      _mm256_storeu_si256(o + 3, _mm256_and_si256(_mm256_srli_epi16(b, 4), low));
+    }
   }
 }
 
@@ -56,20 +61,13 @@ inline void unpack_int8_avx2(const int8_t* w0, const int8_t* w1, int64_t q0, int
   unpack_int8_blocks(w0, w1, q0, q1, out, 0);
 }
 
-// Both blocks' 8 scales of a group, for the valid outputs only (the rest read as 0).
-__attribute__((target("avx2"))) inline void qlinear_pair_scales_avx2(const float* scales,
-                                                                   int64_t valid, __m256* out) {
-  out[0] = qlinear_group_scales_avx2(scales, valid < kQBlock ? valid : kQBlock);
-  out[1] = valid > kQBlock ? qlinear_group_scales_avx2(scales + kQBlock, valid - kQBlock)
-                           : _mm256_setzero_ps();
-}
-
 template <int R>
 __attribute__((target("avx2,fma"))) void prefill_int4_avx2_rows(
     const int8_t* x, int64_t ldx, const uint8_t* unpacked, int64_t groups, int64_t size,
-    const float* scales, int64_t stride, int64_t valid, const int32_t* sums, int64_t sum_stride,
+    const uint8_t* w0, const uint8_t* w1, const int32_t* sums, int64_t sum_stride,
     float* totals) {
   const __m256i ones = _mm256_set1_epi16(1);
+  const int64_t group_bytes = int4_group_bytes(size);
   for (int64_t g = 0; g < groups; ++g) {
     __m256i sum[R][2];
     TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) sum[r][0] = sum[r][1] = _mm256_setzero_si256();
@@ -93,8 +91,11 @@ __attribute__((target("avx2,fma"))) void prefill_int4_avx2_rows(
         sum[r][1] = _mm256_add_epi32(sum[r][1], _mm256_madd_epi16(pairs[r][1], ones));
       }
     }
-    __m256 scale[2];
-    qlinear_pair_scales_avx2(scales + g * stride, valid, scale);
+    // Both blocks' 8 scales of the group (a lone block's partner: 0).
+    const __m256 scale[2] = {
+        _mm256_loadu_ps(int4_group_scales(w0 + g * group_bytes, size)),
+        w1 != nullptr ? _mm256_loadu_ps(int4_group_scales(w1 + g * group_bytes, size))
+                      : _mm256_setzero_ps()};
     TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
       const __m256i offset = _mm256_set1_epi32(8 * sums[r * sum_stride + g]);
       TL_QLINEAR_UNROLL for (int h = 0; h < 2; ++h) {
@@ -143,12 +144,12 @@ void qlinear_prefill_tiles(int64_t rows, Tile tile, One one) {
 }
 
 inline void prefill_int4_avx2(const int8_t* x, int64_t ldx, int64_t rows, const uint8_t* unpacked,
-                              int64_t groups, int64_t size, const float* scales, int64_t stride,
-                              int64_t valid, const int32_t* sums, int64_t sum_stride,
+                              int64_t groups, int64_t size, const uint8_t* w0,
+                              const uint8_t* w1, const int32_t* sums, int64_t sum_stride,
                               float* totals) {
   auto rows_at = [&](auto kernel, int64_t r) {
-    kernel(x + r * ldx, ldx, unpacked, groups, size, scales, stride, valid,
-           sums + r * sum_stride, sum_stride, totals + r * 16);
+    kernel(x + r * ldx, ldx, unpacked, groups, size, w0, w1, sums + r * sum_stride,
+           sum_stride, totals + r * 16);
   };
   qlinear_prefill_tiles<4>(
       rows, [&](int64_t r) { rows_at(&prefill_int4_avx2_rows<4>, r); },

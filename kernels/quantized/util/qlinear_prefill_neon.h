@@ -16,18 +16,22 @@
 
 namespace tailor::quantized {
 
-inline void unpack_int4_neon(const uint8_t* w0, const uint8_t* w1, int64_t i0, int64_t i1,
-                             uint8_t* out) {
+inline void unpack_int4_neon(const uint8_t* w0, const uint8_t* w1, int64_t size, int64_t g0,
+                             int64_t g1, uint8_t* out) {
   const uint8x16_t low = vdupq_n_u8(0x0F);
   const uint8x16_t zero = vdupq_n_u8(0);
-  for (int64_t i = i0; i < i1; i += 8, out += 128) {
-    for (int half = 0; half < 2; ++half) {  // 16 bytes: block rows 0-3, then 4-7
-      const uint8x16_t a = vld1q_u8(w0 + i * 4 + 16 * half);
-      const uint8x16_t b = w1 != nullptr ? vld1q_u8(w1 + i * 4 + 16 * half) : zero;
-      vst1q_u8(out + 16 * half, vandq_u8(a, low));        // i..i+3
-      vst1q_u8(out + 32 + 16 * half, vandq_u8(b, low));
-      vst1q_u8(out + 64 + 16 * half, vshrq_n_u8(a, 4));   // i+4..i+7
-      vst1q_u8(out + 96 + 16 * half, vshrq_n_u8(b, 4));
+  const int64_t group_bytes = int4_group_bytes(size);
+  for (int64_t g = g0; g < g1; ++g) {
+    for (int64_t i = 0; i < size; i += 8, out += 128) {
+      for (int half = 0; half < 2; ++half) {  // 16 bytes: block rows 0-3, then 4-7
+        const int64_t at = g * group_bytes + i * 4 + 16 * half;
+        const uint8x16_t a = vld1q_u8(w0 + at);
+        const uint8x16_t b = w1 != nullptr ? vld1q_u8(w1 + at) : zero;
+        vst1q_u8(out + 16 * half, vandq_u8(a, low));        // i..i+3
+        vst1q_u8(out + 32 + 16 * half, vandq_u8(b, low));
+        vst1q_u8(out + 64 + 16 * half, vshrq_n_u8(a, 4));   // i+4..i+7
+        vst1q_u8(out + 96 + 16 * half, vshrq_n_u8(b, 4));
+      }
     }
   }
 }
@@ -58,9 +62,10 @@ inline void qlinear_prefill_quad_neon(const int8_t* x, int64_t ldx, const uint8_
 
 template <int R>
 void prefill_int4_neon_rows(const int8_t* x, int64_t ldx, const uint8_t* unpacked,
-                            int64_t groups, int64_t size, const float* scales, int64_t stride,
-                            int64_t valid, const int32_t* sums, int64_t sum_stride,
-                            float* totals) {
+                            int64_t groups, int64_t size, const uint8_t* w0, const uint8_t* w1,
+                            const int32_t* sums, int64_t sum_stride, float* totals) {
+  const int64_t group_bytes = int4_group_bytes(size);
+  const float32x4_t zero = vdupq_n_f32(0.0f);
   for (int64_t g = 0; g < groups; ++g) {
     int32x4_t sum[R][4];
     for (int r = 0; r < R; ++r) {
@@ -69,14 +74,18 @@ void prefill_int4_neon_rows(const int8_t* x, int64_t ldx, const uint8_t* unpacke
     for (int64_t i = g * size; i < (g + 1) * size; i += 4) {
       qlinear_prefill_quad_neon<R>(x + i, ldx, unpacked + i * 16, sum);
     }
-    float part[16] = {};  // the valid outputs' scales
-    for (int64_t c = 0; c < valid; ++c) part[c] = scales[g * stride + c];
+    // Both blocks' 8 scales of the group (a lone block's partner: 0).
+    const float* s0 = int4_group_scales(w0 + g * group_bytes, size);
+    const float* s1 = w1 != nullptr ? int4_group_scales(w1 + g * group_bytes, size) : nullptr;
+    const float32x4_t scale[4] = {vld1q_f32(s0), vld1q_f32(s0 + 4),
+                                  s1 != nullptr ? vld1q_f32(s1) : zero,
+                                  s1 != nullptr ? vld1q_f32(s1 + 4) : zero};
     for (int r = 0; r < R; ++r) {
       const int32x4_t offset = vdupq_n_s32(8 * sums[r * sum_stride + g]);
       for (int j = 0; j < 4; ++j) {
         float* t = totals + r * 16 + 4 * j;
         const float32x4_t dot = vcvtq_f32_s32(vsubq_s32(sum[r][j], offset));
-        vst1q_f32(t, vfmaq_f32(vld1q_f32(t), dot, vld1q_f32(part + 4 * j)));
+        vst1q_f32(t, vfmaq_f32(vld1q_f32(t), dot, scale[j]));
       }
     }
   }
@@ -98,15 +107,15 @@ void prefill_int8_neon_rows(const int8_t* x, int64_t ldx, const uint8_t* unpacke
 }
 
 inline void prefill_int4_neon(const int8_t* x, int64_t ldx, int64_t rows, const uint8_t* unpacked,
-                              int64_t groups, int64_t size, const float* scales, int64_t stride,
-                              int64_t valid, const int32_t* sums, int64_t sum_stride,
+                              int64_t groups, int64_t size, const uint8_t* w0,
+                              const uint8_t* w1, const int32_t* sums, int64_t sum_stride,
                               float* totals) {
   for (int64_t r = 0; r < rows;) {
     const int64_t n = rows - r >= 4 ? 4 : 1;
     qlinear_pick_rows(static_cast<int>(n), &prefill_int4_neon_rows<1>, &prefill_int4_neon_rows<2>,
                       &prefill_int4_neon_rows<3>, &prefill_int4_neon_rows<4>)(
-        x + r * ldx, ldx, unpacked, groups, size, scales, stride, valid, sums + r * sum_stride,
-        sum_stride, totals + r * 16);
+        x + r * ldx, ldx, unpacked, groups, size, w0, w1, sums + r * sum_stride, sum_stride,
+        totals + r * 16);
     r += n;
   }
 }

@@ -30,10 +30,10 @@ namespace tailor::quantized {
 template <int R>
 TL_QLINEAR_VNNI512 void prefill_int4_vnni_rows(const int8_t* x, int64_t ldx,
                                                const uint8_t* unpacked, int64_t groups,
-                                               int64_t size, const float* scales,
-                                               int64_t stride, __mmask16 valid,
-                                               const int32_t* sums, int64_t sum_stride,
-                                               float* totals) {
+                                               int64_t size, const uint8_t* w0,
+                                               const uint8_t* w1, const int32_t* sums,
+                                               int64_t sum_stride, float* totals) {
+  const int64_t group_bytes = int4_group_bytes(size);
   __m512 total[R];
   TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) total[r] = _mm512_loadu_ps(totals + r * 16);
   for (int64_t g = 0; g < groups; ++g) {
@@ -49,7 +49,13 @@ TL_QLINEAR_VNNI512 void prefill_int4_vnni_rows(const int8_t* x, int64_t ldx,
         sum[r] = _mm512_dpbusd_epi32(sum[r], wv, _mm512_set1_epi32(quad));
       }
     }
-    const __m512 scale = _mm512_maskz_loadu_ps(valid, scales + g * stride);
+    // Both blocks' 8 scales of the group in one zmm (a lone block's partner: 0).
+    const __m256 scale0 = _mm256_loadu_ps(int4_group_scales(w0 + g * group_bytes, size));
+    const __m256 scale1 = w1 != nullptr
+                              ? _mm256_loadu_ps(int4_group_scales(w1 + g * group_bytes, size))
+                              : _mm256_setzero_ps();
+    const __m512 scale = _mm512_castpd_ps(_mm512_insertf64x4(
+        _mm512_castps_pd(_mm512_castps256_ps512(scale0)), _mm256_castps_pd(scale1), 1));
     TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
       const __m512i dot = _mm512_sub_epi32(sum[r], _mm512_set1_epi32(8 * sums[r * sum_stride + g]));
       total[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), scale, total[r]);
@@ -60,21 +66,20 @@ TL_QLINEAR_VNNI512 void prefill_int4_vnni_rows(const int8_t* x, int64_t ldx,
 
 inline void prefill_int4_vnni(const int8_t* x, int64_t ldx, int64_t rows,
                               const uint8_t* unpacked, int64_t groups, int64_t size,
-                              const float* scales, int64_t stride, int64_t valid,
-                              const int32_t* sums, int64_t sum_stride, float* totals) {
-  const __mmask16 mask = static_cast<__mmask16>((1u << valid) - 1);
+                              const uint8_t* w0, const uint8_t* w1, const int32_t* sums,
+                              int64_t sum_stride, float* totals) {
   constexpr int kTile = 8;
   int64_t r = 0;
   for (; r + kTile <= rows; r += kTile) {
-    prefill_int4_vnni_rows<kTile>(x + r * ldx, ldx, unpacked, groups, size, scales, stride,
-                                  mask, sums + r * sum_stride, sum_stride, totals + r * 16);
+    prefill_int4_vnni_rows<kTile>(x + r * ldx, ldx, unpacked, groups, size, w0, w1,
+                                  sums + r * sum_stride, sum_stride, totals + r * 16);
   }
   for (; r < rows; r += 2) {
     if (rows - r >= 2) {
-      prefill_int4_vnni_rows<2>(x + r * ldx, ldx, unpacked, groups, size, scales, stride, mask,
+      prefill_int4_vnni_rows<2>(x + r * ldx, ldx, unpacked, groups, size, w0, w1,
                                 sums + r * sum_stride, sum_stride, totals + r * 16);
     } else {
-      prefill_int4_vnni_rows<1>(x + r * ldx, ldx, unpacked, groups, size, scales, stride, mask,
+      prefill_int4_vnni_rows<1>(x + r * ldx, ldx, unpacked, groups, size, w0, w1,
                                 sums + r * sum_stride, sum_stride, totals + r * 16);
     }
   }

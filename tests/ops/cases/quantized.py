@@ -5,12 +5,17 @@ from tests.ops.cases.spec import Dtype, DTYPE, In, Constant, Arg, OpCase
 
 def _qlinear(m: tuple, n: int, k: int, bits: int, groups: int, bias: bool = True) -> tuple:
     """One call of tailor_quant::linear: input m + (k,), n outputs, weights packed in
-    blocks of 8 rows (int8: 32 bytes per 4 inputs; int4: per 8), scales [groups, n],
-    bias [n] or None (kernels/quantized/util/qlinear_layout.h)."""
+    blocks of 8 rows (int8: 32 bytes per 4 inputs, scales [1, n]; int4: per 8, each group
+    followed by its scales, weight_scales [0, n]), bias [n] or None
+    (kernels/quantized/util/qlinear_layout.h)."""
     blocks = -(-n // 8)
-    weight = (Constant((blocks, -(-k // 4) * 32), "Char") if bits == 8
-              else Constant((blocks, k * 4), "Byte"))
-    return (In((*m, k)), weight, Constant((groups, n), "Float", domain="positive"),
+    if bits == 8:
+        weight, scales = Constant((blocks, -(-k // 4) * 32), "Char"), (groups, n)
+    else:
+        weight = Constant((blocks, k * 4 + groups * 32), "Byte",
+                          domain=f"int4_blocks_{k // groups}")
+        scales = (0, n)
+    return (In((*m, k)), weight, Constant(scales, "Float", domain="positive"),
             Constant((n,), "Float") if bias else None)
 
 

@@ -70,7 +70,9 @@ class OpCase:
                                                # integer), huge (integers anywhere in range),
                                                # specials (NaN, +-inf, -0.0, halves, integer
                                                # ends; specials_nonzero without 0), shifts
-                                               # (counts around each bit width)
+                                               # (counts around each bit width),
+                                               # int4_blocks_<S> (packed int4 weights in
+                                               # groups of S inputs with their scales)
     atol: float | None = None                  # None: the harness default per dtype
     rtol: float | None = None
     then: tuple = ()                           # (op, *args): an aten op on each result,

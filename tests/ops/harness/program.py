@@ -76,6 +76,14 @@ def _make_value(spec: In, dtype: str, domain: str, gen):
         return torch.tensor(spec.values, dtype=_torch_dtype(dtype)).reshape(shape)
     if dtype == "Bool":
         return torch.randint(0, 2, shape, generator=gen).bool()
+    if domain.startswith("int4_blocks_"):
+        # Blocks of packed int4 weights (kernels/quantized/util/qlinear_layout.h): per group
+        # of S inputs, random nibbles, then 8 positive float scales.
+        size = int(domain.rsplit("_", 1)[1])
+        groups = shape[1] // (size * 4 + 32)
+        nibbles = torch.randint(0, 256, (shape[0], groups, size * 4), generator=gen)
+        scales = torch.rand((shape[0], groups, 8), generator=gen) * 3 + 0.1
+        return torch.cat([nibbles.to(torch.uint8), scales.view(torch.uint8)], 2).reshape(shape)
     if domain in ("specials", "specials_nonzero", "shifts"):
         count = int(np.prod(shape)) if shape else 1
         integer = dtype in ("Byte", "Char", "Short", "Int", "Long")
