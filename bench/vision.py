@@ -190,7 +190,7 @@ def select(args) -> tuple:
     also = {}
     for item in args.also:
         label, _, path = item.partition("=")
-        if not label or not os.path.isfile(os.path.join(path, "bin", "runner")):
+        if not label or not os.path.isfile(build_layout.runner(path)):
             sys.exit(f"error: --also {item}: give LABEL=DIR, DIR holding bin/runner and "
                      "the programs")
         also[label] = os.path.abspath(path)
@@ -211,9 +211,9 @@ def main(argv=None) -> int:
     p.add_argument("--threads", default=",".join(map(str, THREADS)),
                    help="comma-separated thread counts (default: 1,2)")
     p.add_argument("--also", action="append", default=[], metavar="LABEL=DIR",
-                   help="also time the runner and programs of an earlier build directory "
-                        "(a copy of build/bench-vision224/<target>/<models>), as a column "
-                        "LABEL: a before/after comparison in one run")
+                   help="also time the runner and programs of an earlier build's output "
+                        "directory (a copy of one this script built), as a column LABEL: "
+                        "a before/after comparison in one run")
     p.add_argument("--write", action="store_true",
                    help="update BENCHMARKS.md (every model and thread count only)")
     args = p.parse_args(argv)
