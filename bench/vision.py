@@ -27,6 +27,10 @@ median over rounds. The table shows eager's ms and every engine as a ratio to ea
 same thread count (lower is better) with its ms, and the load average of this shared
 machine before and after. A run takes about 20 minutes on a loaded 2-core machine (4 of
 them exporting for ExecuTorch), plus the first build. --write puts it into BENCHMARKS.md under "## Vision side by side".
+
+--models and --threads restrict a run (`--models efficientnet_b0_224,vit_tiny_224
+--threads 1`); --also LABEL=DIR times a copy of an earlier build's directory beside the
+others, so a change is measured before and after in one run.
 """
 
 import argparse
@@ -67,11 +71,11 @@ ENGINES = (("host", "Tailor host"), ("host-xnnpack", "Tailor host-xnnpack"),
            ("onnxruntime", "onnxruntime"), ("executorch", "ExecuTorch-XNNPACK"))
 
 
-def write_manifests(folder: str) -> list[str]:
-    """One manifest per model in `folder`; returns their paths."""
+def write_manifests(folder: str, models=MODELS) -> list[str]:
+    """One manifest per model of `models` in `folder`; returns their paths."""
     os.makedirs(folder, exist_ok=True)
     paths = []
-    for stem, label, factory, args, scheme in MODELS:
+    for stem, label, factory, args, scheme in models:
         path = os.path.join(folder, stem + ".yaml")
         with open(path, "w") as f:
             # int8: a rounding that flips between runtime and eager in one of ResNet-18's
@@ -88,25 +92,26 @@ def write_manifests(folder: str) -> list[str]:
 class ExecuTorch:
     """bench/executorch_worker.py processes, one per thread count, or why there are none."""
 
-    def __init__(self, python: str, manifests: list[str], folder: str):
+    def __init__(self, python: str, manifests: list[str], folder: str, models=MODELS,
+                 threads=THREADS):
         self.workers, self.missing = {}, ""
         if not os.path.exists(python):
             self.missing = (f"no ExecuTorch venv at {python}: make it as "
                             "bench/requirements-executorch.txt says, or pass --et-python")
             return
         specs = []
-        for (stem, _, _, _, scheme), path in zip(MODELS, manifests):
+        for (stem, _, _, _, scheme), path in zip(models, manifests):
             specs.append(f"{stem}={path}" + (":int8" if scheme else ""))
         # The first worker exports the programs into `folder`; the second loads them.
-        for threads in THREADS:
+        for count in threads:
             worker = subprocess.Popen(
                 [python, "-W", "ignore", os.path.join(REPO, "bench", "executorch_worker.py"),
-                 str(threads), folder, *specs], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                 str(count), folder, *specs], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL, text=True, cwd=REPO)
             if worker.stdout.readline().strip() != "ready":
                 sys.exit(f"error: bench/executorch_worker.py ({python}) failed; run it by "
                          "hand to see why")
-            self.workers[threads] = worker
+            self.workers[count] = worker
 
     def ms(self, stem: str, threads: int, runs: int) -> float:
         worker = self.workers[threads]
@@ -121,7 +126,7 @@ class ExecuTorch:
 
 
 def measure(work, builds: dict, sessions, executorch: ExecuTorch, rounds: int,
-            runs: int) -> dict:
+            runs: int, thread_counts=THREADS) -> dict:
     """(workload, engine, threads) -> median over rounds of each burst's fastest run, ms."""
     import torch
     samples: dict = {}
@@ -130,7 +135,7 @@ def measure(work, builds: dict, sessions, executorch: ExecuTorch, rounds: int,
         samples.setdefault((w.name, engine, threads), []).append(ms)
 
     for r in range(rounds):
-        for threads in THREADS:
+        for threads in thread_counts:
             torch.set_num_threads(threads)
             for w in work:
                 if not w.name.endswith("int8"):
@@ -150,21 +155,49 @@ def measure(work, builds: dict, sessions, executorch: ExecuTorch, rounds: int,
     return {key: statistics.median(values) for key, values in samples.items()}
 
 
-def table(work, ms: dict) -> str:
+def table(work, ms: dict, thread_counts=THREADS, engines=ENGINES) -> str:
     """One row per model and thread count: eager's ms, then each engine's ratio to eager
     at the same thread count with its ms beside it (2 threads can be slower than 1 on a
     busy machine, so the ms say which)."""
     lines = ["| model | threads | torch eager, ms | " + " | ".join(
-        f"{label} / eager (ms)" for _, label in ENGINES) + " |",
-        "|---|---:|---:" + "|---:" * len(ENGINES) + "|"]
-    for threads in THREADS:
+        f"{label} / eager (ms)" for _, label in engines) + " |",
+        "|---|---:|---:" + "|---:" * len(engines) + "|"]
+    for threads in thread_counts:
         for w in work:
             eager = ms[(w.name.removesuffix(" int8"), "eager", threads)]
             cells = [f"{ms[(w.name, key, threads)] / eager:.2f}x "
                      f"({ms[(w.name, key, threads)]:.1f})"
-                     if (w.name, key, threads) in ms else "—" for key, _ in ENGINES]
+                     if (w.name, key, threads) in ms else "—" for key, _ in engines]
             lines.append(f"| {w.name} | {threads} | {eager:.1f} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def select(args) -> tuple:
+    """(models, thread counts, {label: build directory}) that the options name; exits
+    with a message naming the option on a bad value."""
+    stems = [m[0] for m in MODELS]
+    wanted = [s for s in args.models.split(",") if s]
+    unknown = [s for s in wanted if s not in stems]
+    if unknown or not wanted:
+        sys.exit(f"error: --models {args.models}: unknown {', '.join(unknown) or 'empty'}; "
+                 f"choose from {', '.join(stems)}")
+    try:
+        thread_counts = tuple(int(t) for t in args.threads.split(","))
+    except ValueError:
+        thread_counts = ()
+    if not thread_counts or min(thread_counts) < 1:
+        sys.exit(f"error: --threads {args.threads}: give positive counts, e.g. 1,2")
+    also = {}
+    for item in args.also:
+        label, _, path = item.partition("=")
+        if not label or not os.path.isfile(build_layout.runner(path)):
+            sys.exit(f"error: --also {item}: give LABEL=DIR, DIR holding bin/runner and "
+                     "the programs")
+        also[label] = os.path.abspath(path)
+    if args.write and (len(wanted) < len(stems) or thread_counts != THREADS or also):
+        sys.exit("error: --write replaces the whole section: run it with every model and "
+                 "thread count and no --also (or copy re-measured rows by hand)")
+    return tuple(m for m in MODELS if m[0] in wanted), thread_counts, also
 
 
 def main(argv=None) -> int:
@@ -173,30 +206,44 @@ def main(argv=None) -> int:
     p.add_argument("--runs", type=int, default=10, help="timed runs per engine and round")
     p.add_argument("--et-python", default=os.path.join(REPO, ".venv-et", "bin", "python"),
                    help="the ExecuTorch venv's python (bench/requirements-executorch.txt)")
-    p.add_argument("--write", action="store_true", help="update BENCHMARKS.md")
+    p.add_argument("--models", default=",".join(m[0] for m in MODELS),
+                   help="comma-separated program stems to time (default: all of them)")
+    p.add_argument("--threads", default=",".join(map(str, THREADS)),
+                   help="comma-separated thread counts (default: 1,2)")
+    p.add_argument("--also", action="append", default=[], metavar="LABEL=DIR",
+                   help="also time the runner and programs of an earlier build's output "
+                        "directory (a copy of one this script built), as a column LABEL: "
+                        "a before/after comparison in one run")
+    p.add_argument("--write", action="store_true",
+                   help="update BENCHMARKS.md (every model and thread count only)")
     args = p.parse_args(argv)
+    models, thread_counts, also = select(args)
 
     from exporter.manifest import load_manifest, load_model
     folder = os.path.join(REPO, BUILD)
-    manifests = write_manifests(os.path.join(folder, "manifests"))
+    manifests = write_manifests(os.path.join(folder, "manifests"), models)
     load_before = os.getloadavg()[0]
     builds = {target: scons_build(target, [os.path.relpath(m, REPO) for m in manifests],
                                   build_dir=BUILD) for target in TARGETS}
+    builds.update(also)
     work = []
-    for (stem, label, _, _, scheme), path in zip(MODELS, manifests):
+    for (stem, label, _, _, scheme), path in zip(models, manifests):
         module, inputs = load_model(load_manifest(path))
         work.append(Workload(label, stem, module.eval(), inputs))
     save_inputs(work, os.path.join(folder, "inputs"))
     fp32 = [w for w in work if not w.name.endswith("int8")]
-    sessions, ort_missing = onnxruntime_sessions(fp32, os.path.join(folder, "inputs"), THREADS)
+    sessions, ort_missing = onnxruntime_sessions(fp32, os.path.join(folder, "inputs"),
+                                                 thread_counts)
     executorch = ExecuTorch(os.path.abspath(args.et_python), manifests,
-                            os.path.join(folder, "executorch"))
+                            os.path.join(folder, "executorch"), models, thread_counts)
     try:
-        ms = measure(work, builds, sessions, executorch, args.rounds, args.runs)
+        ms = measure(work, builds, sessions, executorch, args.rounds, args.runs,
+                     thread_counts)
     finally:
         executorch.close()
     load_after = os.getloadavg()[0]
-    result = table(work, ms)
+    engines = ENGINES + tuple((label, label) for label in also)
+    result = table(work, ms, thread_counts, engines)
     notes = [f"load average {load_before:.1f} before, {load_after:.1f} after, on "
              f"{os.cpu_count()} cores shared with other engineers' builds"]
     notes += [f"{name} column skipped: {why}" for name, why in

@@ -11,12 +11,17 @@ floor_divide and masked_fill decompose to one op too (div with rounding_mode="fl
 where with a constant): they are kept so the program names the operator the model
 called, and its kernel (the optimized library's masked_fill runs where's vector loop).
 
+aten::_safe_softmax (scaled_dot_product_attention's softmax) becomes one operator of our
+own, tailor_nn::safe_softmax (exporter/safe_softmax.py), not the table's six.
+
 Left to the table on purpose: rsub (it becomes sub.out, the same one pass, which the
 optimized library and XNNPACK serve; so no library declares rsub: nothing reaches it), repeat_interleave.self_int (no out variant; it
 becomes an expand_copy) and narrow (a slice_copy).
 """
 
 import torch
+
+from exporter import safe_softmax
 
 aten = torch.ops.aten
 
@@ -46,8 +51,11 @@ KEPT_WHOLE = (
 
 
 def decomposition_table() -> dict:
-    """torch.export's default (core ATen) table without the KEPT_WHOLE operators."""
+    """torch.export's default (core ATen) table without the KEPT_WHOLE operators, and
+    aten::_safe_softmax (attention's softmax) lowered to tailor_nn::safe_softmax."""
     table = torch.export.default_decompositions()
     for op in KEPT_WHOLE:
         table.pop(op, None)
+    safe = aten._safe_softmax.default
+    table[safe] = safe_softmax.lowering(table[safe])
     return table

@@ -134,7 +134,7 @@ class Interpreter:
             a, b, ret = args
             self.scalars[ret] = _PRIM[base](self._scalar(a), self._scalar(b))
             return
-        opoverload = getattr(getattr(torch.ops.aten, base), overload or "default")
+        opoverload = getattr(getattr(getattr(torch.ops, namespace), base), overload or "default")
         schema = opoverload._schema
         ins = [a for a in schema.arguments if not a.is_out]
         outs = [a for a in schema.arguments if a.is_out]

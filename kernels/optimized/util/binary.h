@@ -1,10 +1,11 @@
 // Float add, sub, mul and div with fast paths (kernels/optimized/op_{add,sub,mul,div}.cpp).
 //
 // Contiguous operands whose broadcast is one of the common ones run on vectors
-// (util/vec.h): both of the out's shape; one a single element; or one a block of the
+// (util/vec.h): both of the out's shape; one a single element; one a block of the
 // out's last dims repeated over rows (a bias [n] over [rows, n], a position table
-// [T, C] over [1, T, C]). Any other broadcast goes through portable's
-// apply_elementwise, which handles every shape.
+// [T, C] over [1, T, C]); or one an element per row of the out's last dims (a
+// squeeze-excitation's channel scale [1, C, 1, 1] over [1, C, H, W]). Any other
+// broadcast goes through portable's apply_elementwise, which handles every shape.
 #pragma once
 
 #include "kernels/optimized/util/vec.h"
@@ -35,6 +36,7 @@ enum class BinarySpan {
   Full,    // all of out's elements: moves by cols a row
   Row,     // one row, the same for every row
   Single,  // one element for all
+  Column,  // one element per row: moves by 1 a row
 };
 
 struct BinaryOperand {
@@ -42,9 +44,13 @@ struct BinaryOperand {
   BinarySpan span;
 };
 
+TL_VEC_INLINE bool one_per_row(const BinaryOperand& in) {
+  return in.span == BinarySpan::Single || in.span == BinarySpan::Column;
+}
+
 template <int W>
 TL_VEC_INLINE void binary_load(const BinaryOperand& in, int64_t i, VecF<W>& v) {
-  if (in.span == BinarySpan::Single) {
+  if (one_per_row(in)) {
     v = VecF<W>{} + in.data[0];
   } else {
     vec_load<W>(in.data + i, v);
@@ -67,18 +73,18 @@ struct BinaryRows {
         vec_store<W>(out + i, x);
       }
       for (; i < cols; ++i) {
-        float xi = a.data[a.span == BinarySpan::Single ? 0 : i];
-        binary_apply<kKind>(xi, b.data[b.span == BinarySpan::Single ? 0 : i], alpha);
+        float xi = a.data[one_per_row(a) ? 0 : i];
+        binary_apply<kKind>(xi, b.data[one_per_row(b) ? 0 : i], alpha);
         out[i] = xi;
       }
-      if (a.span == BinarySpan::Full) a.data += cols;
-      if (b.span == BinarySpan::Full) b.data += cols;
+      a.data += a.span == BinarySpan::Full ? cols : a.span == BinarySpan::Column ? 1 : 0;
+      b.data += b.span == BinarySpan::Full ? cols : b.span == BinarySpan::Column ? 1 : 0;
     }
   }
 };
 
-// The span of `t` over `out` (both contiguous) and, for a Row, its length in *cols;
-// false when it is none of the three.
+// The span of `t` over `out` (both contiguous) and, for a Row or a Column, the out's
+// row length in *cols; false when it is none of the four.
 inline bool binary_span_of(const Tensor& t, const Tensor& out, BinarySpan* span,
                            int64_t* cols) {
   if (t.numel() == out.numel()) {
@@ -89,16 +95,32 @@ inline bool binary_span_of(const Tensor& t, const Tensor& out, BinarySpan* span,
     *span = BinarySpan::Single;
     return true;
   }
+  if (t.dim() > out.dim()) return false;
   // A row: t's sizes, leading ones aside, are out's last ones.
   int64_t first = 0;
   while (first < t.dim() && t.size(first) == 1) ++first;
-  const int64_t k = t.dim() - first;
-  if (k > out.dim()) return false;
-  for (int64_t d = 0; d < k; ++d) {
-    if (t.size(first + d) != out.size(out.dim() - k + d)) return false;
+  bool row = true;
+  for (int64_t d = first; d < t.dim(); ++d) {
+    row = row && t.size(d) == out.size(out.dim() - t.dim() + d);
   }
-  *span = BinarySpan::Row;
-  *cols = static_cast<int64_t>(t.numel());
+  if (row) {
+    *span = BinarySpan::Row;
+    *cols = static_cast<int64_t>(t.numel());
+    return true;
+  }
+  // A column: t's sizes, trailing ones aside, are out's first ones (t's dims line up
+  // with out's last ones, so the dims out has before them must be ones).
+  const int64_t skip = out.dim() - t.dim();
+  int64_t last = t.dim();
+  while (last > 0 && t.size(last - 1) == 1) --last;
+  for (int64_t d = 0; d < skip; ++d) {
+    if (out.size(d) != 1) return false;
+  }
+  for (int64_t d = 0; d < last; ++d) {
+    if (t.size(d) != out.size(skip + d)) return false;
+  }
+  *span = BinarySpan::Column;
+  *cols = static_cast<int64_t>(out.numel() / t.numel());
   return true;
 }
 
@@ -121,9 +143,13 @@ Tensor& float_binary_out(KernelContext& ctx, const char* op, const Tensor& a, co
   BinarySpan span_b;
   int64_t cols_a = numel;
   int64_t cols_b = numel;
+  // Rows and columns set the out's row length; two of them must agree on it.
+  auto shaped = [](BinarySpan span) {
+    return span == BinarySpan::Row || span == BinarySpan::Column;
+  };
   if (binary_span_of(a, out, &span_a, &cols_a) && binary_span_of(b, out, &span_b, &cols_b) &&
-      (span_a != BinarySpan::Row || span_b != BinarySpan::Row || cols_a == cols_b)) {
-    const int64_t cols = span_a == BinarySpan::Row ? cols_a : cols_b;
+      (!shaped(span_a) || !shaped(span_b) || cols_a == cols_b)) {
+    const int64_t cols = shaped(span_a) ? cols_a : cols_b;
     vec_run<BinaryRows<kKind>>(BinaryOperand{a.const_data<float>(), span_a},
                                BinaryOperand{b.const_data<float>(), span_b},
                                out.mutable_data<float>(), numel / cols, cols, alpha);

@@ -4,7 +4,7 @@
 // Each output plane reads one input plane, so there is no product to hand to the GEMM:
 // a depthwise layer does 9 multiply-adds per output for a 3x3 kernel, and gathering
 // patches would cost more than that. Instead each output row runs W columns at a time
-// (util/vec.h): per tap, one vector of the input row (stride 2: the even lanes of two
+// (util/vec.h), then W / 2, ... down to 4: per tap, one vector of the input row (stride 2: the even lanes of two
 // loads) times the tap's weight, accumulated onto the bias. Columns whose window crosses
 // the padding, and strides past 2, go one at a time. Planes are split over ctx's threads.
 #pragma once
@@ -39,28 +39,43 @@ struct ConvDepthwisePlane {
   TL_VEC_INLINE static void run(const tailor::native::ConvShape* shape, const float* src,
                                 const float* w, float bias, float* dst, InnerColumns inner) {
     const tailor::native::ConvShape& s = *shape;
-    const int64_t span = (s.kernel_w - 1) * s.dilation_w;
     for (int64_t oh = 0; oh < s.out_h; ++oh) {
       float* row_out = dst + oh * s.out_w;
       int64_t ow = 0;
       for (; ow < inner.begin; ++ow) row_out[ow] = conv_depthwise_cell(s, src, w, bias, oh, ow);
-      for (; ow + W <= inner.end; ow += W) {
-        const int64_t x0 = ow * s.stride_w - s.pad_w;  // lane 0's first column
-        if (!window_vector_fits(x0, span, s.stride_w, W, s.in_w)) break;
-        VecF<W> acc = VecF<W>{} + bias;
-        for (int64_t kh = 0; kh < s.kernel_h; ++kh) {
-          const int64_t ih = oh * s.stride_h - s.pad_h + kh * s.dilation_h;
-          if (ih < 0 || ih >= s.in_h) continue;
-          const float* row = src + ih * s.in_w + x0;
-          for (int64_t kw = 0; kw < s.kernel_w; ++kw) {
-            VecF<W> v;
-            vec_load_every<W>(row + kw * s.dilation_w, s.stride_w, v);
-            acc += w[kh * s.kernel_w + kw] * v;
-          }
-        }
-        vec_store<W>(row_out + ow, acc);
-      }
+      ow = columns<W>(s, src, w, bias, row_out, oh, ow, inner.end);
       for (; ow < s.out_w; ++ow) row_out[ow] = conv_depthwise_cell(s, src, w, bias, oh, ow);
+    }
+  }
+
+  // Columns from `ow` of output row `oh` by vectors of W while they fit before `end`,
+  // then by halves of them down to 4 lanes (the 14- and 7-wide planes of a network's
+  // last stages fit no vector of 16); returns the first column left.
+  template <int W>
+  TL_VEC_INLINE static int64_t columns(const tailor::native::ConvShape& s, const float* src,
+                                       const float* w, float bias, float* row_out, int64_t oh,
+                                       int64_t ow, int64_t end) {
+    const int64_t span = (s.kernel_w - 1) * s.dilation_w;
+    for (; ow + W <= end; ow += W) {
+      const int64_t x0 = ow * s.stride_w - s.pad_w;  // lane 0's first column
+      if (!window_vector_fits(x0, span, s.stride_w, W, s.in_w)) break;
+      VecF<W> acc = VecF<W>{} + bias;
+      for (int64_t kh = 0; kh < s.kernel_h; ++kh) {
+        const int64_t ih = oh * s.stride_h - s.pad_h + kh * s.dilation_h;
+        if (ih < 0 || ih >= s.in_h) continue;
+        const float* row = src + ih * s.in_w + x0;
+        for (int64_t kw = 0; kw < s.kernel_w; ++kw) {
+          VecF<W> v;
+          vec_load_every<W>(row + kw * s.dilation_w, s.stride_w, v);
+          acc += w[kh * s.kernel_w + kw] * v;
+        }
+      }
+      vec_store<W>(row_out + ow, acc);
+    }
+    if constexpr (W > 4) {
+      return columns<W / 2>(s, src, w, bias, row_out, oh, ow, end);
+    } else {
+      return ow;
     }
   }
 };

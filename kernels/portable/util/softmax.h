@@ -80,4 +80,22 @@ void softmax_rows(const T* in, T* out, const SoftmaxSplit& split, bool log) {
   }
 }
 
+// Rows of `in` whose n elements are all -inf get 0 in `out` (tailor_nn::safe_softmax:
+// attention rows a mask removed completely; softmax_rows() left NaN there).
+template <typename T>
+void zero_masked_rows(const T* in, T* out, const SoftmaxSplit& split) {
+  const int64_t n = split.n;
+  const int64_t inner = split.inner;
+  for (int64_t o = 0; o < split.outer; ++o) {
+    for (int64_t j = 0; j < inner; ++j) {
+      const T* src = in + o * n * inner + j;
+      int64_t k = 0;
+      while (k < n && static_cast<acc_t<T>>(src[k * inner]) == -__builtin_inf()) ++k;
+      if (k < n) continue;
+      T* dst = out + o * n * inner + j;
+      for (k = 0; k < n; ++k) dst[k * inner] = T(0);
+    }
+  }
+}
+
 }  // namespace tailor::native

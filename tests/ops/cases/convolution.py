@@ -80,6 +80,16 @@ CASES = [
             (In((1, 9, 40, 7), perm=(0, 3, 1, 2)), Constant((7, 1, 3, 3)), Constant((7,)),
              Arg([1, 2]), Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(7))],
            domain="small", name="depthwise"),
+    # Planes 14 and 7 wide (EfficientNet's and MobileNet's last stages): vectors of 8 and
+    # 4 columns where 16 do not fit, stride 1 and 2, 5x5 and 3x3.
+    OpCase("convolution.default", ("Float",),
+           [((1, 4, 9, 14), Constant((4, 1, 5, 5)), Constant((4,)), Arg([1, 1]), Arg([2, 2]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(4)),
+            ((1, 3, 7, 7), Constant((3, 1, 3, 3)), Constant((3,)), Arg([1, 1]), Arg([1, 1]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(3)),
+            ((1, 3, 14, 14), Constant((3, 1, 3, 3)), Arg(None), Arg([2, 2]), Arg([1, 1]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(3))],
+           domain="small", name="depthwise_narrow"),
     OpCase("convolution.default", ("Float",),
            [((2, 7, 129), Constant((7, 1, 5)), Constant((7,)), Arg([2]), Arg([2]), Arg([1]),
              Arg(False), Arg([0]), Arg(7))],

@@ -1,8 +1,18 @@
 """The first kernels' cases, then elementwise ops, activations and comparisons."""
 
-from tests.ops.cases.spec import Dtype, DTYPE, In, Computed, OpCase
+from tests.ops.cases.spec import Dtype, DTYPE, In, Computed, Given, OpCase
 from tests.ops.cases.groups import (ALL, BINARY, COMPARISONS, FLOAT, INT, MIXED, REAL,
                                     REALH, UNARY)
+
+_NINF = float("-inf")
+# 4 rows of 20: all -inf, half -inf, three -inf among values, no -inf.
+MASKED_ROWS = ((_NINF,) * 20 + (_NINF,) * 10 + tuple(0.25 * i for i in range(10))
+               + tuple(_NINF if i in (0, 7, 19) else 0.5 - 0.1 * i for i in range(20))
+               + tuple(0.3 * i - 2.0 for i in range(20)))
+
+# [2, 20, 2] softmaxed along dim 1: column 0 of the first plane is all -inf.
+MASKED_COLUMNS = tuple(_NINF if (o == 0 and j == 0) or (o == 1 and k % 3 == 0) else 0.2 * k - j
+                       for o in range(2) for k in range(20) for j in range(2))
 
 CASES = [
     # --- existing kernels ---
@@ -151,4 +161,12 @@ CASES = [
     OpCase("_log_softmax.default", FLOAT, [((2, 5),), ((),), (In((5, 2), perm=(1, 0)),)],
            args=(-1, False)),
     OpCase("_log_softmax.default", FLOAT, [((3, 4, 2),)], args=(1, False), name="dim1"),
+    # scaled_dot_product_attention's softmax, lowered to tailor_nn::safe_softmax: rows of
+    # only -inf give 0, rows with some -inf the softmax of the rest. Lengths 5, 20 and 37
+    # end off a vector at every width (the kernel's overlapping last vector).
+    OpCase("_safe_softmax.default", FLOAT,
+           [((2, 5),), ((3, 37),), (Given((4, 20), values=MASKED_ROWS),),
+            (In((5, 2), perm=(1, 0)),), ((0, 3),)], args=(-1,)),
+    OpCase("_safe_softmax.default", FLOAT,
+           [(Given((2, 20, 2), values=MASKED_COLUMNS),)], args=(1,), name="dim1"),
 ]

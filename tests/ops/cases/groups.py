@@ -39,10 +39,13 @@ GEMM_ODD = [(1, 7, 65), (7, 65, 129), (65, 129, 257), (129, 257, 1), (257, 1, 7)
 ODD_ROWS = [((1,),), ((7,),), ((3, 65),), ((2, 129),), (In((129, 2), perm=(1, 0)),)]
 
 # Binary broadcasts at odd lengths: same shape, a row on either side, a single element on
-# either side, a permuted input, and one broadcast that is none of those.
+# either side, a permuted input, a column (an element per row: a squeeze-excitation's
+# [1, C, 1, 1] scale) on either side and against a row, and one broadcast that is none
+# of those.
 ODD_BINARY = [((129,), (129,)), ((7, 65), (65,)), ((65,), (7, 65)), ((1,), (3, 129)),
               ((2, 7, 129), ()), ((1, 7, 65), (7, 65)), ((3, 65, 1), (65, 7)),
-              (In((65, 7), perm=(1, 0)), (7, 65))]
+              (In((65, 7), perm=(1, 0)), (7, 65)), ((1, 7, 9, 9), (1, 7, 1, 1)),
+              ((3, 1), (3, 65)), ((7, 1), (1, 65))]
 
 
 def others(*tested: str) -> tuple:
