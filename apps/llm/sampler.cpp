@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "apps/llm/argmax.h"
+
 namespace llm {
 
 Sampler::Sampler(const SamplerOptions& options) : options_(options), state_(options.seed) {}
@@ -16,20 +18,6 @@ double Sampler::next_uniform() {
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   z ^= z >> 31;
   return static_cast<double>(z >> 11) * (1.0 / 9007199254740992.0);  // 53 bits
-}
-
-// The first index of the largest score (as std::max_element), in a loop that keeps the
-// best value in a register: std::max_element reloads it through its iterator, 3x slower.
-static size_t argmax(const float* scores, size_t size) {
-  size_t best = 0;
-  float value = scores[0];
-  for (size_t i = 1; i < size; ++i) {
-    if (scores[i] > value) {
-      value = scores[i];
-      best = i;
-    }
-  }
-  return best;
 }
 
 int64_t Sampler::sample(const float* logits, size_t size, const std::vector<int64_t>& recent) {

@@ -9,7 +9,8 @@ Each layer keeps its keys and values in buffers [1, max_seq_len, kv_heads, head_
 (`cache[:, input_pos] = k`, which the exporter plans in place) and read in place by one
 operator, llm::cache_attention (attention_op.py), which also applies the layer's
 sliding window. RoPE on q and on k is one operator each, llm::rope (rope_op.py), and
-so is each RMSNorm, llm::rms_norm (rms_norm_op.py).
+so is each RMSNorm, llm::rms_norm (rms_norm_op.py), and a gated MLP's act(gate) * up,
+llm::gated_act (gated_act_op.py).
 The prompt goes in one call (prefill, T = its length), each later token in a call of
 its own (decode, T = 1). Only the last position's logits come back:
 generation samples from it, so a prefill skips the final norm and the vocabulary
@@ -23,11 +24,11 @@ gives the same ids. Differences between architectures are LlmConfig fields (conf
 import math
 
 import torch
-import torch.nn.functional as F
 from torch import nn
 
 from tailor.llm.attention_op import cache_attention
 from tailor.llm.config import LlmConfig, Rope
+from tailor.llm.gated_act_op import ACTIVATIONS, gated_act
 from tailor.llm.rms_norm_op import rms_norm
 from tailor.llm.rope_op import rope as rotary
 
@@ -67,10 +68,6 @@ def _norm(config: LlmConfig) -> nn.Module:
     return RmsNorm(config.hidden, config.norm_eps)  # Gemma's 1 + w is in the weight
 
 
-_ACTIVATIONS = {"silu": F.silu, "gelu": F.gelu,
-                "gelu_tanh": lambda x: F.gelu(x, approximate="tanh")}
-
-
 class Layer(nn.Module):
     def __init__(self, config: LlmConfig, window: int):
         super().__init__()
@@ -78,7 +75,8 @@ class Layer(nn.Module):
         self.heads, self.kv_heads, self.head_dim = c.heads, c.kv_heads, c.head_dim
         self.window = window
         self.gated, self.parallel = c.gated_mlp, c.parallel_residual
-        self.act = _ACTIVATIONS[c.activation]
+        self.activation = c.activation
+        self.act = ACTIVATIONS[c.activation]
         self.attn_norm, self.mlp_norm = _norm(c), _norm(c)
         self.qkv = nn.Linear(c.hidden, (c.heads + 2 * c.kv_heads) * c.head_dim, bias=c.qkv_bias)
         self.out = nn.Linear(c.heads * c.head_dim, c.hidden, bias=c.out_bias)
@@ -101,8 +99,7 @@ class Layer(nn.Module):
     def mlp(self, x):
         h = self.up(x)
         if self.gated:
-            gate, up = h.chunk(2, dim=-1)
-            return self.down(self.act(gate) * up)
+            return self.down(gated_act(h, self.activation))
         return self.down(self.act(h))
 
     def forward(self, x, input_pos, cos, sin, k_cache, v_cache):

@@ -150,3 +150,18 @@ def test_each_rms_norm_is_one_operator(checkpoints):
         else:
             assert ops.count("llm::rms_norm.out") == norms, (name, ops)
             assert not {"aten::rsqrt.out", "aten::pow.Tensor_Scalar_out"} & set(ops), (name, ops)
+
+
+def test_each_gated_mlp_is_one_operator(checkpoints):
+    """A gated MLP calls llm::gated_act once a layer, not a split copy, the activation and
+    a mul; an ungated MLP (gpt2, gpt_neox) keeps its aten activation."""
+    out = _build("host", checkpoints)
+    for name in ARCHITECTURES:
+        config = read_config(_checkpoint(checkpoints[name]))
+        ops = _forward_ops(out, name)
+        if config.gated_mlp:
+            assert ops.count("llm::gated_act.out") == config.layers, (name, ops)
+            assert not {"aten::sigmoid.out", "aten::gelu.out"} & set(ops), (name, ops)
+        else:
+            assert "llm::gated_act.out" not in ops, name
+            assert ops.count("aten::gelu.out") == config.layers, (name, ops)

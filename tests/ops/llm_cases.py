@@ -1,7 +1,7 @@
 """The op cases of llm::cache_attention (tailor/llm/attention_op.py), llm::rope
-(tailor/llm/rope_op.py) and llm::rms_norm (tailor/llm/rms_norm_op.py), in the format of
-tests/ops/cases/, run by tests/ops/test_llm_attention.py against both kernels of
-kernels/llm/.
+(tailor/llm/rope_op.py), llm::rms_norm (tailor/llm/rms_norm_op.py) and llm::gated_act
+(tailor/llm/gated_act_op.py), in the format of tests/ops/cases/, run by
+tests/ops/test_llm_attention.py against both kernels of kernels/llm/.
 
 Each call is attention over fresh random caches at given positions. Between them the
 cases cover: query heads per kv head 1, 2, 4, 7 and 70 (more than one row set of 64);
@@ -20,11 +20,16 @@ with a table row each, batch 1 and 2.
 RMSNorm's cases normalize one row (decode) or several (prefill, batch 2), of widths
 that fill whole vectors of 4, 8 and 16 floats or end ragged (odd widths, a width under
 one vector, a width of 1), with the weight an input or a constant (as a model's).
+
+The gated activation's cases run each activation on halves that fill whole vectors of
+4, 8 and 16 floats or end ragged (odd, under one vector, 1 float), ranks 1 to 4, one row
+(decode) or several (prefill).
 """
 
 import random
 
 import tailor.llm.attention_op  # noqa: F401  (defines torch.ops.llm)
+import tailor.llm.gated_act_op  # noqa: F401
 import tailor.llm.rms_norm_op  # noqa: F401
 import tailor.llm.rope_op  # noqa: F401
 from tests.ops.cases import Arg, Constant, Given, In, OpCase
@@ -32,6 +37,7 @@ from tests.ops.cases import Arg, Constant, Given, In, OpCase
 OP = "llm::cache_attention.default"
 ROPE = "llm::rope.default"
 RMS_NORM = "llm::rms_norm.default"
+GATED_ACT = "llm::gated_act.default"
 
 
 def call(batch: int, heads: int, kv_heads: int, head_dim: int, positions: int, pos,
@@ -59,6 +65,21 @@ def rms_norm(shape: tuple, eps: float = 1e-5, constant: bool = False) -> tuple:
     """One call: x of `shape`, a weight of its last dim (a constant or an input), eps."""
     weight = (Constant if constant else In)((shape[-1],))
     return (In(shape), weight, Arg(eps))
+
+
+def gated_act(act: str) -> OpCase:
+    """The cases of one activation: h [..., 2I] for halves I whole and ragged."""
+    return OpCase(GATED_ACT, ("Float",), [(In(shape), Arg(act)) for shape in (
+        (1, 1, 3072),                                          # SmolLM's decode row, I = 1536
+        (1, 7, 1792),                                          # a prefill of 7 rows, I = 896
+        (2, 3, 128),                                           # I = 64: whole vectors of 16
+        (5, 48),                                               # I = 24: 1 of 16 and 8 over
+        (1, 1, 46),                                            # I = 23: odd
+        (3, 14),                                               # I = 7: under one vector
+        (6, 2),                                                # I = 1: one float a half
+        (1, 2, 3, 2002),                                       # rank 4, I = 1001
+        (26,),                                                 # rank 1, I = 13
+    )], name=act)
 
 
 _SHUFFLED = tuple(random.Random(3).sample(range(300), 10))
@@ -124,4 +145,7 @@ CASES = [
         rms_norm((1, 2, 3, 1001)),                             # rank 4, wide and odd
         rms_norm((13,)),                                       # rank 1: one row
     ], name="ragged"),
+    gated_act("silu"),
+    gated_act("gelu"),
+    gated_act("gelu_tanh"),
 ]
