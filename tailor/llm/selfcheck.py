@@ -68,7 +68,9 @@ def _encode(tokenizer, text: str, special: bool) -> list[int]:
 
 
 def _run(command: list[str]) -> str:
-    proc = subprocess.run(command, capture_output=True, text=True)
+    # errors="replace": the check compares ids; the text random weights generate may hold
+    # bytes that are no UTF-8, and they must not stop the comparison.
+    proc = subprocess.run(command, capture_output=True, text=True, errors="replace")
     if proc.returncode != 0:
         raise RuntimeError("%s exited %d:\n%s" % (shlex.join(command), proc.returncode,
                                                   proc.stdout + proc.stderr))
