@@ -274,6 +274,18 @@ int time_all(int reps) {
   return 0;
 }
 
+// One pass of a plain sum over `words` 64-bit words.
+__attribute__((noinline)) uint64_t plain_sum(const uint64_t* array, int64_t words) {
+  uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  for (int64_t i = 0; i + 4 <= words; i += 4) {
+    s0 += array[i];
+    s1 += array[i + 1];
+    s2 += array[i + 2];
+    s3 += array[i + 3];
+  }
+  return s0 + s1 + s2 + s3;
+}
+
 // One pass over the weights of a SmolLM-135M-shaped decoder: the layers' 8da4w linears
 // (groups of 32) and the tied int8 output projection, each on `tokens` rows.
 int stream(int reps, int threads, int64_t tokens) {
@@ -316,14 +328,7 @@ int stream(int reps, int threads, int64_t tokens) {
     cpu_pass = fmin(cpu_pass, pass_seconds);
     start = now();
     cpu = bench::thread_seconds();
-    uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    for (int64_t i = 0; i + 4 <= words; i += 4) {
-      s0 += array[i];
-      s1 += array[i + 1];
-      s2 += array[i + 2];
-      s3 += array[i + 3];
-    }
-    checksum += s0 + s1 + s2 + s3;
+    checksum += plain_sum(array, words);
     best_sum = fmin(best_sum, now() - start);
     const double sum_seconds = bench::thread_seconds() - cpu;
     cpu_sum = fmin(cpu_sum, sum_seconds);
@@ -347,18 +352,6 @@ int stream(int reps, int threads, int64_t tokens) {
   }
   free(array);
   return 0;
-}
-
-// One pass of a plain sum over `words` 64-bit words.
-__attribute__((noinline)) uint64_t plain_sum(const uint64_t* array, int64_t words) {
-  uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-  for (int64_t i = 0; i + 4 <= words; i += 4) {
-    s0 += array[i];
-    s1 += array[i + 1];
-    s2 += array[i + 2];
-    s3 += array[i + 3];
-  }
-  return s0 + s1 + s2 + s3;
 }
 
 // The plain sum's read rate in GB/s, best of `reps`: the rate the decode kernels aim at.
