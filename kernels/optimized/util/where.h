@@ -82,8 +82,8 @@ struct WhereRows {
   }
 };
 
-// Whether each of the `n` tensors `in` spans out in one of BinarySpan's ways with one
-// row length; sets spans[k] and *cols to that length (the whole out when no operand is
+// Whether each of the `n` tensors `in` spans out as a Single, a Row or a Full operand with
+// one row length; sets spans[k] and *cols to that length (the whole out when no operand is
 // a Row).
 inline bool where_spans(const Tensor* const* in, int n, const Tensor& out, BinarySpan* spans,
                         int64_t* cols) {
@@ -92,6 +92,7 @@ inline bool where_spans(const Tensor* const* in, int n, const Tensor& out, Binar
   for (int k = 0; k < n; ++k) {
     int64_t length = 0;
     if (!binary_span_of(*in[k], out, &spans[k], &length)) return false;
+    if (spans[k] == BinarySpan::Column) return false;  // the loops above take no columns
     if (spans[k] != BinarySpan::Row) continue;
     if (row >= 0 && length != row) return false;
     row = length;
