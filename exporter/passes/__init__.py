@@ -6,12 +6,10 @@ each rewrites the program in place and is tested alone (tests/exporter/test_pass
 1. wrapped_numbers: a Python number in a Tensor position becomes a 0-dim constant;
 2. batch_norm_folding: an eval batch norm folds into the convolution or linear before it;
 3. noop_removal: copies and reshapes that change nothing go;
-4. reshape_views: squeezes, unsqueezes and permutes that keep the elements in order
-   become views (which take their input's bytes instead of copying);
-5. common_subexpressions: calls repeated on the same arguments (a causal mask built in
+4. common_subexpressions: calls repeated on the same arguments (a causal mask built in
    every layer) are made once (after noop_removal, whose removals make more arguments
    equal);
-6. constant_folding: what depends only on constants and static shapes becomes a constant
+5. constant_folding: what depends only on constants and static shapes becomes a constant
    (last, so it sees the constants the others made and drops the ones they left unused).
 
 `python -m exporter` prints the report's summary in the export log.
@@ -25,7 +23,6 @@ from exporter.passes.batch_norm_folding import fold_batch_norms
 from exporter.passes.common_subexpressions import merge_common_subexpressions
 from exporter.passes.constant_folding import fold_constants
 from exporter.passes.noop_removal import remove_noops
-from exporter.passes.reshape_views import reshapes_to_views
 from exporter.passes.wrapped_numbers import lift_wrapped_numbers
 
 
@@ -36,7 +33,6 @@ class SimplifyReport:
     noops: int = 0                    # no-op copies removed
     folded: tuple[str, ...] = ()      # nodes folded into constants
     merged: int = 0                   # repeated calls merged into an earlier equal one
-    views: int = 0                    # squeezes and permutes made views
 
     def summary(self) -> str:
         """"folded 20 batch norms into convolutions, 6 nodes into constants, ..."."""
@@ -49,8 +45,6 @@ class SimplifyReport:
             parts.append(f"merged {self.merged} repeated call(s)")
         if self.noops:
             parts.append(f"removed {self.noops} no-op copies")
-        if self.views:
-            parts.append(f"made {self.views} squeeze(s) and permute(s) views")
         if self.numbers:
             parts.append(f"made {self.numbers} number(s) in tensor positions constants")
         return ", ".join(parts) or "nothing to simplify"
@@ -61,8 +55,7 @@ def simplify(ep: torch.export.ExportedProgram) -> SimplifyReport:
     numbers = lift_wrapped_numbers(ep)
     batch_norms = fold_batch_norms(ep)
     noops = remove_noops(ep)
-    views = reshapes_to_views(ep)
     merged = merge_common_subexpressions(ep)
     ep.graph_module.recompile()
     folded = fold_constants(ep)
-    return SimplifyReport(numbers, batch_norms, noops, folded, merged, views)
+    return SimplifyReport(numbers, batch_norms, noops, folded, merged)

@@ -103,23 +103,6 @@ def test_no_op_copies_are_removed_and_real_ones_stay():
     assert targets.count(aten.clone.default) == 1
 
 
-def test_squeezes_and_order_keeping_permutes_become_views():
-    class Moves(nn.Module):
-        def forward(self, x):                                        # x: [1, 5, 6]
-            y = x * 2
-            seq_first = y.transpose(0, 1)                            # [5, 1, 6]: a view
-            packed = seq_first.unsqueeze(0).squeeze(2)               # two views
-            heads = y.reshape(5, 2, 3).transpose(0, 1)               # a real transpose
-            kept = x.unsqueeze(0)                                    # of an input: stays
-            return seq_first * 2, packed + 1, heads * 3, kept, y.squeeze(0)  # returned: stays
-
-    ep, report = _simplified(Moves(), torch.randn(1, 5, 6))
-    targets = _targets(ep)
-    assert report.views == 3
-    assert targets.count(aten.permute.default) == 1
-    assert targets.count(aten.unsqueeze.default) == 1 and aten.squeeze.dims in targets
-
-
 def test_masks_built_at_a_static_length_fold_into_constants():
     class Causal(nn.Module):
         def forward(self, x):                                        # x: [T, T]
