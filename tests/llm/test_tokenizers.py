@@ -14,6 +14,7 @@ import base64
 import filecmp
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -217,11 +218,15 @@ def test_streaming_releases_whole_characters_that_join_to_decode(tokenize, train
 @pytest.mark.parametrize("kind", ["llama2", "mistral", "gemma"])
 def test_streaming_byte_fallback_and_spaces(tokenize, trained, kind):
     path, ref = trained[kind]
-    # 龍 is outside the trained alphabet: three <0xNN> tokens, one character at the third.
-    ids = ref.encode("x 龍", add_special_tokens=False).ids
-    assert [ref.id_to_token(i) for i in ids[-3:]] == ["<0xE9>", "<0xBE>", "<0x8D>"]
+    # 龍 is outside the trained alphabet: three <0xNN> tokens. Their run is held until a
+    # token that is not a byte ends it (a fourth byte could still turn it into U+FFFD).
+    ids = ref.encode("x 龍 x", add_special_tokens=False).ids
+    tokens = [ref.id_to_token(i) for i in ids]
+    at = tokens.index("<0xE9>")
+    assert tokens[at:at + 3] == ["<0xE9>", "<0xBE>", "<0x8D>"]
     chunks = stream_chunks(tokenize, path, ids)
-    assert chunks[-4:] == [b"", b"", "龍".encode(), b""]
+    assert chunks[at:at + 3] == [b"", b"", b""]
+    assert chunks[at + 3].startswith("龍".encode())
     # The ▁ of a word is a space, dropped at the start of the text only where decode does.
     ids = ref.encode("Hello world again", add_special_tokens=False).ids
     chunks = stream_chunks(tokenize, path, ids)
@@ -233,6 +238,28 @@ def test_streaming_byte_fallback_and_spaces(tokenize, trained, kind):
     chunks = stream_chunks(tokenize, path, more, prompt)
     assert b"".join(chunks).decode() == " God created" == \
         ref.decode(prompt + more)[len(ref.decode(prompt)):]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_streaming_random_ids_join_to_decode(tokenize, trained, kind):
+    """What a model on random weights samples: ids in any order, byte tokens among them. A
+    byte-fallback run that ends invalid is U+FFFD whole in decode, its ASCII bytes too
+    (<0x4A> <0xE3> decodes to two U+FFFD, not "J" and one), so the stream holds a run
+    until it ends; every chunk stays whole characters and they join to decode."""
+    path, ref = trained[kind]
+    rng = random.Random(kind)
+    vocab = ref.get_vocab(with_added_tokens=False)
+    byte_ids = sorted(i for t, i in vocab.items() if t.startswith("<0x"))
+    pool = sorted(vocab.values())
+    sequences = [[vocab[t] for t in ("<0x4A>", "<0xE3>")] if byte_ids else []]
+    for _ in range(24):
+        sequences.append([rng.choice(byte_ids if byte_ids and rng.random() < 0.6 else pool)
+                          for _ in range(12)])
+    for ids in filter(None, sequences):
+        chunks = stream_chunks(tokenize, path, ids)
+        for chunk in chunks:
+            chunk.decode("utf-8")
+        assert b"".join(chunks).decode() == ref.decode(ids), ids
 
 
 # --- tiktoken -----------------------------------------------------------------------------

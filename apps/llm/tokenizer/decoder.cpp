@@ -5,9 +5,7 @@
 #include "apps/llm/tokenizer/unicode.h"
 
 namespace llm {
-namespace {
 
-// The byte of a "<0xNN>" token, or -1.
 int fallback_byte(const std::string& token) {
   if (token.size() != 6 || token.compare(0, 3, "<0x") != 0 || token[5] != '>') return -1;
   int value = 0;
@@ -21,7 +19,13 @@ int fallback_byte(const std::string& token) {
   return value;
 }
 
-}  // namespace
+bool Decoder::has_byte_fallback() const {
+  if (kind_ == kByteFallback) return true;
+  for (const Decoder& child : children_) {
+    if (child.has_byte_fallback()) return true;
+  }
+  return false;
+}
 
 Status Decoder::parse(const Json& json, const std::string& where) {
   std::string type, here;

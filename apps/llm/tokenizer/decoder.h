@@ -11,11 +11,17 @@
 
 namespace llm {
 
+/// The byte of a "<0xNN>" token, or -1.
+int fallback_byte(const std::string& token);
+
 class Decoder final {
  public:
   Status parse(const Json& json, const std::string& where);
   /// Rewrites `tokens` in place; their concatenation is the decoded text.
   void decode_chain(std::vector<std::string>* tokens) const;
+  /// True when a ByteFallback step is in the chain: a run of <0xNN> tokens that does not
+  /// end as valid UTF-8 turns into U+FFFD whole, its earlier characters too.
+  bool has_byte_fallback() const;
 
  private:
   enum Kind { kSequence, kByteLevel, kReplace, kByteFallback, kFuse, kStrip, kMetaspace };

@@ -21,13 +21,19 @@ std::string StreamDecoder::pending_text() const {
   const std::vector<int32_t> all(ids_.begin() + context_, ids_.end());
   const std::string shown = tokenizer_->decode(before);
   const std::string text = tokenizer_->decode(all);
-  // A decoder only appends to the text of its window's first tokens, so `shown` is a
-  // prefix of `text`.
-  return text.size() > shown.size() ? text.substr(shown.size()) : std::string();
+  // push releases text only where later ids cannot change it, so `shown` is a prefix of
+  // `text`. Should a decoder still rewrite it (a prompt ending in an open byte run), the
+  // new text starts at the next character: never half of one.
+  size_t start = shown.size();
+  while (start < text.size() && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) {
+    ++start;
+  }
+  return start < text.size() ? text.substr(start) : std::string();
 }
 
 std::string StreamDecoder::push(int32_t id) {
   ids_.push_back(id);
+  if (tokenizer_->ends_in_open_byte_run(ids_)) return std::string();
   std::string text = pending_text();
   if (text.empty() || ends_unfinished(text)) return std::string();
   // The next window starts at the ids just shown: they are the context of what follows.

@@ -1,8 +1,9 @@
 // Decoding token by token for streaming output: each push returns the text its token
 // completes, and the pieces joined equal Tokenizer::decode of all the ids. Text is held
 // back while it ends in an unfinished character (a UTF-8 sequence cut by a byte-level
-// token, or <0xNN> byte-fallback tokens still to come), and a token's leading space
-// (SentencePiece's ▁) is dropped only where decode drops it: at the start of the text.
+// token) or in a run of <0xNN> byte-fallback tokens (the next byte may turn the whole run
+// into U+FFFD), and a token's leading space (SentencePiece's ▁) is dropped only where
+// decode drops it: at the start of the text.
 #pragma once
 
 #include <stdint.h>

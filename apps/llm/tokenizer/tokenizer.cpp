@@ -102,6 +102,20 @@ std::string Tokenizer::token_text(int32_t id) const {
   return token == nullptr ? std::string() : *token;
 }
 
+bool Tokenizer::ends_in_open_byte_run(const std::vector<int32_t>& ids) const {
+  if (decode_mode_ != DecodeMode::kDecoder || !decoder_.has_byte_fallback()) return false;
+  // Special tokens and unknown ids are left out of decode: the run goes on past them.
+  for (auto it = ids.rbegin(); it != ids.rend(); ++it) {
+    const AddedToken* added = added_.find(*it);
+    const std::string* model = added == nullptr ? bpe_.token(*it) : nullptr;
+    if (added == nullptr && model == nullptr) continue;
+    const std::string& text = added != nullptr ? added->content : *model;
+    if (added_.is_special_content(text)) continue;
+    return fallback_byte(text) >= 0;
+  }
+  return false;
+}
+
 std::string Tokenizer::decode(const std::vector<int32_t>& ids, bool skip_special_tokens) const {
   if (format_ == Format::kSentencePiece) return sentencepiece_.decode(ids, !skip_special_tokens);
   std::vector<std::string> tokens;

@@ -58,6 +58,11 @@ class Tokenizer final {
   /// vocabulary lacks are skipped, as tokenizers does.
   std::string decode(const std::vector<int32_t>& ids, bool skip_special_tokens = true) const;
 
+  /// True when the text of `ids` may still change before its end, beyond an unfinished
+  /// character: the last token decode keeps is a <0xNN> of a ByteFallback decoder, whose
+  /// run becomes U+FFFD whole (its valid characters too) if the next bytes end it invalid.
+  bool ends_in_open_byte_run(const std::vector<int32_t>& ids) const;
+
   /// -1 when the file does not say.
   int32_t bos_id() const { return bos_id_; }
   int32_t eos_id() const { return eos_id_; }
