@@ -22,8 +22,8 @@ Tensor& _softmax_out(KernelContext& ctx, const Tensor& self, int64_t dim, bool h
     return out;
   }
   if (split.inner == 1) {
-    vec_run<SoftmaxRows<false>>(self.const_data<float>(), out.mutable_data<float>(),
-                                split.outer, split.n);
+    softmax_rows_parallel<false>(ctx, self.const_data<float>(), out.mutable_data<float>(),
+                                 split.outer, split.n);
   } else {
     tailor::native::softmax_rows(self.const_data<float>(), out.mutable_data<float>(), split,
                                  false);

@@ -1,4 +1,5 @@
 #include "kernels/optimized/util/vec_math.h"
+#include "kernels/optimized/util/vec_parallel.h"
 #include "kernels/portable/util/unary.h"
 #include "runtime/kernel/kernel_includes.h"
 
@@ -42,8 +43,8 @@ Tensor& gelu_out(KernelContext& ctx, const Tensor& self, const char* approximate
                   InvalidArgument, out);
 
   // Compute
-  vec_run<GeluSpan>(self.const_data<float>(), out.mutable_data<float>(),
-                    static_cast<int64_t>(self.numel()), use_tanh);
+  vec_parallel_span<GeluSpan>(ctx, static_cast<int64_t>(self.numel()), kVecCostPolynomial,
+                              self.const_data<float>(), out.mutable_data<float>(), use_tanh);
   return out;
 }
 

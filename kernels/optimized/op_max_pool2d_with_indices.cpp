@@ -107,19 +107,26 @@ void max_pool2d_with_indices_out(KernelContext& ctx, const Tensor& self,
   if (w.stride_w > 2 || in.in_h * in.in_w > kExactFloatInts) {
     inner.begin = inner.end = w.out_w;
   }
+  // Output rows over the threads: a cell takes a window of taps.
   const int64_t plane_out = w.out_h * w.out_w;
-  for (int64_t p = 0; p < in.planes; ++p) {
-    const float* src = self.const_data<float>() + p * in.in_h * in.in_w;
-    for (int64_t oh = 0; oh < w.out_h; ++oh) {
+  const float* self_data = self.const_data<float>();
+  float* out_data = out.mutable_data<float>();
+  int64_t* index_data = indices.mutable_data<int64_t>();
+  ctx.parallel_range(in.planes * w.out_h, w.out_w * w.kernel_h * w.kernel_w,
+                     [&](int64_t begin, int64_t end, KernelScratch&) {
+    for (int64_t row = begin; row < end; ++row) {
+      const int64_t p = row / w.out_h;
+      const int64_t oh = row % w.out_h;
+      const float* src = self_data + p * in.in_h * in.in_w;
       const int64_t start = oh * w.stride_h - w.pad_h;
       const int64_t h0 = tailor::native::max_pool_first_tap(start, w.dilation_h);
       const int64_t h1 =
           tailor::native::max_pool_tap_end(start, w.kernel_h, w.dilation_h, in.in_h);
       const int64_t at = p * plane_out + oh * w.out_w;
-      vec_run<MaxPoolRow>(src, in.in_w, &w, h0, h1, inner.begin, inner.end,
-                          out.mutable_data<float>() + at, indices.mutable_data<int64_t>() + at);
+      vec_run<MaxPoolRow>(src, in.in_w, &w, h0, h1, inner.begin, inner.end, out_data + at,
+                          index_data + at);
     }
-  }
+  });
 }
 
 }  // namespace tailor::optimized::native

@@ -22,10 +22,10 @@ Tensor& mul_scalar_out(KernelContext& ctx, const Tensor& self, const Scalar& oth
 
   // Compute: other in float, as torch computes a Float tensor times a number.
   const float factor = other.to<float>();
-  vec_run<BinaryRows<BinaryKind::Mul>>(BinaryOperand{self.const_data<float>(), BinarySpan::Full},
-                                       BinaryOperand{&factor, BinarySpan::Single},
-                                       out.mutable_data<float>(), int64_t{1},
-                                       static_cast<int64_t>(out.numel()), 1.0f);
+  binary_rows_parallel<BinaryKind::Mul>(
+      ctx, BinaryOperand{self.const_data<float>(), BinarySpan::Full},
+      BinaryOperand{&factor, BinarySpan::Single}, out.mutable_data<float>(), int64_t{1},
+      static_cast<int64_t>(out.numel()), 1.0f);
   return out;
 }
 

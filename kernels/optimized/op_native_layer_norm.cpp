@@ -1,4 +1,4 @@
-#include "kernels/optimized/util/vec.h"
+#include "kernels/optimized/util/vec_parallel.h"
 #include "kernels/portable/util/layer_norm.h"
 #include "runtime/kernel/kernel_includes.h"
 
@@ -80,12 +80,18 @@ void native_layer_norm_out(KernelContext& ctx, const Tensor& input, IntArrayRef 
   }
   TL_KERNEL_CHECK(ctx, input.dtype() == ScalarType::Float, InvalidArgument, );
 
-  // Compute (an empty row gives NaN statistics, as in torch)
-  vec_run<LayerNormRows>(input.const_data<float>(),
-                         weight != nullptr ? weight->const_data<float>() : nullptr,
-                         bias != nullptr ? bias->const_data<float>() : nullptr,
-                         static_cast<float>(eps), out0.mutable_data<float>(),
-                         out1.mutable_data<float>(), out2.mutable_data<float>(), rows, cols);
+  // Compute (an empty row gives NaN statistics, as in torch), rows over the threads: an
+  // element takes two sums and the scaling.
+  const float* x = input.const_data<float>();
+  const float* w = weight != nullptr ? weight->const_data<float>() : nullptr;
+  const float* b = bias != nullptr ? bias->const_data<float>() : nullptr;
+  float* y = out0.mutable_data<float>();
+  float* mean = out1.mutable_data<float>();
+  float* rstd = out2.mutable_data<float>();
+  ctx.parallel_range(rows, 4 * cols, [&](int64_t begin, int64_t end, KernelScratch&) {
+    vec_run<LayerNormRows>(x + begin * cols, w, b, static_cast<float>(eps), y + begin * cols,
+                           mean + begin, rstd + begin, end - begin, cols);
+  });
 }
 
 }  // namespace tailor::optimized::native

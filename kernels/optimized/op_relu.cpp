@@ -1,4 +1,4 @@
-#include "kernels/optimized/util/vec.h"
+#include "kernels/optimized/util/vec_parallel.h"
 #include "runtime/kernel/kernel_includes.h"
 
 namespace tailor::optimized::native {
@@ -38,8 +38,8 @@ Tensor& relu_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
                   InvalidArgument, out);
 
   // Compute
-  vec_run<ReluSpan>(self.const_data<float>(), out.mutable_data<float>(),
-                    static_cast<int64_t>(self.numel()));
+  vec_parallel_span<ReluSpan>(ctx, static_cast<int64_t>(self.numel()), kVecCostSimple,
+                              self.const_data<float>(), out.mutable_data<float>());
   return out;
 }
 

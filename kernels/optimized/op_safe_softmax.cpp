@@ -24,7 +24,7 @@ Tensor& safe_softmax_out(KernelContext& ctx, const Tensor& self, int64_t dim, Te
   const float* in = self.const_data<float>();
   float* o = out.mutable_data<float>();
   if (split.inner == 1) {
-    vec_run<SoftmaxRows<true>>(in, o, split.outer, split.n);
+    softmax_rows_parallel<true>(ctx, in, o, split.outer, split.n);
   } else {
     tailor::native::softmax_rows(in, o, split, false);
     tailor::native::zero_masked_rows(in, o, split);

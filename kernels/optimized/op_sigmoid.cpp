@@ -1,5 +1,6 @@
 #include "kernels/optimized/util/vec.h"
 #include "kernels/optimized/util/vec_math.h"
+#include "kernels/optimized/util/vec_parallel.h"
 #include "kernels/portable/util/unary.h"
 #include "runtime/kernel/kernel_includes.h"
 
@@ -43,8 +44,8 @@ Tensor& sigmoid_out(KernelContext& ctx, const Tensor& self, Tensor& out) {
                   InvalidArgument, out);
 
   // Compute
-  vec_run<SigmoidSpan>(self.const_data<float>(), out.mutable_data<float>(),
-                       static_cast<int64_t>(self.numel()));
+  vec_parallel_span<SigmoidSpan>(ctx, static_cast<int64_t>(self.numel()), kVecCostPolynomial,
+                                 self.const_data<float>(), out.mutable_data<float>());
   return out;
 }
 

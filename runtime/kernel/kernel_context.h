@@ -43,12 +43,12 @@ class KernelContext final {
   /// Calls fn(begin, end, scratch) over chunks of [0, n) that cover it once, split by
   /// parallel_chunk() (the cost rule: `cost` per element, see parallel.h): on the calling
   /// thread alone for little work, else in several chunks a thread, claimed by whichever
-  /// thread is free. A chunk must compute each output element the way one thread would
-  /// (results then do not depend on the threads).
+  /// thread is free; chunks are multiples of `grain` elements. A chunk must compute each
+  /// output element the way one thread would (results then do not depend on the threads).
   template <typename F>
-  void parallel_range(int64_t n, int64_t cost, const F& fn) {
+  void parallel_range(int64_t n, int64_t cost, const F& fn, int64_t grain = 1) {
     if (n <= 0) return;
-    const int64_t chunk = parallel_chunk(n, cost, threads());
+    const int64_t chunk = parallel_chunk(n, cost, threads(), grain);
     if (chunk >= n) {
       ScratchScope scope(scratch());
       fn(int64_t{0}, n, scratch());

@@ -37,15 +37,19 @@ constexpr int64_t kChunksPerThread = 4;
 constexpr int64_t kParallelMinChunkWork = int64_t{1} << 14;
 
 /// Elements per chunk when `n` elements of `cost` each split over `threads`: about
-/// kChunksPerThread chunks a thread, none under kParallelMinChunkWork; n (one chunk,
-/// run by the caller) when the whole is under kParallelMinWork or there is one thread.
-inline int64_t parallel_chunk(int64_t n, int64_t cost, int threads) {
+/// kChunksPerThread chunks a thread, none under kParallelMinChunkWork, a multiple of
+/// `grain` (elements of a cache line or two, so no two threads write one line); n (one
+/// chunk, run by the caller) when the whole is under kParallelMinWork or there is one
+/// thread.
+inline int64_t parallel_chunk(int64_t n, int64_t cost, int threads, int64_t grain = 1) {
   if (cost < 1) cost = 1;
+  if (grain < 1) grain = 1;
   if (threads <= 1 || n <= 1 || n * cost < kParallelMinWork) return n < 1 ? 1 : n;
   const int64_t chunks = kChunksPerThread * threads;
   const int64_t even = (n + chunks - 1) / chunks;
   const int64_t least = (kParallelMinChunkWork + cost - 1) / cost;
-  return even > least ? even : least;
+  const int64_t chunk = (even > least ? even : least) + grain - 1;
+  return chunk / grain * grain;
 }
 
 }  // namespace tailor

@@ -7,11 +7,16 @@
 namespace tailor {
 namespace {
 
-// Polling before a thread sleeps: long enough to catch the next kernel of a forward
-// pass, short enough not to take a shared core from a thread that has work (a busy
-// phone's UI, or a preempted worker the caller waits for). Measured by the clock: what a
-// pause instruction costs varies tenfold between CPUs.
+// Polling before a thread sleeps, measured by the clock (what a pause instruction costs
+// varies tenfold between CPUs). The caller, out of tasks, polls for the job's end briefly:
+// a worker preempted on its core must get it back soon.
 constexpr int64_t kSpinNanos = 20000;
+// A worker polls for the next job longer: waking it from its sleep costs 10-40 us (a
+// virtual machine's interrupt), more than most kernels of a forward pass take, and the
+// serial stretches between two parallel calls (a softmax, a GELU, the copies of
+// attention) run 20-50 us. It stops as soon as it finds itself on the caller's core,
+// where its polling would take the caller's time.
+constexpr int64_t kWorkerSpinNanos = 200000;
 // Parts of at most this many tasks, so a part's claim index fits the claim word.
 constexpr int64_t kMaxPart = int64_t{1} << 30;
 
@@ -29,17 +34,23 @@ int64_t now_nanos() {
   return static_cast<int64_t>(t.tv_sec) * 1000000000 + t.tv_nsec;
 }
 
-// Polls `done` for up to kSpinNanos; whether it came true.
-template <typename Done>
-bool spin_until(const Done& done) {
+// Polls `done` for up to `nanos`, or until `give_up()` (checked with the clock); whether
+// `done` came true.
+template <typename Done, typename GiveUp>
+bool spin_until(const Done& done, int64_t nanos, const GiveUp& give_up) {
   const int64_t start = now_nanos();
   for (;;) {
     for (int i = 0; i < 32; ++i) {
       if (done()) return true;
       cpu_relax();
     }
-    if (now_nanos() - start > kSpinNanos) return done();
+    if (now_nanos() - start > nanos || give_up()) return done();
   }
+}
+
+template <typename Done>
+bool spin_until(const Done& done) {
+  return spin_until(done, kSpinNanos, [] { return false; });
 }
 
 // The core the calling thread runs on, or -1 where the system does not say.
@@ -137,10 +148,16 @@ void* ThreadPool::worker_main(void* arg) {
   ThreadPool& pool = *start.pool;
   uint32_t seen = 0;
   for (;;) {
-    spin_until([&pool, seen] {
-      return __atomic_load_n(&pool.generation_, __ATOMIC_ACQUIRE) != seen ||
-             __atomic_load_n(&pool.stop_, __ATOMIC_ACQUIRE);
-    });
+    spin_until(
+        [&pool, seen] {
+          return __atomic_load_n(&pool.generation_, __ATOMIC_ACQUIRE) != seen ||
+                 __atomic_load_n(&pool.stop_, __ATOMIC_ACQUIRE);
+        },
+        kWorkerSpinNanos,
+        [&pool] {
+          const int core = current_core();
+          return core >= 0 && core == __atomic_load_n(&pool.caller_core_, __ATOMIC_RELAXED);
+        });
     pthread_mutex_lock(&pool.mutex_);
     while (pool.generation_ == seen && !pool.stop_) pthread_cond_wait(&pool.wake_, &pool.mutex_);
     const bool stop = pool.stop_;

@@ -13,10 +13,12 @@ namespace tailor {
 /// `threads` - 1 worker threads started by the constructor (none for 1) and joined by the
 /// destructor; the thread calling run() is the last one. Every thread, the caller's
 /// included, claims tasks from one shared counter, so a thread the system preempts holds
-/// at most the task it is running and the others take the rest. Waits spin for 20 us (a
-/// forward pass calls many small kernels back to back, and waking a sleeping thread costs
-/// more than most of them), then sleep on a condition variable: a waiting thread never
-/// burns a core that a preempted thread could use. Where the second core is taken (a
+/// at most the task it is running and the others take the rest. A worker waits for the
+/// next job spinning for 200 us (a forward pass calls many small kernels back to back, and
+/// waking a sleeping thread costs more than most of them) unless it finds itself on the
+/// caller's core; the caller waits for a job's end spinning for 20 us. Then they sleep on
+/// a condition variable: a waiting thread never burns a core long that a preempted
+/// thread could use. Where the second core is taken (a
 /// busy process beside it), jobs run on the caller alone for a while (ThreadBackoff,
 /// runtime/kernel/thread_backoff.h). One job at a time: run() from several threads at once
 /// is not supported.

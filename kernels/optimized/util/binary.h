@@ -8,7 +8,7 @@
 // broadcast goes through portable's apply_elementwise, which handles every shape.
 #pragma once
 
-#include "kernels/optimized/util/vec.h"
+#include "kernels/optimized/util/vec_parallel.h"
 #include "kernels/portable/util/binary.h"
 #include "runtime/kernel/kernel_includes.h"
 
@@ -83,6 +83,44 @@ struct BinaryRows {
   }
 };
 
+// The operand's elements from row r, column c on.
+inline BinaryOperand binary_at(const BinaryOperand& in, int64_t cols, int64_t r, int64_t c) {
+  switch (in.span) {
+    case BinarySpan::Full:
+      return BinaryOperand{in.data + r * cols + c, in.span};
+    case BinarySpan::Row:
+      return BinaryOperand{in.data + c, in.span};
+    case BinarySpan::Column:
+      return BinaryOperand{in.data + r, in.span};
+    default:
+      return in;
+  }
+}
+
+/// vec_run<BinaryRows<kKind>>(a, b, out, rows, cols, alpha) over ctx's threads: chunks of
+/// whole rows, or of one row's columns (kVecGrain apart, so a chunk's ragged end, whose
+/// elements go one by one, is the row's own).
+template <BinaryKind kKind>
+void binary_rows_parallel(KernelContext& ctx, const BinaryOperand& a, const BinaryOperand& b,
+                          float* out, int64_t rows, int64_t cols, float alpha) {
+  if (rows == 1) {
+    ctx.parallel_range(
+        cols, kVecCostSimple,
+        [&](int64_t begin, int64_t end, KernelScratch&) {
+          vec_run<BinaryRows<kKind>>(binary_at(a, cols, 0, begin), binary_at(b, cols, 0, begin),
+                                     out + begin, int64_t{1}, end - begin, alpha);
+        },
+        kVecGrain);
+    return;
+  }
+  ctx.parallel_range(rows, cols * kVecCostSimple,
+                     [&](int64_t begin, int64_t end, KernelScratch&) {
+                       vec_run<BinaryRows<kKind>>(binary_at(a, cols, begin, 0),
+                                                  binary_at(b, cols, begin, 0),
+                                                  out + begin * cols, end - begin, cols, alpha);
+                     });
+}
+
 // The span of `t` over `out` (both contiguous) and, for a Row or a Column, the out's
 // row length in *cols; false when it is none of the four.
 inline bool binary_span_of(const Tensor& t, const Tensor& out, BinarySpan* span,
@@ -150,9 +188,9 @@ Tensor& float_binary_out(KernelContext& ctx, const char* op, const Tensor& a, co
   if (binary_span_of(a, out, &span_a, &cols_a) && binary_span_of(b, out, &span_b, &cols_b) &&
       (!shaped(span_a) || !shaped(span_b) || cols_a == cols_b)) {
     const int64_t cols = shaped(span_a) ? cols_a : cols_b;
-    vec_run<BinaryRows<kKind>>(BinaryOperand{a.const_data<float>(), span_a},
-                               BinaryOperand{b.const_data<float>(), span_b},
-                               out.mutable_data<float>(), numel / cols, cols, alpha);
+    binary_rows_parallel<kKind>(ctx, BinaryOperand{a.const_data<float>(), span_a},
+                                BinaryOperand{b.const_data<float>(), span_b},
+                                out.mutable_data<float>(), numel / cols, cols, alpha);
     return out;
   }
   const Tensor* in[2] = {&a, &b};

@@ -193,9 +193,65 @@ inline constexpr size_t kConvGemmScratchBytes =
     3 * KernelScratch::kAlignment +
     kGemmScratchBytes;
 
+// One group's product, cut into column blocks of nc_max: each gathers its patches into a
+// panel, depth block by depth block, and accumulates the GEMM of each into c.
+struct ConvBlockJob {
+  const tailor::native::ConvShape* s;
+  const ConvNarrow* narrow;
+  const GemmMicroKernels* uk;
+  GemmArgs g;            // the whole product
+  const float* src;      // the group's input planes, or the narrow path's padded ones
+  const float* bias;     // filled into a block of c first; nullptr: none (or added later)
+  int64_t depth, kc_max, nc_max;
+  bool failed;  // a task found too little scratch (written with an atomic store)
+};
+
+// The block of columns from jc on, through `panel`; its GEMMs over ctx's threads, or with
+// `scratch` on this thread when ctx is nullptr. False when a scratch slice was too small.
+inline bool conv_gemm_block(const ConvBlockJob& job, int64_t jc, KernelContext* ctx,
+                            KernelScratch& scratch, float* panel) {
+  const GemmArgs& g = job.g;
+  const int64_t nc = gemm_min(g.n - jc, job.nc_max);
+  if (job.bias != nullptr) {  // a plain fill, then every product accumulates onto it
+    for (int64_t o = 0; o < g.m; ++o) {
+      vec_run<ConvBiasRows>(g.c + o * g.ldc + jc, int64_t{1}, nc, job.bias + o);
+    }
+  }
+  for (int64_t pc = 0; pc < job.depth; pc += job.kc_max) {
+    const int64_t kc = gemm_min(job.depth - pc, job.kc_max);
+    if (job.narrow->cols > 0) {
+      vec_run<ConvShiftedRows>(job.s, job.narrow, job.src, pc, kc, jc, nc, panel);
+    } else {
+      vec_run<ConvIm2col>(job.s, job.src, pc, kc, jc, nc, panel);
+    }
+    GemmArgs block = g;
+    block.n = nc;
+    block.k = kc;
+    block.a = g.a + pc;
+    block.b = panel;
+    block.ldb = nc;
+    block.c = g.c + jc;
+    block.accumulate = job.bias != nullptr || g.accumulate || pc > 0;  // onto the bias
+    if (!(ctx != nullptr ? gemm(*ctx, block) : gemm(*job.uk, block, scratch))) return false;
+  }
+  return true;
+}
+
+// Task `block` of a product split by column blocks: each thread gathers its blocks into a
+// panel from its own scratch slice and runs their GEMMs alone, so the gathering is split
+// too and the threads meet once a product, not once a depth block.
+inline void conv_gemm_block_task(void* context, int64_t block, KernelScratch& scratch) {
+  ConvBlockJob& job = *static_cast<ConvBlockJob*>(context);
+  float* panel = scratch.allocate<float>(kConvPanelFloats + kGemmMaxNr);
+  if (panel == nullptr || !conv_gemm_block(job, block * job.nc_max, nullptr, scratch, panel)) {
+    __atomic_store_n(&job.failed, true, __ATOMIC_RELAXED);
+  }
+}
+
 /// out = convolution of `in` by `weight` (+ bias) for the geometry `s` (not transposed),
-/// all contiguous NCHW floats, each group's product over ctx's threads; false when the
-/// calling thread's scratch has less than kConvGemmScratchBytes.
+/// all contiguous NCHW floats, each group's product over ctx's threads (by column blocks
+/// when there are two or more a thread, else each block's GEMMs); false when the calling
+/// thread's scratch has less than kConvGemmScratchBytes.
 inline bool conv_gemm_float(KernelContext& ctx, const tailor::native::ConvShape& s,
                             const float* in, const float* weight, const float* bias,
                             float* out) {
@@ -209,9 +265,15 @@ inline bool conv_gemm_float(KernelContext& ctx, const tailor::native::ConvShape&
   // computed full width and copied through the edge tile.
   const int64_t nc_max = kConvPanelFloats / kc_max / kGemmMaxNr * kGemmMaxNr;
   const ConvNarrow narrow = conv_narrow(s);
+  const int64_t blocks = ((narrow.cols > 0 ? narrow.cols : plane) + nc_max - 1) / nc_max;
+  const bool by_blocks = ctx.threads() > 1 && !s.pointwise() &&
+                         blocks >= 2 * ctx.threads() &&
+                         cout_g * plane * depth >= kGemmParallelMin;
   ScratchScope scope(ctx.scratch());
-  // A strip's slack past the panel: the narrow path's products read whole strips.
-  float* panel = ctx.scratch().allocate<float>(kConvPanelFloats + kGemmMaxNr);
+  // A strip's slack past the panel: the narrow path's products read whole strips. By
+  // blocks, each task takes its own panel.
+  float* panel =
+      by_blocks ? nullptr : ctx.scratch().allocate<float>(kConvPanelFloats + kGemmMaxNr);
   float* padded = nullptr;
   float* wide = nullptr;
   if (narrow.cols > 0) {
@@ -219,7 +281,7 @@ inline bool conv_gemm_float(KernelContext& ctx, const tailor::native::ConvShape&
     wide = ctx.scratch().allocate<float>(cout_g * narrow.ld);
     if (padded == nullptr || wide == nullptr) return false;
   }
-  if (panel == nullptr) return false;
+  if (panel == nullptr && !by_blocks) return false;
   for (int64_t n = 0; n < s.batch; ++n) {
     for (int64_t group = 0; group < s.groups; ++group) {
       const float* a = weight + group * cout_g * depth;
@@ -233,35 +295,26 @@ inline bool conv_gemm_float(KernelContext& ctx, const tailor::native::ConvShape&
         g.c = wide;
         g.ldc = narrow.ld;
         g.row_slack = true;
-      } else if (group_bias != nullptr) {
-        // The bias first, one value a row of c, then every product accumulates onto it:
-        // a plain fill, where a per-row bias in the GEMM would go element by element.
-        vec_run<ConvBiasRows>(c, cout_g, plane, group_bias);
-        g.accumulate = true;
       }
       if (s.pointwise()) {
+        if (group_bias != nullptr) {
+          // The bias first, one value a row of c, then the product accumulates onto it:
+          // a plain fill, where a per-row bias in the GEMM would go element by element.
+          vec_run<ConvBiasRows>(c, cout_g, plane, group_bias);
+          g.accumulate = true;
+        }
         if (!gemm(ctx, g)) return false;
         continue;
       }
-      for (int64_t jc = 0; jc < g.n; jc += nc_max) {
-        const int64_t nc = gemm_min(g.n - jc, nc_max);
-        for (int64_t pc = 0; pc < depth; pc += kc_max) {
-          const int64_t kc = gemm_min(depth - pc, kc_max);
-          if (narrow.cols > 0) {
-            vec_run<ConvShiftedRows>(&s, &narrow, static_cast<const float*>(padded), pc, kc,
-                                     jc, nc, panel);
-          } else {
-            vec_run<ConvIm2col>(&s, src, pc, kc, jc, nc, panel);
-          }
-          GemmArgs block = g;
-          block.n = nc;
-          block.k = kc;
-          block.a = a + pc;
-          block.b = panel;
-          block.ldb = nc;
-          block.c = g.c + jc;
-          block.accumulate = g.accumulate || pc > 0;  // onto the bias, earlier blocks
-          if (!gemm(ctx, block)) return false;
+      ConvBlockJob job{&s, &narrow, &gemm_micro_kernels(cpu_level()), g,
+                       narrow.cols > 0 ? static_cast<const float*>(padded) : src,
+                       narrow.cols > 0 ? nullptr : group_bias, depth, kc_max, nc_max, false};
+      if (by_blocks) {
+        ctx.parallel_for(blocks, &conv_gemm_block_task, &job);
+        if (__atomic_load_n(&job.failed, __ATOMIC_RELAXED)) return false;
+      } else {
+        for (int64_t jc = 0; jc < g.n; jc += nc_max) {
+          if (!conv_gemm_block(job, jc, &ctx, ctx.scratch(), panel)) return false;
         }
       }
       if (narrow.cols > 0) {

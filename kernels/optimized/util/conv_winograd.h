@@ -171,7 +171,7 @@ struct WinogradFilters {
 };
 
 // V[xi][ic][q * tiles_w + tx] = (B^T d B)[xi] for the tiles of one band (tile rows
-// [ty0, ty0 + rows)) and every input channel; B^T's rows are (1 0 -1 0), (0 1 1 0),
+// [ty0, ty0 + rows)) and `channels` input channels from src's first; B^T's rows are (1 0 -1 0), (0 1 1 0),
 // (0 -1 1 0), (0 1 0 -1). Each input row the band reads is first split into its even and
 // odd columns (zeros in the padding), so that tile tx's four columns are even[tx],
 // odd[tx], even[tx + 1], odd[tx + 1]: vectors across W tiles are contiguous loads.
@@ -198,13 +198,13 @@ struct WinogradInput {
 
   template <int W>
   TL_VEC_INLINE static void run(const tailor::native::ConvShape* shape, const WinogradPlan* plan,
-                                const float* src, int64_t ty0, int64_t rows, float* split,
-                                float* v) {
+                                const float* src, int64_t channels, int64_t ty0, int64_t rows,
+                                float* split, float* v) {
     const tailor::native::ConvShape& s = *shape;
     const WinogradPlan& p = *plan;
     const int64_t xi_step = p.v_step;
     const int64_t in_rows = 2 * rows + 2;
-    for (int64_t ic = 0; ic < s.in_channels; ++ic) {
+    for (int64_t ic = 0; ic < channels; ++ic) {
       const float* plane = src + ic * s.in_h * s.in_w;
       for (int64_t r = 0; r < in_rows; ++r) {
         const int64_t ih = 2 * ty0 + r - s.pad_h;
@@ -359,10 +359,11 @@ inline bool conv_winograd_float(KernelContext& ctx, const tailor::native::ConvSh
                                  : ctx.scratch().allocate<float>(16 * p.channel_block * cin);
   float* v = ctx.scratch().allocate<float>(16 * p.v_step);
   float* m = ctx.scratch().allocate<float>(16 * p.m_step);
-  float* split = ctx.scratch().allocate<float>((2 * p.band + 2) * 2 * p.row_ld);
-  if ((u == nullptr && packed_u == nullptr) || v == nullptr || m == nullptr || split == nullptr) {
-    return false;
-  }
+  if ((u == nullptr && packed_u == nullptr) || v == nullptr || m == nullptr) return false;
+  // The transforms over the threads, by channels: a tile takes about 64 loads, adds and
+  // stores a channel. Each input transform splits its rows into a buffer of its thread's.
+  const int64_t split_floats = (2 * p.band + 2) * 2 * p.row_ld;
+  bool split_failed = false;
   const GemmMicroKernels& uk = gemm_micro_kernels(cpu_level());
   const int64_t plane = s.out_h * s.out_w;
   // With one block of output channels its filters are transformed once, not per band.
@@ -373,7 +374,17 @@ inline bool conv_winograd_float(KernelContext& ctx, const tailor::native::ConvSh
     float* dst = out + n * s.out_channels * plane;
     for (int64_t ty0 = 0; ty0 < p.tiles_h; ty0 += p.band) {
       const int64_t rows = gemm_min(p.tiles_h - ty0, p.band);
-      vec_run<WinogradInput>(&s, &p, src, ty0, rows, split, v);
+      const int64_t tile_cost = rows * p.tiles_w * 64;
+      ctx.parallel_range(cin, tile_cost, [&](int64_t begin, int64_t end, KernelScratch& mine) {
+        float* split = mine.allocate<float>(split_floats);
+        if (split == nullptr) {
+          __atomic_store_n(&split_failed, true, __ATOMIC_RELAXED);
+          return;
+        }
+        vec_run<WinogradInput>(&s, &p, src + begin * s.in_h * s.in_w, end - begin, ty0, rows,
+                               split, v + begin * p.ld);
+      });
+      if (__atomic_load_n(&split_failed, __ATOMIC_RELAXED)) return false;
       for (int64_t oc0 = 0; oc0 < s.out_channels; oc0 += p.channel_block) {
         const int64_t count = gemm_min(s.out_channels - oc0, p.channel_block);
         const float* block_u = packed_u != nullptr ? packed_u + oc0 * 16 * cin : u;
@@ -387,8 +398,12 @@ inline bool conv_winograd_float(KernelContext& ctx, const tailor::native::ConvSh
         g.ldc = p.ld;
         g.row_slack = true;
         if (!gemm_batch(ctx, uk, g, 16, cin, p.v_step, p.m_step)) return false;
-        vec_run<WinogradOutput>(&s, &p, static_cast<const float*>(m), count, ty0, rows,
-                                bias != nullptr ? bias + oc0 : nullptr, dst + oc0 * plane);
+        ctx.parallel_range(count, tile_cost, [&](int64_t begin, int64_t end, KernelScratch&) {
+          vec_run<WinogradOutput>(&s, &p, static_cast<const float*>(m) + begin * p.ld,
+                                  end - begin, ty0, rows,
+                                  bias != nullptr ? bias + oc0 + begin : nullptr,
+                                  dst + (oc0 + begin) * plane);
+        });
       }
     }
   }

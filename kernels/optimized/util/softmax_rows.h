@@ -3,6 +3,7 @@
 #pragma once
 
 #include "kernels/optimized/util/vec_math.h"
+#include "kernels/optimized/util/vec_parallel.h"
 
 namespace tailor::optimized {
 
@@ -86,5 +87,16 @@ struct SoftmaxRows {
     return true;
   }
 };
+
+/// vec_run<SoftmaxRows<Safe>>(in, out, rows, n) in chunks of whole rows over ctx's threads.
+template <bool Safe>
+void softmax_rows_parallel(KernelContext& ctx, const float* in, float* out, int64_t rows,
+                           int64_t n) {
+  ctx.parallel_range(rows, n * kVecCostPolynomial,
+                     [&](int64_t begin, int64_t end, KernelScratch&) {
+                       vec_run<SoftmaxRows<Safe>>(in + begin * n, out + begin * n,
+                                                  end - begin, n);
+                     });
+}
 
 }  // namespace tailor::optimized
