@@ -323,11 +323,18 @@ inline bool gemm_batch(KernelContext& ctx, const GemmMicroKernels& uk, const Gem
   if (threads > 1 && count < threads && g.m * g.n * g.k * count >= kGemmParallelMin) {
     const int64_t strips = (g.n + uk.nr - 1) / uk.nr;
     const int64_t tiles = (g.m + uk.mr - 1) / uk.mr;
-    job.by_rows = strips < threads && tiles > strips;
-    const int64_t units = job.by_rows ? tiles : strips;
     // Column parts cost nothing extra (each packs its own columns of b), so there are
-    // several per thread: a thread the system delays leaves its share to the others.
-    const int64_t parts = gemm_min(units, job.by_rows ? threads : 4 * threads);
+    // several per thread: a thread the system delays leaves its share to the others. So
+    // do row parts where no part packs b (b prepacked, or rows too few for packing): each
+    // thread then writes whole rows of c, which the row-wise kernels after a linear layer
+    // (a split into heads, a layer norm) read, rather than half of every row.
+    const bool packs = g.packed_b == nullptr && g.m >= 16 * uk.mr;
+    const int64_t row_step = (tiles + 4 * threads - 1) / (4 * threads) * uk.mr;
+    // A last part of one row would take the vector-times-matrix path: other sums.
+    const bool free_rows = !packs && tiles >= 4 * threads && g.m % row_step != 1;
+    job.by_rows = free_rows || (strips < threads && tiles > strips);
+    const int64_t units = job.by_rows ? tiles : strips;
+    const int64_t parts = gemm_min(units, job.by_rows && !free_rows ? threads : 4 * threads);
     job.step = (units + parts - 1) / parts * (job.by_rows ? uk.mr : uk.nr);
     job.splits = ((job.by_rows ? g.m : g.n) + job.step - 1) / job.step;
   }
