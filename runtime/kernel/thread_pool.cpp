@@ -159,7 +159,10 @@ void* ThreadPool::worker_main(void* arg) {
           return core >= 0 && core == __atomic_load_n(&pool.caller_core_, __ATOMIC_RELAXED);
         });
     pthread_mutex_lock(&pool.mutex_);
-    while (pool.generation_ == seen && !pool.stop_) pthread_cond_wait(&pool.wake_, &pool.mutex_);
+    while (pool.generation_ == seen && !pool.stop_) {
+      __atomic_add_fetch(&pool.sleeps_, 1, __ATOMIC_RELAXED);
+      pthread_cond_wait(&pool.wake_, &pool.mutex_);
+    }
     const bool stop = pool.stop_;
     seen = pool.generation_;
     pthread_mutex_unlock(&pool.mutex_);

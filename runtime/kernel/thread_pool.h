@@ -43,6 +43,8 @@ class ThreadPool final {
   /// The last back-off period (0 before the first), for tests and statistics: read it on
   /// the thread that calls run().
   int64_t backoff_nanos() const { return backoff_.period(); }
+  /// How many times a worker went to sleep waiting for a job, for tests and statistics.
+  int64_t worker_sleeps() const { return __atomic_load_n(&sleeps_, __ATOMIC_RELAXED); }
 
  private:
   static void* worker_main(void* self);
@@ -82,6 +84,7 @@ class ThreadPool final {
   int caller_core_ = -1;
   bool shared_core_ = false;
   ThreadBackoff backoff_;  // touched only by the thread calling run()
+  int64_t sleeps_ = 0;     // atomic builtins
 };
 
 }  // namespace tailor

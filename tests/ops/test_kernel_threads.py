@@ -1,0 +1,81 @@
+"""The optimized kernels split over the kernel threads (runtime/kernel/parallel.h): the
+elementwise and row kernels (kernels/optimized/util/vec_parallel.h), max pooling by output
+rows, im2col convolutions by column blocks and Winograd's transforms by channels
+(util/conv_gemm.h, util/conv_winograd.h), and the GEMM's row parts. Each case is large
+enough to split (the cost rule's 128k); run with --threads 1, 2 and 3, every output is the
+1-thread one bit for bit, and the 1-thread one matches torch (the harness's tolerance)."""
+
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+from tests.conftest import REPO
+from tests.ops import harness
+from tests.ops.cases import Arg, Constant, OpCase
+
+_CONV = ("convolution.default", ("Float",))
+CASES = [
+    OpCase("gelu.default", ("Float",), [((3, 40, 129),)], name="threads"),
+    OpCase("gelu.default", ("Float",), [((3, 40, 129),)], kwargs={"approximate": "tanh"},
+           name="threads_tanh"),
+    OpCase("sigmoid.default", ("Float",), [((5, 99, 61),)], name="threads"),
+    OpCase("relu.default", ("Float",), [((2, 301, 257),)], name="threads"),
+    OpCase("_softmax.default", ("Float",), [((4, 64, 67),)], args=(-1, False), name="threads"),
+    OpCase("native_layer_norm.default", ("Float",),
+           [((300, 129), Arg([129]), (129,), (129,), Arg(1e-5))], name="threads"),
+    # One long row (split by columns) and many rows with a row operand (split by rows).
+    OpCase("add.Tensor", ("Float",), [((140003,), (140003,)), ((700, 257), (257,))],
+           name="threads"),
+    OpCase("mul.Tensor", ("Float",), [((700, 257), (700, 1))], name="threads"),
+    OpCase("mul.Scalar", ("Float",), [((3, 70001),)], args=(0.5,), name="threads"),
+    OpCase("max_pool2d_with_indices.default", ("Float",), [((2, 16, 57, 57),)],
+           args=([3, 3], [2, 2], [1, 1]), name="threads"),
+    # Stride 2 (im2col by column blocks, with a bias), a 7x7 over 3 channels, and a 3x3
+    # stride 1 of 32 channels (Winograd: its transforms split by channels).
+    OpCase(*_CONV, [((1, 8, 64, 64), Constant((16, 8, 3, 3)), Constant((16,)), Arg([2, 2]),
+                     Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1))],
+           domain="small", name="threads_im2col"),
+    OpCase(*_CONV, [((1, 3, 70, 70), Constant((16, 3, 7, 7)), Arg(None), Arg([2, 2]),
+                     Arg([3, 3]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1))],
+           domain="small", name="threads_7x7"),
+    OpCase(*_CONV, [((1, 32, 18, 18), Constant((32, 32, 3, 3)), Constant((32,)), Arg([1, 1]),
+                     Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1))],
+           domain="small", name="threads_winograd"),
+    # Row parts of a product without packing: 70 rows, and 65 (whose last row part would be
+    # a single row: columns then).
+    OpCase("mm.default", ("Float",), [((70, 300), (300, 40)), ((65, 300), (300, 40))],
+           domain="small", name="threads_rows"),
+]
+
+
+@pytest.fixture(scope="module")
+def threaded_build():
+    fingerprint = harness._exporter_fingerprint()
+    exported = {(c.id, "Float"): harness.export_case(c, "Float", fingerprint) for c in CASES}
+    return harness.build_library("optimized", harness.Selection(exported, {})), exported
+
+
+def _outputs(build, e, threads, folder):
+    outs = [os.path.join(folder, f"out_{threads}_{i}.npy") for i in range(len(e.expected))]
+    command = [build.runner, os.path.join(REPO, e.pte), "--threads", str(threads)]
+    for path in e.inputs:
+        command += ["--input", path]
+    for path in outs:
+        command += ["--output", path]
+    proc = subprocess.run(command, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    return [np.load(p) for p in outs]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_split_kernels_give_the_one_thread_results(threaded_build, case, tmp_path):
+    build, exported = threaded_build
+    e = exported[(case.id, "Float")]
+    one = _outputs(build, e, 1, str(tmp_path))
+    for got, want in zip(one, e.expected):
+        np.testing.assert_allclose(got, np.load(want), rtol=1e-5, atol=1e-5, err_msg=case.id)
+    for threads in (2, 3):
+        for got, want in zip(_outputs(build, e, threads, str(tmp_path)), one):
+            np.testing.assert_array_equal(got, want, err_msg=f"{case.id} --threads {threads}")
