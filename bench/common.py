@@ -25,13 +25,13 @@ def scons(*args: str, build_dir: str | None = None, jobs: int = 2) -> None:
 
 
 def run_runner(runner: str, program: str, *args: str, repeat: int, warmup: int = 1,
-               threads: int = 1) -> dict:
+               threads: int = 1, prefix: tuple = ()) -> dict:
     """The runner's --json summary (runner/summary.h: times_ms, min_ms, median_ms, outputs)
     of `repeat` timed runs of `program` after `warmup` untimed ones; ARGS go to the runner
-    as given (--input FILE, --check, ...)."""
+    as given (--input FILE, --check, ...); PREFIX before it (`chrt -r 10`)."""
     with tempfile.TemporaryDirectory() as tmp:
         summary = os.path.join(tmp, "summary.json")
-        cmd = [runner, program, *args, "--threads", str(threads), "--warmup", str(warmup),
+        cmd = [*prefix, runner, program, *args, "--threads", str(threads), "--warmup", str(warmup),
                "--repeat", str(repeat), "--json", summary]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:

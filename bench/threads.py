@@ -1,6 +1,7 @@
 """1 against 2 kernel threads, on an idle machine and beside a busy process.
 
-    .venv/bin/python bench/threads.py [--rounds 3] [--runs 10] [--baseline RUNNER] [--write]
+    .venv/bin/python bench/threads.py [--rounds 3] [--runs 10] [--baseline RUNNER] [--rt]
+                                      [--write]
 
 Workloads (the host build of bench/versus_onnxruntime.py, into build/bench-ort/): the demo
 GPT without its KV cache at T = 1 and 64, and torchvision's ResNet-18 on one 224x224
@@ -14,7 +15,10 @@ condition, measured side by side. --baseline RUNNER times a runner built from ot
 sources (e.g. the thread pool before a change, copied out of the same build) on the same
 programs in the same rounds. The load average before and after is printed beside the
 table: on a machine shared with other builds, compare ratios within one run. --write puts
-the table into BENCHMARKS.md under "## Threads".
+the table into BENCHMARKS.md under "## Threads". --rt runs the idle condition at real-time
+priority (`chrt -r 10`, the pool's threads inherit it): on a machine that other builds
+share it preempts them, so idle means idle; the busy conditions stay at normal priority
+(at real time the runner would take the busy loop's core, and there would be no contest).
 """
 
 import argparse
@@ -59,7 +63,7 @@ def busy_process(condition: str):
     return subprocess.Popen(pin + BUSY)
 
 
-def measure(runners: dict, out: str, work, rounds: int, runs: int) -> dict:
+def measure(runners: dict, out: str, work, rounds: int, runs: int, rt: bool = False) -> dict:
     """(runner, workload, condition, threads) -> median over rounds of the burst's
     median run, ms."""
     samples: dict = {}
@@ -71,9 +75,10 @@ def measure(runners: dict, out: str, work, rounds: int, runs: int) -> dict:
                     args = [a for path in inputs for a in ("--input", path)]
                     for label, runner in runners.items():
                         for threads in (1, 2):
+                            prefix = ("chrt", "-r", "10") if rt and condition == "idle" else ()
                             summary = run_runner(runner, os.path.join(out, stem + ".pte"),
                                                  *args, repeat=runs, warmup=2,
-                                                 threads=threads)
+                                                 threads=threads, prefix=prefix)
                             samples.setdefault((label, name, condition, threads), []).append(
                                 summary["median_ms"])
             finally:
@@ -103,6 +108,9 @@ def main(argv=None) -> int:
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--runs", type=int, default=10, help="timed runs per burst")
     p.add_argument("--baseline", help="another runner to time on the same programs")
+    p.add_argument("--rt", action="store_true",
+                   help="the idle condition at real-time priority (chrt -r 10; needs the "
+                        "right to it: root or CAP_SYS_NICE)")
     p.add_argument("--write", action="store_true", help="update BENCHMARKS.md")
     args = p.parse_args(argv)
     manifest = os.path.join(REPO, BUILD, "resnet18_224.yaml")
@@ -115,12 +123,15 @@ def main(argv=None) -> int:
     runners = {"this build": os.path.join(out, "bin", "runner")}
     if args.baseline:
         runners["baseline"] = os.path.abspath(args.baseline)
-    ms = measure(runners, out, work, args.rounds, args.runs)
+    if args.rt and subprocess.run(["chrt", "-r", "10", "true"]).returncode != 0:
+        sys.exit("error: --rt: chrt -r 10 is not allowed here (root or CAP_SYS_NICE)")
+    ms = measure(runners, out, work, args.rounds, args.runs, args.rt)
     after = os.getloadavg()[0]
     note = (f"{os.cpu_count()} cores shared with other builds (load average {before:.1f} "
             f"before, {after:.1f} after); {args.rounds} rounds of {args.runs} runs, the "
-            "median over rounds of each burst's median run. Compare the ratios, measured "
-            "side by side.")
+            "median over rounds of each burst's median run"
+            + ("; idle at real-time priority (chrt -r 10), busy at normal priority" if args.rt
+               else "") + ". Compare the ratios, measured side by side.")
     print(table(runners, work, ms))
     print("\n" + note)
     if args.write:
@@ -128,7 +139,7 @@ def main(argv=None) -> int:
             "1 against 2 kernel threads (the host build; `busy`: one `python -c 'while "
             "True: pass'` beside the runner, placed by the scheduler or pinned to CPU 0). "
             + note + " Command:\n\n    .venv/bin/python bench/threads.py --write"
-            + (" --baseline RUNNER" if args.baseline else "") + "\n\n" + table(runners, work, ms)))
+            + (" --baseline RUNNER" if args.baseline else "") + (" --rt" if args.rt else "") + "\n\n" + table(runners, work, ms)))
     return 0
 
 
