@@ -141,26 +141,28 @@ def _fuzz_target() -> str:
     return XNNPACK_TARGET if installed else "host"
 
 
-def fuzzer_build(seeds: str) -> tuple:
-    """(scons options, build directory) of the fuzzer variant for the seeds in `seeds`."""
+def fuzzer_build(seeds: str, select: str = "all") -> tuple:
+    """(scons options, build directory) of the fuzzer variant for the seeds in `seeds`:
+    with every kernel (select "all"), or with the seeds' kernels only ("used": minutes
+    less to compile; a mutated dtype is then refused at load instead of run)."""
     target = _fuzz_target()
     # Delegated seeds select kernels only where the runtime has their backend.
     programs = sorted(os.path.join(seeds, name) for name in os.listdir(seeds)
                       if target == XNNPACK_TARGET or not name.endswith("_xnnpack.pte"))
     listing = os.path.join(BUILD, "seed_programs.txt")
     write_text_atomic(listing, "".join(p + "\n" for p in programs))
-    options = ["target=" + target, "select=all", "sanitize=fuzzer", "programs=@" + listing,
-               "build_dir=" + SCONS_BUILD]
+    options = ["target=" + target, "select=" + select, "sanitize=fuzzer",
+               "programs=@" + listing, "build_dir=" + SCONS_BUILD]
     out = build_layout.output_dir(programs=programs, build_dir=SCONS_BUILD, target=target,
-                                  sanitize="fuzzer", select_all=True)
+                                  sanitize="fuzzer", select_all=select == "all")
     return options, os.path.join(REPO, out)
 
 
-def build_fuzzer(seeds: str, jobs: int = 2) -> str:
-    """Path of the fuzz target binary, built by SCons (up to date: a few seconds), as the
-    build's outputs.json names it."""
+def build_fuzzer(seeds: str, jobs: int = 2, select: str = "all") -> str:
+    """Path of the fuzz target binary (fuzzer_build's variant), built by SCons (up to date:
+    a few seconds), as the build's outputs.json names it."""
     clang()
-    options, out = fuzzer_build(seeds)
+    options, out = fuzzer_build(seeds, select)
     scons = os.path.join(os.path.dirname(sys.executable), "scons")
     proc = subprocess.run([scons, "-j%d" % jobs, *options], cwd=REPO, capture_output=True,
                           text=True)

@@ -7,6 +7,8 @@ pkg-config against the install prefixes of lib=shared and lib=static."""
 import os
 import subprocess
 
+import pytest
+
 from codegen import build_layout
 from tests.bindings.c_check import build_cmake_app, run_check
 from tests.bindings.conftest import BUILD
@@ -49,6 +51,7 @@ def test_c_program_runs_the_mlp(mlp_shared, tmp_path):
     assert proc.stderr == "", "the library prints nothing: errors go to tl_last_error()"
 
 
+@pytest.mark.slow  # a sanitized library of its own: minutes (.ci/run runs the tier)
 def test_c_program_under_asan(tmp_path):
     """The same calls, good and bad, against a sanitize=address library: no memory error,
     no leak."""

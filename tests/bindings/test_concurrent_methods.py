@@ -131,6 +131,7 @@ def test_a_methods_delegates_share_one_thread_pool(program):
     assert two == one                  # one pool for the method, not one per delegate
 
 
+@pytest.mark.slow  # a sanitized library of its own: minutes (.ci/run runs the tier)
 def test_no_data_race_under_thread_sanitizer(program, tmp_path):
     out = _build(program, "sanitize=thread")
     env = dict(os.environ, TSAN_OPTIONS="halt_on_error=1:exitcode=66")

@@ -1,9 +1,9 @@
 """Fuzzing as a habit: every test run fuzzes load + method load + execute for a while.
 
-fuzz/build.py builds the libFuzzer target (`scons sanitize=fuzzer select=all` for
-host-xnnpack: every library and the XNNPACK delegate; the first build takes minutes, then
-SCons keeps it up to date) and exports the seed programs; the run replays
-fuzz/regressions/ too. Longer runs: `python -m fuzz.build --run 600`.
+fuzz/build.py builds the libFuzzer target (`scons sanitize=fuzzer` for host-xnnpack:
+every library and the XNNPACK delegate; here with the kernels the seeds select, not
+select=all) and exports the seed programs; the run replays fuzz/regressions/ too. Longer
+runs: `python -m fuzz.build --run 600`.
 """
 
 import glob
@@ -41,10 +41,12 @@ REACHED = {
 
 @pytest.fixture(scope="module")
 def fuzzer():
-    """(binary, seeds directory): built (cached) by fuzz/build.py."""
+    """(binary, seeds directory): built (cached) by fuzz/build.py, with the seeds' kernels
+    only: every kernel under the sanitizers and libFuzzer's coverage takes minutes to
+    compile (`python -m fuzz.build`, for long runs, builds them all)."""
     seeds = build.build_seeds()
     try:
-        return build.build_fuzzer(seeds), seeds
+        return build.build_fuzzer(seeds, select="used"), seeds
     except build.Unavailable as e:
         pytest.skip("libFuzzer is not available: %s" % e)
 
