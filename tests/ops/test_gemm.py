@@ -107,13 +107,6 @@ def threaded_build():
 def test_threads_give_the_same_products(threaded_build, threads, tmp_path):
     build, exported = threaded_build
     for e in exported.values():
-        outs = [str(tmp_path / f"out_{i}.npy") for i in range(len(e.expected))]
-        command = [build.runner, os.path.join(REPO, e.pte), "--threads", threads]
-        for path in e.inputs:
-            command += ["--input", path]
-        for path in outs:
-            command += ["--output", path]
-        proc = subprocess.run(command, capture_output=True, text=True)
-        assert proc.returncode == 0, proc.stderr
+        outs = harness.run_outputs(build, e, str(tmp_path), int(threads))
         for got, want in zip(outs, e.expected):  # integer-valued: exact in any order
             np.testing.assert_array_equal(np.load(got), np.load(want), err_msg=e.case.id)

@@ -5,13 +5,9 @@ rows, im2col convolutions by column blocks and Winograd's transforms by channels
 enough to split (the cost rule's 128k); run with --threads 1, 2 and 3, every output is the
 1-thread one bit for bit, and the 1-thread one matches torch (the harness's tolerance)."""
 
-import os
-import subprocess
-
 import numpy as np
 import pytest
 
-from tests.conftest import REPO
 from tests.ops import harness
 from tests.ops.cases import Arg, Constant, OpCase
 
@@ -58,15 +54,7 @@ def threaded_build():
 
 
 def _outputs(build, e, threads, folder):
-    outs = [os.path.join(folder, f"out_{threads}_{i}.npy") for i in range(len(e.expected))]
-    command = [build.runner, os.path.join(REPO, e.pte), "--threads", str(threads)]
-    for path in e.inputs:
-        command += ["--input", path]
-    for path in outs:
-        command += ["--output", path]
-    proc = subprocess.run(command, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
-    return [np.load(p) for p in outs]
+    return [np.load(p) for p in harness.run_outputs(build, e, folder, threads)]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])

@@ -55,4 +55,4 @@ from tests.ops.harness.selection import (Selection, _dtypes_refused, assert_dele
 from tests.ops.harness.build import (LibraryBuild, build_library, build_programs,
                                      runner_path, scons)
 from tests.ops.harness.compare import (MOMENTS_FROM, SIGMAS, TOLERANCE, _NUMPY_FLOATS,
-                                       _within, check_drawn, run_and_compare)
+                                       _within, check_drawn, run_and_compare, run_outputs)

@@ -19,11 +19,12 @@ TOLERANCE = {"Float": (1e-5, 1e-5), "Double": (1e-10, 1e-10), "Half": (1e-3, 2e-
 _NUMPY_FLOATS = {np.float16: "Half", np.float32: "Float", np.float64: "Double"}
 
 
-def run_and_compare(build: LibraryBuild, exported: Exported, tmp_dir: str,
-                    threads: int = 1) -> None:
-    """Runs the program on its inputs (on `threads` threads); asserts each output matches
-    torch's."""
-    outputs = [os.path.join(tmp_dir, f"output_{i}.npy") for i in range(len(exported.expected))]
+def run_outputs(build: LibraryBuild, exported: Exported, tmp_dir: str,
+                threads: int = 1) -> list[str]:
+    """Runs the program on its inputs (on `threads` threads) into .npy files in `tmp_dir`;
+    asserts the run succeeded and returns the output paths."""
+    outputs = [os.path.join(tmp_dir, f"output_{threads}_{i}.npy")
+               for i in range(len(exported.expected))]
     command = [*build.emulator, build.runner, os.path.join(REPO, exported.pte)]
     if threads > 1:
         command += ["--threads", str(threads)]
@@ -40,6 +41,14 @@ def run_and_compare(build: LibraryBuild, exported: Exported, tmp_dir: str,
     where = f"TL_CPU_LEVEL={build.cpu_level} " if build.cpu_level else ""
     assert proc.returncode == 0, (f"{where}{' '.join(command)} exited {proc.returncode}:\n"
                                   f"{proc.stdout}{proc.stderr}")
+    return outputs
+
+
+def run_and_compare(build: LibraryBuild, exported: Exported, tmp_dir: str,
+                    threads: int = 1) -> None:
+    """Runs the program on its inputs (on `threads` threads); asserts each output matches
+    torch's."""
+    outputs = run_outputs(build, exported, tmp_dir, threads)
     for i, (got_path, want_path) in enumerate(zip(outputs, exported.expected)):
         got, want = np.load(got_path), np.load(want_path)
         where = f"{exported.case.id} ({exported.dtype}) output {i}"
