@@ -102,16 +102,20 @@ std::string Tokenizer::token_text(int32_t id) const {
   return token == nullptr ? std::string() : *token;
 }
 
+const std::string* Tokenizer::kept_token(int32_t id, bool skip_special_tokens) const {
+  const AddedToken* added = added_.find(id);
+  const std::string* text = added != nullptr ? &added->content : bpe_.token(id);
+  if (text == nullptr || (skip_special_tokens && added_.is_special_content(*text))) {
+    return nullptr;
+  }
+  return text;
+}
+
 bool Tokenizer::ends_in_open_byte_run(const std::vector<int32_t>& ids) const {
   if (decode_mode_ != DecodeMode::kDecoder || !decoder_.has_byte_fallback()) return false;
-  // Special tokens and unknown ids are left out of decode: the run goes on past them.
+  // The ids decode leaves out do not end the run.
   for (auto it = ids.rbegin(); it != ids.rend(); ++it) {
-    const AddedToken* added = added_.find(*it);
-    const std::string* model = added == nullptr ? bpe_.token(*it) : nullptr;
-    if (added == nullptr && model == nullptr) continue;
-    const std::string& text = added != nullptr ? added->content : *model;
-    if (added_.is_special_content(text)) continue;
-    return fallback_byte(text) >= 0;
+    if (const std::string* text = kept_token(*it, true)) return fallback_byte(*text) >= 0;
   }
   return false;
 }
@@ -120,12 +124,7 @@ std::string Tokenizer::decode(const std::vector<int32_t>& ids, bool skip_special
   if (format_ == Format::kSentencePiece) return sentencepiece_.decode(ids, !skip_special_tokens);
   std::vector<std::string> tokens;
   for (int32_t id : ids) {
-    const AddedToken* added = added_.find(id);
-    const std::string* model = added == nullptr ? bpe_.token(id) : nullptr;
-    if (added == nullptr && model == nullptr) continue;
-    const std::string& text = added != nullptr ? added->content : *model;
-    if (skip_special_tokens && added_.is_special_content(text)) continue;
-    tokens.push_back(text);
+    if (const std::string* text = kept_token(id, skip_special_tokens)) tokens.push_back(*text);
   }
   switch (decode_mode_) {
     case DecodeMode::kDecoder: {

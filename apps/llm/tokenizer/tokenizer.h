@@ -86,6 +86,9 @@ class Tokenizer final {
   enum class DecodeMode { kDecoder, kJoinWithSpaces, kRawBytes };
 
   std::string token_text(int32_t id) const;
+  /// The text decode takes for `id` into its decoder, or nullptr for an id it leaves out
+  /// (not in the vocabulary, or a special token when `skip_special_tokens`).
+  const std::string* kept_token(int32_t id, bool skip_special_tokens) const;
 
   Format format_ = Format::kNone;
   Bpe bpe_;
