@@ -31,8 +31,8 @@ def run_runner(runner: str, program: str, *args: str, repeat: int, warmup: int =
     as given (--input FILE, --check, ...); PREFIX before it (`chrt -r 10`)."""
     with tempfile.TemporaryDirectory() as tmp:
         summary = os.path.join(tmp, "summary.json")
-        cmd = [*prefix, runner, program, *args, "--threads", str(threads), "--warmup", str(warmup),
-               "--repeat", str(repeat), "--json", summary]
+        cmd = [*prefix, runner, program, *args, "--threads", str(threads), "--warmup",
+               str(warmup), "--repeat", str(repeat), "--json", summary]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             sys.exit(f"error: {' '.join(cmd)} exited {proc.returncode}:\n"

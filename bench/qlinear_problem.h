@@ -59,7 +59,9 @@ struct Problem {
     scales = static_cast<float*>(malloc(sizeof(float) * groups * n + 1));
     bias = static_cast<float*>(malloc(sizeof(float) * n + 1));
     for (int64_t i = 0; i < m * k; ++i) x[i] = bench::random_float();
-    for (int64_t i = 0; i < groups * n; ++i) scales[i] = 0.001f + fabsf(bench::random_float()) * 0.01f;
+    for (int64_t i = 0; i < groups * n; ++i) {
+      scales[i] = 0.001f + fabsf(bench::random_float()) * 0.01f;
+    }
     for (int64_t i = 0; i < n; ++i) bias[i] = bench::random_float();
     for (int64_t row = 0; row < n; ++row) {
       uint8_t* block = w + (row / kQBlock) * block_bytes;

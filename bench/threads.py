@@ -139,7 +139,8 @@ def main(argv=None) -> int:
             "1 against 2 kernel threads (the host build; `busy`: one `python -c 'while "
             "True: pass'` beside the runner, placed by the scheduler or pinned to CPU 0). "
             + note + " Command:\n\n    .venv/bin/python bench/threads.py --write"
-            + (" --baseline RUNNER" if args.baseline else "") + (" --rt" if args.rt else "") + "\n\n" + table(runners, work, ms)), keep_subsections=True)
+            + (" --baseline RUNNER" if args.baseline else "") + (" --rt" if args.rt else "")
+            + "\n\n" + table(runners, work, ms)), keep_subsections=True)
     return 0
 
 

@@ -18,10 +18,9 @@ namespace tailor {
 /// waking a sleeping thread costs more than most of them) unless it finds itself on the
 /// caller's core; the caller waits for a job's end spinning for 20 us. Then they sleep on
 /// a condition variable: a waiting thread never burns a core long that a preempted
-/// thread could use. Where the second core is taken (a
-/// busy process beside it), jobs run on the caller alone for a while (ThreadBackoff,
-/// runtime/kernel/thread_backoff.h). One job at a time: run() from several threads at once
-/// is not supported.
+/// thread could use. Where the second core is taken (a busy process beside it), jobs run
+/// on the caller alone for a while (ThreadBackoff, runtime/kernel/thread_backoff.h). One
+/// job at a time: run() from several threads at once is not supported.
 class ThreadPool final {
  public:
   static constexpr int kMaxThreads = 64;

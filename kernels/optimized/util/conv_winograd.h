@@ -171,10 +171,11 @@ struct WinogradFilters {
 };
 
 // V[xi][ic][q * tiles_w + tx] = (B^T d B)[xi] for the tiles of one band (tile rows
-// [ty0, ty0 + rows)) and `channels` input channels from src's first; B^T's rows are (1 0 -1 0), (0 1 1 0),
-// (0 -1 1 0), (0 1 0 -1). Each input row the band reads is first split into its even and
-// odd columns (zeros in the padding), so that tile tx's four columns are even[tx],
-// odd[tx], even[tx + 1], odd[tx + 1]: vectors across W tiles are contiguous loads.
+// [ty0, ty0 + rows)) and `channels` input channels from src's first; B^T's rows are
+// (1 0 -1 0), (0 1 1 0), (0 -1 1 0), (0 1 0 -1). Each input row the band reads is first
+// split into its even and odd columns (zeros in the padding), so that tile tx's four
+// columns are even[tx], odd[tx], even[tx + 1], odd[tx + 1]: vectors across W tiles are
+// contiguous loads.
 struct WinogradInput {
   // dst[e] = row[2 * e + first] for e < count, zeros outside the row's `width` columns
   // (and everywhere for a row of the padding, nullptr).
