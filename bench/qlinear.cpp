@@ -193,6 +193,21 @@ int time_all(int reps) {
   return 0;
 }
 
+// One 8da8w product of m x n x k with each kernel set: microseconds and GMAC/s.
+int time_shape(int64_t m, int64_t n, int64_t k, int reps) {
+  const QLinearKernels* sets[4];
+  const int count = kernel_sets(sets);
+  KernelContext one = context_on(nullptr);
+  Problem p(Scheme::Dynamic8, m, n, k, 1);
+  for (int s = 0; s < count; ++s) {
+    const double us = time_call(one, *sets[s], p, reps);
+    printf("%s %lldx%lldx%lld: %.1f us, %.1f GMAC/s\n", sets[s]->name,
+           static_cast<long long>(m), static_cast<long long>(n), static_cast<long long>(k), us,
+           static_cast<double>(m * n * k) / us * 1e-3);
+  }
+  return 0;
+}
+
 // One pass of a plain sum over `words` 64-bit words.
 __attribute__((noinline)) uint64_t plain_sum(const uint64_t* array, int64_t words) {
   uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
@@ -429,6 +444,10 @@ int decode(int reps, const char* against_label) {
 int main(int argc, char** argv) {
   if (argc >= 2 && strcmp(argv[1], "check") == 0) return check();
   if (argc >= 2 && strcmp(argv[1], "time") == 0) return time_all(argc >= 3 ? atoi(argv[2]) : 10);
+  if (argc >= 5 && strcmp(argv[1], "shape") == 0) {
+    return time_shape(atoll(argv[2]), atoll(argv[3]), atoll(argv[4]),
+                      argc >= 6 ? atoi(argv[5]) : 10);
+  }
   if (argc >= 2 && strcmp(argv[1], "stream") == 0) {
     return stream(argc >= 3 ? atoi(argv[2]) : 10, argc >= 4 ? atoi(argv[3]) : 1,
                   argc >= 5 ? atoll(argv[4]) : 1);

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from exporter.quantize.modules import (QuantizedEmbedding, QuantizedLinear,
-                                       QuantizedConv, QuantizedPointwiseConv, TiedEmbedding,
+from exporter.quantize.modules import (QuantizedConv, QuantizedConv2d, QuantizedEmbedding,
+                                       QuantizedLinear, QuantizedPointwiseConv, TiedEmbedding,
                                        dense, pointwise)
 from exporter.quantize.scheme import QuantizeSpec, parse_quantize
 
@@ -79,12 +79,30 @@ def _tied_spec(spec: QuantizeSpec) -> QuantizeSpec:
     return spec if spec.weight_bits == 8 else dataclasses.replace(spec, scheme="8da8w")
 
 
+def _fold_batch_norms(model: nn.Module) -> nn.Module:
+    """`model` with each BatchNorm2d folded into the Conv2d before it (torch.fx traces it:
+    a GraphModule with the same submodule paths), so a quantized convolution carries the
+    batch norm in its scales and bias, and eager (the self-check's reference) computes
+    what the runtime does. The exporter would fold a float convolution's batch norm
+    anyway (exporter/passes/batch_norm_folding.py), but not into a quantized one. A model
+    fx cannot trace stays as it is, its batch norms separate operators."""
+    modules = list(model.modules())
+    if not (any(isinstance(m, nn.BatchNorm2d) for m in modules)
+            and any(type(m) is nn.Conv2d for m in modules)):
+        return model
+    from torch.fx.experimental.optimization import fuse
+    try:
+        return fuse(model, inplace=True)
+    except Exception:   # noqa: BLE001 (any tracing failure: keep the model)
+        return model
+
+
 def quantize_model(module: nn.Module, spec: QuantizeSpec) -> tuple[nn.Module, QuantizeReport]:
     """A quantized deep copy of `module` (the original is left as it was). Linear layers
     first; then each embedding: one whose table is a quantized Linear's weight (tied)
     reads that Linear's table, which is int8 (_tied_spec) and stored once; any other
     becomes int8 per row."""
-    model = copy.deepcopy(module).eval()
+    model = _fold_batch_norms(copy.deepcopy(module).eval())
     tables = {id(m.weight) for m in model.modules()
               if type(m) is nn.Embedding and spec.embeddings}
     linears, embeddings, kept, shared = [], [], [], []
@@ -113,8 +131,11 @@ def quantize_model(module: nn.Module, spec: QuantizeSpec) -> tuple[nn.Module, Qu
         if why:
             kept.append((path, why))
             continue
-        setattr(parent, name, (QuantizedPointwiseConv if pointwise(child) else QuantizedConv)(
-            child, spec))
+        if spec.weight_bits == 8 and spec.dynamic_input:
+            setattr(parent, name, QuantizedConv2d(child))
+        else:
+            setattr(parent, name, (QuantizedPointwiseConv if pointwise(child) else QuantizedConv)(
+                child, spec))
         convolutions.append(path)
     for parent, name, path, child in _children(model):
         if type(child) is not nn.Embedding or not spec.embeddings:

@@ -11,6 +11,7 @@ import torch
 from torch import nn
 
 from exporter.quantize import ops  # noqa: F401  (registers the operators called below)
+from exporter.quantize.ops import conv_weight_rows
 from exporter.quantize.scheme import QuantizeSpec
 from exporter.quantize.weights import (pack_int4, pack_int8, quantize_int4_groups,
                                        quantize_int8_rows)
@@ -109,6 +110,28 @@ class QuantizedConv(nn.Module):
                   j * dw:j * dw + sw * (ow - 1) + 1:sw] for i in range(kh) for j in range(kw)]
         patches = torch.stack(taps, dim=2).permute(0, 3, 4, 1, 2)   # [n, oh, ow, c, kh*kw]
         return self.linear(patches.reshape(n, oh, ow, c * kh * kw)).permute(0, 3, 1, 2)
+
+
+class QuantizedConv2d(nn.Module):
+    """8da8w: a dense convolution (pointwise or not) as one tailor_quant::conv2d, each
+    image quantized to int8 at run time (one scale) and its patches multiplied by the
+    filters, int8 per output channel. Per image rather than per patch, as QuantizedConv
+    does: a patch is then a copy of the quantized input's bytes, not a row to quantize."""
+
+    def __init__(self, conv: nn.Conv2d):
+        super().__init__()
+        q, scales = quantize_int8_rows(conv_weight_rows(conv.weight))
+        self.register_buffer("weight", pack_int8(q))
+        self.register_buffer("weight_scales", scales.t().contiguous())   # [1, out]
+        self.register_buffer("bias", None if conv.bias is None
+                             else conv.bias.detach().float().clone())
+        self.window, self.stride = list(conv.kernel_size), list(conv.stride)
+        self.padding, self.dilation = list(conv.padding), list(conv.dilation)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.ops.tailor_quant.conv2d(x, self.weight, self.weight_scales, self.bias,
+                                             self.window, self.stride, self.padding,
+                                             self.dilation)
 
 
 class QuantizedEmbedding(nn.Module):

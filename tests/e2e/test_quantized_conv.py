@@ -1,10 +1,9 @@
-"""End to end, a CNN exported with `quantize:`: its 1x1 convolutions become the quantized
-linear over each pixel's channels (exporter/quantize/modules.py, QuantizedPointwiseConv:
-int8 weights per output channel, each pixel's channels quantized to int8 at run time in
-8da8w), with `convolutions: all` its 3x3 ones the quantized linear over each receptive
-field (QuantizedConv, a strided padded one too); its depthwise one stays float. One host
-runtime (scons run=1: the self-check compares with the quantized model in eager), then the
-runner against that model at every CPU level."""
+"""End to end, a CNN exported with `quantize: 8da8w`: its 1x1 convolutions and, with
+`convolutions: all`, its 3x3 ones (a strided padded one too) become tailor_quant::conv2d
+(exporter/quantize/modules.py, QuantizedConv2d: int8 weights per output channel, each
+image quantized to int8 at run time); its depthwise one stays float. One host runtime
+(scons run=1: the self-check compares with the quantized model in eager), then the runner
+against that model at every CPU level."""
 
 import os
 import subprocess
@@ -65,9 +64,9 @@ def test_self_check_and_kernels(built):
         assert f.read().strip().endswith("check passed")
     with open(build_layout.kernel_plan(out)) as f:
         plan = f.read()
-    # The dense convolutions run as the quantized linear; the depthwise one stays a
-    # convolution.
-    assert "tailor::quantized::native::linear_out" in plan
+    # The dense convolutions run as the quantized convolution; the depthwise one stays a
+    # float convolution.
+    assert "tailor::quantized::native::conv2d_out" in plan
     assert "aten::convolution.out" in plan
 
 

@@ -13,6 +13,7 @@ from exporter.export import export
 from exporter.manifest import parse_manifest
 from exporter.quantize.activations import fake_quantize_tokens, token_scales
 from exporter.quantize.apply import quantize_model
+from exporter.quantize.modules import QuantizedConv2d
 from exporter.quantize.scheme import QuantizeSpec, parse_quantize
 from exporter.quantize.weights import (dequantize, pack_int4, pack_int8, quantize_int4_groups,
                                        quantize_int8_rows, unpack)
@@ -131,7 +132,7 @@ class _Cnn(nn.Module):
         return self.mix(torch.relu(self.down(torch.relu(self.expand(x)))))
 
 
-@pytest.mark.parametrize("scheme", ["int8-weight", "8da8w", "8da4w"])
+@pytest.mark.parametrize("scheme", ["int8-weight", "8da4w"])
 def test_a_1x1_convolution_is_the_quantized_linear_over_each_pixel(scheme):
     torch.manual_seed(0)
     model = _Cnn().eval()
@@ -161,7 +162,7 @@ def test_a_1x1_convolution_is_the_quantized_linear_over_each_pixel(scheme):
                                                                    else 0.05)
 
 
-@pytest.mark.parametrize("scheme", ["int8-weight", "8da8w", "8da4w"])
+@pytest.mark.parametrize("scheme", ["int8-weight", "8da4w"])
 @pytest.mark.parametrize("stride, padding, dilation", [(1, 1, 1), (2, 1, 1), (2, 2, 2),
                                                        (1, 0, 1)])
 def test_a_3x3_convolution_is_the_quantized_linear_over_each_receptive_field(
@@ -190,6 +191,35 @@ def test_a_3x3_convolution_is_the_quantized_linear_over_each_receptive_field(
         assert (got - conv(x)).abs().max() < (0.3 if q.weight_bits == 4 else 0.05)
 
 
+@pytest.mark.parametrize("channels, window, stride, padding, dilation",
+                         [(32, 3, 1, 1, 1), (32, 3, 2, 1, 1), (30, 3, 2, 2, 2), (3, 3, 1, 0, 1),
+                          (64, 1, 1, 0, 1), (64, 1, 2, 0, 1)])
+def test_8da8w_convolutions_are_one_quantized_convolution(channels, window, stride, padding,
+                                                          dilation):
+    torch.manual_seed(0)
+    conv = nn.Conv2d(channels, 24, window, stride=stride, padding=padding,
+                     dilation=dilation).eval()
+    quantized, report = quantize_model(nn.Sequential(conv), parse_quantize(
+        {"scheme": "8da8w", "convolutions": "all"}))
+    assert report.convolutions == ("0",) and type(quantized[0]) is QuantizedConv2d
+    q = quantized[0]
+    # The weights: int8 per output channel over (window row, window column, channels
+    # padded to a multiple of 4).
+    cp = -(-channels // 4) * 4
+    rows = dequantize(q.weight, q.weight_scales, 8, window * window * cp)
+    filters = rows.reshape(24, window, window, cp)[..., :channels].permute(0, 3, 1, 2)
+    assert (rows.reshape(24, window, window, cp)[..., channels:] == 0).all()
+    x = torch.randn(2, channels, 11, 10)
+    with torch.no_grad():
+        got = quantized(x)
+        # Each image fake-quantized as one token, then the dequantized filters.
+        images = fake_quantize_tokens(x.reshape(2, -1)).reshape(x.shape)
+        want = torch.nn.functional.conv2d(images, filters, conv.bias, stride, padding, dilation)
+        torch.testing.assert_close(got, want, atol=1e-4, rtol=1e-4)
+        # Near the float convolution (outputs about 1): within 0.05.
+        assert (got - conv(x)).abs().max() < 0.05
+
+
 def test_depthwise_and_grouped_convolutions_stay_float():
     model = nn.Sequential(nn.Conv2d(32, 32, 3, groups=32), nn.Conv2d(32, 32, 3, groups=2),
                           nn.Conv2d(32, 32, 3, padding="same"))
@@ -199,14 +229,14 @@ def test_depthwise_and_grouped_convolutions_stay_float():
     assert "3 other convolution(s) kept in float" in report.summary()
 
 
-def test_a_quantized_cnn_program_calls_the_fused_linear_for_its_convolutions():
+def test_a_quantized_cnn_program_calls_the_quantized_convolution():
     torch.manual_seed(0)
     program = export(_Cnn().eval(), (torch.randn(1, 3, 8, 8),),
                      quantize={"scheme": "8da8w", "convolutions": "all"})
-    assert program.operators.count("tailor_quant::linear.out") == 1
+    assert "tailor_quant::linear.out" not in program.operators
     # The depthwise convolution is the one left.
     assert "aten::convolution.out" in program.operators
-    assert sum(c.op == "tailor_quant::linear.out" for c in program.kernel_calls()) == 4
+    assert sum(c.op == "tailor_quant::conv2d.out" for c in program.kernel_calls()) == 4
     assert sum(c.op == "aten::convolution.out" for c in program.kernel_calls()) == 1
     assert "4 convolution(s)" in program.quantization.summary()
 

@@ -60,8 +60,15 @@ struct QLinearArgs {
   const void* w = nullptr;
   const float* scales = nullptr;   // int8: [n]; int4: unused (the blocks hold them)
   const float* bias = nullptr;     // [n] or nullptr
-  float* out = nullptr;            // [m, n]
+  float* out = nullptr;            // [m, n], or as the strides say
+  int64_t out_row_stride = 0;      // 0: n, each row's outputs side by side
+  int64_t out_col_stride = 1;      // tailor_quant::conv2d writes NCHW: m apart
 };
+
+// Where output (row, col) goes.
+inline float* qlinear_out(const QLinearArgs& a, int64_t row, int64_t col) {
+  return a.out + row * (a.out_row_stride != 0 ? a.out_row_stride : a.n) + col * a.out_col_stride;
+}
 
 // The best kernels this CPU may run (cpu_level() and cpu_has_avx512_vnni() follow the
 // TL_CPU_LEVEL cap, which is how tests pick a lower set).
@@ -127,10 +134,10 @@ struct QLinearChunk {
   const QLinearKernels* kernels;
   const QLinearArgs* a;
   int64_t m0, rows, kp, block_bytes;
-  const int8_t* buffer;     // quantized rows, kp apart (dynamic)
-  const int32_t* sums;      // qlinear_row_sums() per row, sum_stride apart
+  int8_t* buffer;           // quantized rows, kp apart (dynamic)
+  int32_t* sums;            // qlinear_row_sums() per row, sum_stride apart
   int64_t sum_stride;
-  const float* row_scale;   // per row (dynamic)
+  float* row_scale;         // per row (dynamic)
   int64_t blocks_per_task;  // of 8 weight rows
 };
 
@@ -143,11 +150,11 @@ inline int64_t qlinear_decode(const QLinearChunk& c, int64_t b0, int64_t b1) {
   const int64_t end = qlinear_min(b1, a.n / kQBlock);
   const bool fits = a.weight_bits == 4 ? kernels.decode_int4 != nullptr
                                        : kernels.decode_int8 != nullptr;
-  if (c.rows != 1 || !a.dynamic_input || !fits || end <= b0) return b0;
+  if (c.rows != 1 || !a.dynamic_input || !fits || end <= b0 || a.out_col_stride != 1) return b0;
   const int64_t n0 = b0 * kQBlock;
   const uint8_t* w = static_cast<const uint8_t*>(a.w) + b0 * c.block_bytes;
   const float* bias = a.bias != nullptr ? a.bias + n0 : nullptr;
-  float* out = a.out + c.m0 * a.n + n0;
+  float* out = qlinear_out(a, c.m0, n0);
   if (a.weight_bits == 4) {
     kernels.decode_int4(c.buffer, a.k, w, end - b0, a.groups, c.sums, c.row_scale[0], bias,
                         out);
@@ -217,10 +224,10 @@ inline int64_t qlinear_prefill(const QLinearChunk& c, int64_t b0, int64_t b1,
     qlinear_prefill_pair(c, w0, w1, unpacked, totals);
     // The general path's epilogue (its int4 weight scale is 1).
     for (int64_t r = 0; r < c.rows; ++r) {
-      float* out = a.out + (c.m0 + r) * a.n + n0;
+      float* out = qlinear_out(a, c.m0 + r, n0);
       for (int64_t col = 0; col < valid; ++col) {
         const float bias = a.bias != nullptr ? a.bias[n0 + col] : 0.0f;
-        out[col] = a.weight_bits == 4
+        out[col * a.out_col_stride] = a.weight_bits == 4
                        ? totals[r * 16 + col] * c.row_scale[r] + bias
                        : static_cast<float>(itotals[r * 16 + col]) * a.scales[n0 + col] *
                                  c.row_scale[r] + bias;
@@ -266,7 +273,8 @@ inline void qlinear_blocks(const QLinearChunk& c, int64_t b0, int64_t b1, Kernel
         for (int64_t col = 0; col < kQBlock; ++col) {
           result[col] = acc[r * kQBlock + col] * w_scale[col] * x_scale + bias[col];
         }
-        __builtin_memcpy(a.out + (c.m0 + t + r) * a.n + n0, result, valid * sizeof(float));
+        float* out = qlinear_out(a, c.m0 + t + r, n0);
+        for (int64_t col = 0; col < valid; ++col) out[col * a.out_col_stride] = result[col];
       }
     }
   }
@@ -279,46 +287,62 @@ inline void qlinear_task(void* context, int64_t i, ::tailor::KernelScratch& scra
                  scratch);
 }
 
-/// The product with `kernels`, each chunk's weight blocks split over ctx's threads when
-/// the chunk has work enough (every task reads the chunk's quantized rows and writes its
-/// own columns of out, so the results do not depend on the split). False, with nothing
-/// computed, when ctx's scratch slice has less than kQLinearScratchBytes.
-inline bool qlinear(KernelContext& ctx, const QLinearKernels& kernels, const QLinearArgs& a) {
-  const int64_t kp = qlinear_padded_k(a.k);
-  const int64_t chunk = qlinear_chunk_rows(a.k, a.groups, a.weight_bits, a.dynamic_input);
-  const int64_t blocks = (a.n + kQBlock - 1) / kQBlock;
-  KernelScratch& scratch = ctx.scratch();
-  ScratchScope scope(scratch);
+/// A chunk for `a` on the buffers of a chunk's quantized rows, from `scratch` (nullptr
+/// buffers when it has too little room; they last as long as the caller's ScratchScope).
+inline QLinearChunk qlinear_chunk_buffers(KernelScratch& scratch, const QLinearKernels& kernels,
+                                          const QLinearArgs& a) {
   int8_t* buffer = scratch.allocate<int8_t>(kQRowBuffer);
   int32_t* sums = scratch.allocate<int32_t>(kQSumBuffer);
   float* row_scale = scratch.allocate<float>(kQMaxChunkRows);
-  if (buffer == nullptr || sums == nullptr || row_scale == nullptr) return false;
-  const int64_t sum_stride = qlinear_row_sums(a.k, a.groups, a.weight_bits);
-  QLinearChunk c{&kernels, &a, 0, 0, kp, qlinear_block_bytes(a.k, a.groups, a.weight_bits),
-                 buffer, sums, sum_stride, row_scale, blocks};
+  return QLinearChunk{&kernels, &a, 0, 0, qlinear_padded_k(a.k),
+                      qlinear_block_bytes(a.k, a.groups, a.weight_bits),
+                      buffer, sums, qlinear_row_sums(a.k, a.groups, a.weight_bits),
+                      row_scale, 0};
+}
+
+/// Every weight block of a chunk whose rows are in its buffers (quantized, with their
+/// sums, when dynamic), split over ctx's threads when the chunk has work enough (every
+/// task reads the chunk's rows and writes its own columns of out, so the results do not
+/// depend on the split).
+inline void qlinear_chunk(KernelContext& ctx, QLinearChunk& c) {
+  const QLinearArgs& a = *c.a;
+  const int64_t blocks = (a.n + kQBlock - 1) / kQBlock;
+  const int64_t threads = ctx.threads();
+  if (threads > 1 && blocks > 1 && c.rows * a.n * a.k >= kQParallelMin) {
+    // A few parts per thread: one the system delays leaves its share to the others.
+    const int64_t parts = qlinear_min(blocks, 4 * threads);
+    c.blocks_per_task = (blocks + parts - 1) / parts;
+    c.blocks_per_task += c.blocks_per_task % 2;  // whole pairs for the prefill GEMM
+    ctx.parallel_for((blocks + c.blocks_per_task - 1) / c.blocks_per_task, &qlinear_task, &c);
+  } else {
+    c.blocks_per_task = blocks;
+    qlinear_blocks(c, 0, blocks, ctx.scratch());
+  }
+}
+
+/// The product with `kernels`, chunk by chunk: each chunk's rows quantized, then its
+/// weight blocks (qlinear_chunk). False, with nothing computed, when ctx's scratch slice
+/// has less than kQLinearScratchBytes.
+inline bool qlinear(KernelContext& ctx, const QLinearKernels& kernels, const QLinearArgs& a) {
+  const int64_t chunk = qlinear_chunk_rows(a.k, a.groups, a.weight_bits, a.dynamic_input);
+  ScratchScope scope(ctx.scratch());
+  QLinearChunk c = qlinear_chunk_buffers(ctx.scratch(), kernels, a);
+  if (c.buffer == nullptr || c.sums == nullptr || c.row_scale == nullptr) return false;
   for (c.m0 = 0; c.m0 < a.m; c.m0 += chunk) {
     c.rows = qlinear_min(chunk, a.m - c.m0);
     const bool prefill = qlinear_prefill_fits(c);
     if (a.dynamic_input) {
       for (int64_t r = 0; r < c.rows; ++r) {
-        row_scale[r] = kernels.quantize(a.x + (c.m0 + r) * a.k, a.k, kp, buffer + r * kp);
+        int8_t* row = c.buffer + r * c.kp;
+        c.row_scale[r] = kernels.quantize(a.x + (c.m0 + r) * a.k, a.k, c.kp, row);
         if (a.weight_bits == 4) {
-          group_sums(buffer + r * kp, a.groups, a.k / a.groups, sums + r * sum_stride);
+          group_sums(row, a.groups, a.k / a.groups, c.sums + r * c.sum_stride);
         } else if (prefill) {
-          span_sums(buffer + r * kp, kp, kQUnpackInputs, sums + r * sum_stride);
+          span_sums(row, c.kp, kQUnpackInputs, c.sums + r * c.sum_stride);
         }
       }
     }
-    const int64_t threads = ctx.threads();
-    if (threads > 1 && blocks > 1 && c.rows * a.n * a.k >= kQParallelMin) {
-      // A few parts per thread: one the system delays leaves its share to the others.
-      const int64_t parts = qlinear_min(blocks, 4 * threads);
-      c.blocks_per_task = (blocks + parts - 1) / parts;
-      c.blocks_per_task += c.blocks_per_task % 2;  // whole pairs for the prefill GEMM
-      ctx.parallel_for((blocks + c.blocks_per_task - 1) / c.blocks_per_task, &qlinear_task, &c);
-    } else {
-      qlinear_blocks(c, 0, blocks, scratch);
-    }
+    qlinear_chunk(ctx, c);
   }
   return true;
 }

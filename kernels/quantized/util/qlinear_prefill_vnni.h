@@ -116,16 +116,16 @@ TL_QLINEAR_VNNI512 void prefill_int8_vnni_rows(const int8_t* x, int64_t ldx,
 inline void prefill_int8_vnni(const int8_t* x, int64_t ldx, int64_t rows, const uint8_t* unpacked,
                               int64_t quads, const int32_t* sums, int64_t sum_stride,
                               int32_t* itotals) {
-  qlinear_prefill_tiles<8>(
-      rows,
-      [&](int64_t r) {
-        prefill_int8_vnni_rows<8>(x + r * ldx, ldx, unpacked, quads, sums + r * sum_stride,
-                                  sum_stride, itotals + r * 16);
-      },
-      [&](int64_t r) {
-        prefill_int8_vnni_rows<1>(x + r * ldx, ldx, unpacked, quads, sums + r * sum_stride,
-                                  sum_stride, itotals + r * 16);
-      });
+  auto rows_at = [&](auto kernel, int64_t r) {
+    kernel(x + r * ldx, ldx, unpacked, quads, sums + r * sum_stride, sum_stride,
+           itotals + r * 16);
+  };
+  // Tiles of 8 rows, then of 4 (a convolution's chunks of whole image rows leave up to 7
+  // over, where one row at a time loads the weights for each), then one at a time.
+  int64_t r = 0;
+  for (; r + 8 <= rows; r += 8) rows_at(&prefill_int8_vnni_rows<8>, r);
+  for (; r + 4 <= rows; r += 4) rows_at(&prefill_int8_vnni_rows<4>, r);
+  for (; r < rows; ++r) rows_at(&prefill_int8_vnni_rows<1>, r);
 }
 
 #undef TL_QLINEAR_VNNI512

@@ -12,21 +12,34 @@
 
 namespace tailor::quantized {
 
-// Quantizes x[0, k) into out[0, k), zeroes out[k, k_padded), returns the scale.
-inline float quantize_row(const float* x, int64_t k, int64_t k_padded, int8_t* out) {
+// The largest |x| over x[0, k).
+inline float abs_max(const float* x, int64_t k) {
   float amax = 0.0f;
   for (int64_t i = 0; i < k; ++i) {
     const float a = __builtin_fabsf(x[i]);
     amax = a > amax ? a : amax;
   }
-  float scale = amax / 127.0f;
-  scale = scale > 0.0f ? scale : 1.0f;
+  return amax;
+}
+
+// The scale of values whose largest magnitude is amax.
+inline float quantize_scale(float amax) {
+  const float scale = amax / 127.0f;
+  return scale > 0.0f ? scale : 1.0f;
+}
+
+// One value, with inverse = 1 / its scale.
+inline int8_t quantize_value(float x, float inverse) {
+  float q = __builtin_nearbyintf(x * inverse);
+  q = q < -127.0f ? -127.0f : (q > 127.0f ? 127.0f : q);
+  return static_cast<int8_t>(q);
+}
+
+// Quantizes x[0, k) into out[0, k), zeroes out[k, k_padded), returns the scale.
+inline float quantize_row(const float* x, int64_t k, int64_t k_padded, int8_t* out) {
+  const float scale = quantize_scale(abs_max(x, k));
   const float inverse = 1.0f / scale;
-  for (int64_t i = 0; i < k; ++i) {
-    float q = __builtin_nearbyintf(x[i] * inverse);
-    q = q < -127.0f ? -127.0f : (q > 127.0f ? 127.0f : q);
-    out[i] = static_cast<int8_t>(q);
-  }
+  for (int64_t i = 0; i < k; ++i) out[i] = quantize_value(x[i], inverse);
   for (int64_t i = k; i < k_padded; ++i) out[i] = 0;
   return scale;
 }

@@ -19,6 +19,17 @@ def _qlinear(m: tuple, n: int, k: int, bits: int, groups: int, bias: bool = True
             Constant((n,), "Float") if bias else None)
 
 
+def _qconv(shape: tuple, out_channels: int, window: tuple, stride: tuple, padding: tuple,
+           dilation: tuple, bias: bool = True) -> tuple:
+    """One call of tailor_quant::conv2d: an NCHW input, int8 weights packed as the
+    linear's over (window rows, window columns, channels padded to 4), scales [1, out]."""
+    k = window[0] * window[1] * -(-shape[1] // 4) * 4
+    return (In(shape), Constant((-(-out_channels // 8), k * 8), "Char"),
+            Constant((1, out_channels), "Float", domain="positive"),
+            Constant((out_channels,), "Float") if bias else None,
+            Arg(list(window)), Arg(list(stride)), Arg(list(padding)), Arg(list(dilation)))
+
+
 # The quantized library (kernels/quantized/, manifests/kernels/quantized.yaml). Linear:
 # 1 to 9 rows cross the 4-row tiles of util/qlinear.h, 3, 5, 13 and 17 outputs partial
 # blocks of 8, k = 70 and 37 partial quads of inputs, several groups per row the
@@ -62,6 +73,19 @@ CASES = [
            [_qlinear((1,), 8, 64, 8, 1), _qlinear((7,), 3, 37, 8, 1),
             _qlinear((2, 2), 5, 64, 8, 1, bias=False)],
            args=(8, False), name="int8_weight", atol=1e-4, rtol=1e-5),
+    # The quantized convolution (util/qconv.h): 3 channels padded to 4, 13 outputs (a
+    # partial block), a strided 1x1, a dilated strided 3x2 window without bias; 4200
+    # columns of 16 channels hold 15 input rows in the band (several bands a call, a
+    # chunk a part of one output row); on 2 threads too.
+    OpCase("tailor_quant::conv2d.default", ("Float",),
+           [_qconv((2, 3, 9, 11), 13, (3, 3), (1, 1), (1, 1), (1, 1)),
+            _qconv((1, 8, 7, 6), 16, (1, 1), (2, 2), (0, 0), (1, 1)),
+            _qconv((1, 5, 10, 9), 9, (3, 2), (2, 1), (1, 0), (2, 1), bias=False),
+            _qconv((1, 16, 20, 4200), 8, (3, 3), (1, 2), (1, 1), (1, 1))],
+           name="8da8w", atol=1e-3, rtol=1e-5),
+    OpCase("tailor_quant::conv2d.default", ("Float",),
+           [_qconv((1, 20, 14, 14), 40, (3, 3), (1, 1), (1, 1), (1, 1))],
+           name="8da8w_threads", atol=1e-3, rtol=1e-5, threads=2),
     # Lookups in a linear's packed table (a tied embedding): 13 rows end in a partial
     # block of 8, 70 inputs in a partial quad (int8); two groups per row (int4).
     OpCase("tailor_quant::embedding.default", ("Float",),

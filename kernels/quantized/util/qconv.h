@@ -1,0 +1,202 @@
+// The dense convolution behind tailor_quant::conv2d.out (kernels/quantized/op_conv2d.cpp):
+// util/qlinear.h's int8 product over each output pixel's receptive field,
+//
+//   out[n, o, y, x] = x_scale[n] * w_scale[o] * sum_{i, j, c} xq[n, c, y * sh - ph + i * dh,
+//                         x * sw - pw + j * dw] * w[o, i, j, c] + bias[o]   (zero outside),
+//
+// with each image quantized as one token (exporter/quantize/activations.py: x_scale =
+// max|image| / 127). Input rows are quantized once into a band of int8 NHWC rows whose
+// channels are padded to a multiple of 4, so each tap of a patch is whole 4-byte words
+// and a patch row (taps x padded channels, the order of the weights) needs no padding at
+// its end. A chunk of output pixels gathers its patches into the linear's row buffer and
+// runs its GEMM, which writes the outputs as NCHW columns. Quantizing the image once
+// (instead of each patch, as tailor_quant::linear would) makes a patch a copy of bytes.
+#pragma once
+
+#include <stdint.h>
+
+#include "kernels/quantized/util/qconv_avx2.h"
+#include "kernels/quantized/util/qlinear.h"
+#include "runtime/kernel/cpu_level.h"
+#include "runtime/kernel/kernel_context.h"
+
+namespace tailor::quantized {
+
+// The band of quantized input rows (and each pixel's sum): every input row an output
+// row reads must fit in it.
+inline constexpr int64_t kQConvBandBytes = 1024 * 1024;
+// The manifest's scratch_bytes of tailor_quant::conv2d.out: the band, then the linear's.
+inline constexpr size_t kQConvScratchBytes = kQConvBandBytes + kQLinearScratchBytes;
+
+struct QConvShape {
+  int64_t batch = 0, channels = 0, height = 0, width = 0;  // input
+  int64_t out_channels = 0, out_height = 0, out_width = 0;
+  int64_t kh = 1, kw = 1, sh = 1, sw = 1, ph = 0, pw = 0, dh = 1, dw = 1;
+
+  int64_t padded_channels() const { return (channels + 3) / 4 * 4; }
+  int64_t patch() const { return kh * kw * padded_channels(); }  // the linear's k
+  // A band row's bytes: its pixels' channels, then their sums.
+  int64_t band_row_bytes() const { return width * (padded_channels() + 4); }
+  // Input rows one output row reads.
+  int64_t rows_per_output_row() const { return (kh - 1) * dh + 1; }
+};
+
+// Whether one output row's input rows fit the band and a patch row the linear's buffer.
+inline bool qconv_fits(const QConvShape& s) {
+  return s.rows_per_output_row() * s.band_row_bytes() <= kQConvBandBytes &&
+         qlinear_chunk_rows(s.patch(), 1, 8, true) >= 1;
+}
+
+// Input rows [y0, y1) quantized: q int8 [rows, width, padded channels], sums int32 [rows,
+// width] (a pixel's channels summed).
+struct QConvBand {
+  int8_t* q = nullptr;
+  int32_t* sums = nullptr;
+  int64_t y0 = 0, y1 = 0;
+};
+
+// The largest |x| of an image, on vectors where the CPU has them.
+inline float qconv_abs_max(const float* x, int64_t k) {
+#if defined(__x86_64__)
+  if (cpu_level() >= CpuLevel::Avx2) return abs_max_avx2(x, k);
+#endif
+  return abs_max(x, k);
+}
+
+// Input rows [y0, y1) of one image (float CHW) quantized with `inverse` into the band.
+inline void qconv_quantize_rows(const float* image, const QConvShape& s, int64_t y0, int64_t y1,
+                                float inverse, QConvBand& band) {
+  const int64_t cp = s.padded_channels(), plane = s.height * s.width;
+  band.y0 = y0;
+  band.y1 = y1;
+  band.sums = reinterpret_cast<int32_t*>(band.q + (y1 - y0) * s.width * cp);
+  for (int64_t y = y0; y < y1; ++y) {
+    int8_t* q = band.q + (y - y0) * s.width * cp;
+    int32_t* sums = band.sums + (y - y0) * s.width;
+#if defined(__x86_64__)
+    if (cpu_level() >= CpuLevel::Avx2) {
+      qconv_quantize_row_avx2(image, plane, s.channels, cp, y, s.width, inverse, q, sums);
+      continue;
+    }
+#endif
+    for (int64_t x = 0; x < s.width; ++x) {
+      int32_t total = 0;
+      for (int64_t c = 0; c < cp; ++c) {
+        const int8_t v = c < s.channels
+                             ? quantize_value(image[c * plane + y * s.width + x], inverse)
+                             : int8_t{0};
+        q[x * cp + c] = v;
+        total += v;
+      }
+      sums[x] = total;
+    }
+  }
+}
+
+// The patch rows of output pixels [p0, p1) into rows (s.patch() apart). With tap_sums,
+// each row's sums over the prefill GEMM's spans (which then hold whole taps: see
+// qconv2d) into sums (sum_stride apart), from the pixels' sums.
+inline void qconv_gather(const QConvBand& band, const QConvShape& s, int64_t p0, int64_t p1,
+                         int8_t* rows, bool tap_sums, int32_t* sums, int64_t sum_stride) {
+  const int64_t cp = s.padded_channels();
+  const int64_t taps_per_span = kQUnpackInputs / cp;
+  int64_t oy = p0 / s.out_width, ox = p0 % s.out_width;
+  for (int64_t p = p0; p < p1; ++p) {
+    int8_t* out = rows + (p - p0) * s.patch();
+    int32_t* span_sum = sums + (p - p0) * sum_stride;
+    if (tap_sums) __builtin_memset(span_sum, 0, sum_stride * sizeof(int32_t));
+    int64_t taps_left = taps_per_span;  // in the span span_sum adds up
+    for (int64_t i = 0; i < s.kh; ++i) {
+      const int64_t iy = oy * s.sh - s.ph + i * s.dh;
+      for (int64_t j = 0; j < s.kw; ++j, out += cp) {
+        if (taps_left-- == 0) {
+          ++span_sum;
+          taps_left = taps_per_span - 1;
+        }
+        const int64_t ix = ox * s.sw - s.pw + j * s.dw;
+        if (iy < 0 || iy >= s.height || ix < 0 || ix >= s.width) {
+          __builtin_memset(out, 0, cp);
+          continue;
+        }
+        const int64_t pixel = (iy - band.y0) * s.width + ix;
+        const int8_t* in = band.q + pixel * cp;
+        if (cp <= 16) {  // the stem's 3 channels and other narrow inputs: words, no call
+          for (int64_t b = 0; b < cp; b += 4) __builtin_memcpy(out + b, in + b, 4);
+        } else {
+          __builtin_memcpy(out, in, cp);
+        }
+        if (tap_sums) *span_sum += band.sums[pixel];
+      }
+    }
+    if (++ox == s.out_width) {
+      ox = 0;
+      ++oy;
+    }
+  }
+}
+
+/// The convolution of x (float NCHW) into out (float NCHW) with weights packed as
+/// tailor_quant::linear's int8 ones over s.patch() inputs. False, with nothing computed,
+/// when ctx's scratch slice has less than kQConvScratchBytes; qconv_fits(s) must hold.
+inline bool qconv2d(KernelContext& ctx, const QConvShape& s, const float* x, const int8_t* w,
+                    const float* w_scales, const float* bias, float* out) {
+  QLinearArgs a;
+  a.m = s.out_height * s.out_width;
+  a.n = s.out_channels;
+  a.k = s.patch();
+  a.w = w;
+  a.scales = w_scales;
+  a.bias = bias;
+  a.out_row_stride = 1;  // NCHW: an output pixel's channels lie a plane apart
+  a.out_col_stride = a.m;
+  KernelScratch& scratch = ctx.scratch();
+  ScratchScope scope(scratch);
+  QConvBand band;
+  band.q = scratch.allocate<int8_t>(kQConvBandBytes);
+  QLinearChunk c = qlinear_chunk_buffers(scratch, qlinear_kernels(), a);
+  if (band.q == nullptr || c.buffer == nullptr || c.sums == nullptr || c.row_scale == nullptr) {
+    return false;
+  }
+  // Chunks of whole output rows while a row fits the linear's chunk, else parts of one.
+  const int64_t chunk = qlinear_chunk_rows(a.k, 1, 8, true);
+  const int64_t band_rows = kQConvBandBytes / s.band_row_bytes();
+  const int64_t out_rows_in_band = (band_rows - s.rows_per_output_row()) / s.sh + 1;
+  const int64_t out_rows = s.out_width <= chunk
+                               ? qlinear_min(chunk / s.out_width, out_rows_in_band)
+                               : 1;
+  // A patch's sums over the GEMM's spans come from its pixels' when no tap straddles two.
+  const bool whole_taps = a.k <= kQUnpackInputs || kQUnpackInputs % s.padded_channels() == 0;
+  const int64_t plane = s.channels * s.height * s.width;
+  for (int64_t n = 0; n < s.batch; ++n) {
+    const float* image = x + n * plane;
+    a.out = out + n * s.out_channels * a.m;
+    const float scale = quantize_scale(qconv_abs_max(image, plane));
+    band.y0 = band.y1 = 0;
+    for (int64_t oy0 = 0; oy0 < s.out_height; oy0 += out_rows) {
+      const int64_t oy1 = qlinear_min(s.out_height, oy0 + out_rows);
+      const int64_t need0 = oy0 * s.sh - s.ph > 0 ? oy0 * s.sh - s.ph : 0;
+      const int64_t need1 = qlinear_min(s.height, (oy1 - 1) * s.sh - s.ph +
+                                                      s.rows_per_output_row());
+      if (need0 < band.y0 || need1 > band.y1) {
+        qconv_quantize_rows(image, s, need0, qlinear_min(s.height, need0 + band_rows),
+                            1.0f / scale, band);
+      }
+      for (c.m0 = oy0 * s.out_width; c.m0 < oy1 * s.out_width; c.m0 += c.rows) {
+        c.rows = qlinear_min(chunk, oy1 * s.out_width - c.m0);
+        const bool sums = qlinear_prefill_fits(c);
+        qconv_gather(band, s, c.m0, c.m0 + c.rows, c.buffer, sums && whole_taps, c.sums,
+                     c.sum_stride);
+        for (int64_t r = 0; r < c.rows; ++r) {
+          c.row_scale[r] = scale;
+          if (sums && !whole_taps) {
+            span_sums(c.buffer + r * c.kp, c.kp, kQUnpackInputs, c.sums + r * c.sum_stride);
+          }
+        }
+        qlinear_chunk(ctx, c);
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace tailor::quantized
