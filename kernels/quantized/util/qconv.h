@@ -25,8 +25,13 @@ namespace tailor::quantized {
 // The band of quantized input rows (and each pixel's sum): every input row an output
 // row reads must fit in it.
 inline constexpr int64_t kQConvBandBytes = 1024 * 1024;
-// The manifest's scratch_bytes of tailor_quant::conv2d.out: the band, then the linear's.
-inline constexpr size_t kQConvScratchBytes = kQConvBandBytes + kQLinearScratchBytes;
+// A chunk's patch rows: 4 times the linear's, so a chunk holds whole image rows (56 pixels
+// of 4608 inputs) and the GEMM unpacks each weight block for more rows.
+inline constexpr int64_t kQConvRowBytes = 4 * kQRowBuffer;
+// The manifest's scratch_bytes of tailor_quant::conv2d.out: the band, then the linear's
+// buffers with kQConvRowBytes of rows.
+inline constexpr size_t kQConvScratchBytes =
+    kQConvBandBytes + kQLinearScratchBytes - kQRowBuffer + kQConvRowBytes;
 
 struct QConvShape {
   int64_t batch = 0, channels = 0, height = 0, width = 0;  // input
@@ -44,7 +49,7 @@ struct QConvShape {
 // Whether one output row's input rows fit the band and a patch row the linear's buffer.
 inline bool qconv_fits(const QConvShape& s) {
   return s.rows_per_output_row() * s.band_row_bytes() <= kQConvBandBytes &&
-         qlinear_chunk_rows(s.patch(), 1, 8, true) >= 1;
+         qlinear_chunk_rows(s.patch(), 1, 8, true, kQConvRowBytes) >= 1;
 }
 
 // Input rows [y0, y1) quantized: q int8 [rows, width, padded channels], sums int32 [rows,
@@ -153,17 +158,23 @@ inline bool qconv2d(KernelContext& ctx, const QConvShape& s, const float* x, con
   ScratchScope scope(scratch);
   QConvBand band;
   band.q = scratch.allocate<int8_t>(kQConvBandBytes);
-  QLinearChunk c = qlinear_chunk_buffers(scratch, qlinear_kernels(), a);
+  QLinearChunk c = qlinear_chunk_buffers(scratch, qlinear_kernels(), a, kQConvRowBytes);
   if (band.q == nullptr || c.buffer == nullptr || c.sums == nullptr || c.row_scale == nullptr) {
     return false;
   }
   // Chunks of whole output rows while a row fits the linear's chunk, else parts of one.
-  const int64_t chunk = qlinear_chunk_rows(a.k, 1, 8, true);
+  const int64_t chunk = qlinear_chunk_rows(a.k, 1, 8, true, kQConvRowBytes);
   const int64_t band_rows = kQConvBandBytes / s.band_row_bytes();
   const int64_t out_rows_in_band = (band_rows - s.rows_per_output_row()) / s.sh + 1;
   const int64_t out_rows = s.out_width <= chunk
                                ? qlinear_min(chunk / s.out_width, out_rows_in_band)
                                : 1;
+  // A 1x1 stride-1 convolution's patches are the band's pixels, and so are their sums
+  // (one span of the GEMM) up to 1024 channels.
+  const bool pointwise = s.kh == 1 && s.kw == 1 && s.sh == 1 && s.sw == 1 && s.ph == 0 &&
+                         s.pw == 0;
+  int8_t* const patches = c.buffer;
+  int32_t* const patch_sums = c.sums;
   // A patch's sums over the GEMM's spans come from its pixels' when no tap straddles two.
   const bool whole_taps = a.k <= kQUnpackInputs || kQUnpackInputs % s.padded_channels() == 0;
   const int64_t plane = s.channels * s.height * s.width;
@@ -184,11 +195,17 @@ inline bool qconv2d(KernelContext& ctx, const QConvShape& s, const float* x, con
       for (c.m0 = oy0 * s.out_width; c.m0 < oy1 * s.out_width; c.m0 += c.rows) {
         c.rows = qlinear_min(chunk, oy1 * s.out_width - c.m0);
         const bool sums = qlinear_prefill_fits(c);
-        qconv_gather(band, s, c.m0, c.m0 + c.rows, c.buffer, sums && whole_taps, c.sums,
-                     c.sum_stride);
+        const int64_t first = c.m0 - band.y0 * s.width;  // the band's pixel (pointwise)
+        c.buffer = pointwise ? band.q + first * c.kp : patches;
+        c.sums = pointwise && c.sum_stride == 1 ? band.sums + first : patch_sums;
+        if (!pointwise) {
+          qconv_gather(band, s, c.m0, c.m0 + c.rows, c.buffer, sums && whole_taps, c.sums,
+                       c.sum_stride);
+        }
+        const bool row_sums = sums && (pointwise ? c.sum_stride != 1 : !whole_taps);
         for (int64_t r = 0; r < c.rows; ++r) {
           c.row_scale[r] = scale;
-          if (sums && !whole_taps) {
+          if (row_sums) {
             span_sums(c.buffer + r * c.kp, c.kp, kQUnpackInputs, c.sums + r * c.sum_stride);
           }
         }

@@ -117,10 +117,12 @@ inline int64_t qlinear_row_sums(int64_t k, int64_t groups, int weight_bits) {
   return weight_bits == 4 ? groups : (qlinear_padded_k(k) + kQUnpackInputs - 1) / kQUnpackInputs;
 }
 
-// Input rows per chunk (0 when not even one row fits the buffers).
-inline int64_t qlinear_chunk_rows(int64_t k, int64_t groups, int weight_bits, bool dynamic) {
+// Input rows per chunk (0 when not even one row fits the buffers), with row_bytes of
+// quantized rows.
+inline int64_t qlinear_chunk_rows(int64_t k, int64_t groups, int weight_bits, bool dynamic,
+                                  int64_t row_bytes = kQRowBuffer) {
   if (!dynamic) return kQMaxChunkRows;
-  int64_t rows = kQRowBuffer / qlinear_padded_k(k);
+  int64_t rows = row_bytes / qlinear_padded_k(k);
   rows = qlinear_min(rows, kQSumBuffer / qlinear_row_sums(k, groups, weight_bits));
   return qlinear_min(rows, kQMaxChunkRows);
 }
@@ -222,15 +224,32 @@ inline int64_t qlinear_prefill(const QLinearChunk& c, int64_t b0, int64_t b1,
     const int64_t n0 = b * kQBlock;
     const int64_t valid = qlinear_min(w1 != nullptr ? 2 * kQBlock : kQBlock, a.n - n0);
     qlinear_prefill_pair(c, w0, w1, unpacked, totals);
-    // The general path's epilogue (its int4 weight scale is 1).
+    // The general path's epilogue (its int4 weight scale is 1), over 16 columns padded
+    // as there, so the compiler runs it on vectors.
+    float w_scale[16];
+    float bias[16];
+    for (int64_t col = 0; col < 16; ++col) {
+      w_scale[col] = a.weight_bits == 8 && col < valid ? a.scales[n0 + col] : 1.0f;
+      bias[col] = a.bias != nullptr && col < valid ? a.bias[n0 + col] : 0.0f;
+    }
     for (int64_t r = 0; r < c.rows; ++r) {
+      float result[16];
+      const float x_scale = c.row_scale[r];
+      if (a.weight_bits == 4) {
+        for (int64_t col = 0; col < 16; ++col) {
+          result[col] = totals[r * 16 + col] * x_scale + bias[col];
+        }
+      } else {
+        for (int64_t col = 0; col < 16; ++col) {
+          result[col] = static_cast<float>(itotals[r * 16 + col]) * w_scale[col] * x_scale +
+                        bias[col];
+        }
+      }
       float* out = qlinear_out(a, c.m0 + r, n0);
-      for (int64_t col = 0; col < valid; ++col) {
-        const float bias = a.bias != nullptr ? a.bias[n0 + col] : 0.0f;
-        out[col * a.out_col_stride] = a.weight_bits == 4
-                       ? totals[r * 16 + col] * c.row_scale[r] + bias
-                       : static_cast<float>(itotals[r * 16 + col]) * a.scales[n0 + col] *
-                                 c.row_scale[r] + bias;
+      if (a.out_col_stride == 1) {
+        __builtin_memcpy(out, result, valid * sizeof(float));
+      } else {
+        for (int64_t col = 0; col < valid; ++col) out[col * a.out_col_stride] = result[col];
       }
     }
   }
@@ -287,11 +306,12 @@ inline void qlinear_task(void* context, int64_t i, ::tailor::KernelScratch& scra
                  scratch);
 }
 
-/// A chunk for `a` on the buffers of a chunk's quantized rows, from `scratch` (nullptr
-/// buffers when it has too little room; they last as long as the caller's ScratchScope).
+/// A chunk for `a` on the buffers of a chunk's quantized rows (row_bytes of them), from
+/// `scratch` (nullptr buffers when it has too little room; they last as long as the
+/// caller's ScratchScope).
 inline QLinearChunk qlinear_chunk_buffers(KernelScratch& scratch, const QLinearKernels& kernels,
-                                          const QLinearArgs& a) {
-  int8_t* buffer = scratch.allocate<int8_t>(kQRowBuffer);
+                                          const QLinearArgs& a, int64_t row_bytes = kQRowBuffer) {
+  int8_t* buffer = scratch.allocate<int8_t>(row_bytes);
   int32_t* sums = scratch.allocate<int32_t>(kQSumBuffer);
   float* row_scale = scratch.allocate<float>(kQMaxChunkRows);
   return QLinearChunk{&kernels, &a, 0, 0, qlinear_padded_k(a.k),
