@@ -5,10 +5,12 @@ replaced by the modules of modules.py, and torch.export traces it like any other
 A tied embedding (its table is a Linear's weight, as in most LLMs) reads the Linear's
 quantized table, int8 in every scheme, so the pair is stored once.
 A layer the scheme cannot take stays in float and the report says why (8da4w needs
-in_features to be a multiple of group_size). A 1x1 Conv2d (one group, no padding) is a
-Linear over each pixel's channels and is quantized as one (QuantizedPointwiseConv); with
-`convolutions: all`, any other Conv2d of one group (3x3, ...) is the Linear over each output
-pixel's receptive field (QuantizedConv); the rest stay float and the report counts them.
+in_features to be a multiple of group_size). Convolutions of one group (`convolutions:
+all`, 8da8w's default; else the 1x1 ones): in 8da8w each becomes one quantized convolution
+(QuantizedConv2d), after the batch norms are folded into them; in the other schemes a 1x1
+Conv2d (no padding) is the Linear over each pixel's channels (QuantizedPointwiseConv), any
+other the Linear over each output pixel's receptive field (QuantizedConv). The rest stay
+float and the report counts them.
 Linear layers that their parent does not call through forward() (nn.MultiheadAttention
 reads out_proj.weight directly) stay too.
 """

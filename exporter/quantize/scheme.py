@@ -3,15 +3,16 @@
     quantize: 8da4w                              # a scheme name
     quantize: {scheme: 8da4w, group_size: 64}    # or a mapping
     quantize: {scheme: int8-weight, embeddings: false}
-    quantize: {scheme: 8da8w, convolutions: all} # 3x3 convolutions too, not only 1x1
+    quantize: {scheme: 8da4w, convolutions: all} # 3x3 convolutions too, not only 1x1
 
 Schemes (what Linear layers become; embeddings get int8 per-row weights in each, unless
-`embeddings: false`; 1x1 convolutions as Linear layers, and with `convolutions: all` every
-convolution of one group, which today is slower than float: exporter/quantize/apply.py):
+`embeddings: false`; which convolutions are quantized: `convolutions`, see CONVOLUTIONS):
 
 - int8-weight: int8 weights, one scale per output channel; activations stay float;
 - 8da8w: the same weights, and each input row (token) quantized to int8 at run time
-  (asymmetric, its own scale and zero point), so the product runs in int8 x int8 -> int32;
+  (symmetric, its own scale: exporter/quantize/activations.py), so the product runs in
+  int8 x int8 -> int32; each convolution of one group is one tailor_quant::conv2d, each
+  image quantized with one scale;
 - 8da4w: 4-bit weights with one scale per group of `group_size` inputs (default 32),
   activations as in 8da8w.
 
@@ -26,9 +27,15 @@ DEFAULT_GROUP_SIZE = 32
 # The 4-bit kernels unpack 32 weights at a time (kernels/quantized/util/int4.h).
 GROUP_MULTIPLE = 32
 _KEYS = ("scheme", "group_size", "embeddings", "convolutions")
-# Which Conv2d become quantized linears: only the 1x1 ones (a plain GEMM), or all of one
-# group (3x3 too, over gathered patches: ResNet-18 int8 then takes 2x its fp32 time).
+# Which Conv2d are quantized: only the 1x1 ones, or all of one group (3x3 too). The default
+# is all for 8da8w, whose quantized convolution gathers int8 patches itself (ResNet-18 at
+# 0.46x its fp32 time, BENCHMARKS.md "Vision side by side"), and 1x1 for the others, which
+# make a 3x3 one the linear over patches of strided slices (2x the fp32 time).
 CONVOLUTIONS = ("1x1", "all")
+
+
+def default_convolutions(scheme: str) -> str:
+    return "all" if scheme == "8da8w" else "1x1"
 
 
 @dataclass(frozen=True)
@@ -36,7 +43,11 @@ class QuantizeSpec:
     scheme: str                       # one of SCHEMES
     group_size: int = DEFAULT_GROUP_SIZE  # inputs per weight scale (8da4w only)
     embeddings: bool = True           # nn.Embedding tables to int8 per row
-    convolutions: str = "1x1"         # one of CONVOLUTIONS
+    convolutions: str = ""            # one of CONVOLUTIONS; "": the scheme's default
+
+    def __post_init__(self):
+        if not self.convolutions:
+            object.__setattr__(self, "convolutions", default_convolutions(self.scheme))
 
     @property
     def weight_bits(self) -> int:
@@ -79,7 +90,7 @@ def parse_quantize(value) -> QuantizeSpec | None:
     embeddings = value.get("embeddings", True)
     if not isinstance(embeddings, bool):
         raise ValueError(f"embeddings must be true or false, not {embeddings!r}")
-    convolutions = value.get("convolutions", "1x1")
+    convolutions = value.get("convolutions", default_convolutions(scheme))
     if convolutions not in CONVOLUTIONS:
         raise ValueError(f"convolutions must be one of {', '.join(CONVOLUTIONS)}, not "
                          f"{convolutions!r}")

@@ -35,8 +35,14 @@ def test_the_manifest_takes_a_scheme_name_or_a_mapping():
     assert parse_manifest("m.yaml", _manifest("int8-weight")).quantize.dynamic_input is False
     assert parse_manifest("m.yaml", _manifest("{scheme: 8da8w, embeddings: false}")
                           ).quantize.embeddings is False
-    assert parse_manifest("m.yaml", _manifest("8da8w")).quantize.convolutions == "1x1"
-    assert parse_manifest("m.yaml", _manifest("{scheme: 8da8w, convolutions: all}")
+    # Every convolution by default in 8da8w (its quantized convolution is faster than
+    # float), the 1x1 ones in the other schemes.
+    assert parse_manifest("m.yaml", _manifest("8da8w")).quantize.convolutions == "all"
+    assert QuantizeSpec("8da8w").convolutions == "all"
+    assert parse_manifest("m.yaml", _manifest("8da4w")).quantize.convolutions == "1x1"
+    assert parse_manifest("m.yaml", _manifest("{scheme: 8da8w, convolutions: 1x1}")
+                          ).quantize.convolutions == "1x1"
+    assert parse_manifest("m.yaml", _manifest("{scheme: 8da4w, convolutions: all}")
                           ).quantize.convolutions == "all"
 
 

@@ -98,41 +98,55 @@ inline void qconv_quantize_rows(const float* image, const QConvShape& s, int64_t
   }
 }
 
+// count x 4 bytes from in to out, in 16-byte moves while they last (inlined: a patch's
+// runs are 12 to a few thousand bytes, too short for a call).
+inline void qconv_copy_words(const int8_t* in, int64_t count, int8_t* out) {
+  int64_t b = 0;
+  for (; b + 16 <= count * 4; b += 16) __builtin_memcpy(out + b, in + b, 16);
+  for (; b < count * 4; b += 4) __builtin_memcpy(out + b, in + b, 4);
+}
+
 // The patch rows of output pixels [p0, p1) into rows (s.patch() apart). With tap_sums,
 // each row's sums over the prefill GEMM's spans (which then hold whole taps: see
-// qconv2d) into sums (sum_stride apart), from the pixels' sums.
+// qconv2d) into sums (sum_stride apart), from the pixels' sums. An undilated window row
+// inside the image is one run of the band (its taps are neighbouring pixels).
 inline void qconv_gather(const QConvBand& band, const QConvShape& s, int64_t p0, int64_t p1,
                          int8_t* rows, bool tap_sums, int32_t* sums, int64_t sum_stride) {
-  const int64_t cp = s.padded_channels();
+  // In locals: the int8 stores may alias anything, so fields would be read again after each.
+  const int64_t cp = s.padded_channels(), patch = s.patch(), width = s.width;
+  const int64_t kh = s.kh, kw = s.kw, dh = s.dh, dw = s.dw;
+  const int8_t* const q = band.q;
+  const int32_t* const pixel_sums = band.sums;
   const int64_t taps_per_span = kQUnpackInputs / cp;
   int64_t oy = p0 / s.out_width, ox = p0 % s.out_width;
   for (int64_t p = p0; p < p1; ++p) {
-    int8_t* out = rows + (p - p0) * s.patch();
+    int8_t* out = rows + (p - p0) * patch;
     int32_t* span_sum = sums + (p - p0) * sum_stride;
-    if (tap_sums) __builtin_memset(span_sum, 0, sum_stride * sizeof(int32_t));
-    int64_t taps_left = taps_per_span;  // in the span span_sum adds up
-    for (int64_t i = 0; i < s.kh; ++i) {
-      const int64_t iy = oy * s.sh - s.ph + i * s.dh;
-      for (int64_t j = 0; j < s.kw; ++j, out += cp) {
+    int32_t total = 0;                  // of the span span_sum points at
+    int64_t taps_left = taps_per_span;  // in that span
+    const int64_t ix0 = ox * s.sw - s.pw;
+    const bool whole_row = dw == 1 && ix0 >= 0 && ix0 + kw <= width;
+    for (int64_t i = 0; i < kh; ++i) {
+      const int64_t iy = oy * s.sh - s.ph + i * dh;
+      const bool inside = iy >= 0 && iy < s.height;
+      const int64_t pixel0 = (iy - band.y0) * width + ix0;
+      if (inside && whole_row) qconv_copy_words(q + pixel0 * cp, kw * cp / 4, out);
+      for (int64_t j = 0; j < kw; ++j, out += cp) {
         if (taps_left-- == 0) {
-          ++span_sum;
+          if (tap_sums) *span_sum++ = total;
+          total = 0;
           taps_left = taps_per_span - 1;
         }
-        const int64_t ix = ox * s.sw - s.pw + j * s.dw;
-        if (iy < 0 || iy >= s.height || ix < 0 || ix >= s.width) {
+        const int64_t ix = ix0 + j * dw;
+        if (!inside || ix < 0 || ix >= width) {
           __builtin_memset(out, 0, cp);
           continue;
         }
-        const int64_t pixel = (iy - band.y0) * s.width + ix;
-        const int8_t* in = band.q + pixel * cp;
-        if (cp <= 16) {  // the stem's 3 channels and other narrow inputs: words, no call
-          for (int64_t b = 0; b < cp; b += 4) __builtin_memcpy(out + b, in + b, 4);
-        } else {
-          __builtin_memcpy(out, in, cp);
-        }
-        if (tap_sums) *span_sum += band.sums[pixel];
+        if (!whole_row) qconv_copy_words(q + (pixel0 + j * dw) * cp, cp / 4, out);
+        total += pixel_sums[pixel0 + j * dw];
       }
     }
+    if (tap_sums) *span_sum = total;  // the last span
     if (++ox == s.out_width) {
       ox = 0;
       ++oy;
