@@ -13,8 +13,8 @@ at 1 and at 2 threads:
 - Tailor's `host` and `host-xnnpack` runtimes (one runtime per target holding every model,
   built with scons into build/bench-vision224/; the runner's execute() time, --threads);
   the int8 models are the manifests with `quantize: 8da8w` (int8 per-channel weights and
-  dynamic int8 activations for the 1x1 convolutions and the classifier, the other
-  convolutions float: `convolutions: all` is slower, README.md);
+  dynamic int8 activations: every convolution of one group is tailor_quant::conv2d, the
+  classifier tailor_quant::linear, the depthwise convolutions float);
 - onnxruntime (CPU provider, intra-op threads, all graph optimizations; fp32 only);
 - ExecuTorch 1.5.1 with its XNNPACK delegate, run by bench/executorch_worker.py in the
   ExecuTorch venv (bench/requirements-executorch.txt; --et-python, default .venv-et), one
@@ -252,15 +252,16 @@ def main(argv=None) -> int:
     print(text)
     if args.write:
         import torch
-        benchmarks_md.write_section(SECTION, (
+        benchmarks_md.write_section(SECTION, keep_subsections=True, text=(
             "Latency of one forward pass of torchvision models (random weights, batch 1, "
             f"224x224) side by side in one run: {args.rounds} interleaved rounds of "
             f"{args.runs} runs per engine, the median over rounds of each round's fastest "
             "run, as a ratio to torch eager at the same thread count (lower is better; the "
             "int8 rows divide by fp32 eager). "
             f"torch {torch.__version__}; Tailor host and host-xnnpack (runner execute() "
-            "time; int8: `quantize: 8da8w`, the 1x1 convolutions and classifier int8 with "
-            "dynamic activations, the other convolutions float); onnxruntime (fp32); "
+            "time; int8: `quantize: 8da8w`, every convolution of one group and the "
+            "classifier int8 with dynamic activations, the depthwise ones float); "
+            "onnxruntime (fp32); "
             "ExecuTorch 1.5.1 with XNNPACK (int8: XNNPACKQuantizer, static per-channel). "
             f"Measured {datetime.date.today()} on {gemm_bench.cpu_name()}. Command:\n\n"
             "    .venv/bin/python bench/vision.py --write [--et-python .venv-et/bin/python]"

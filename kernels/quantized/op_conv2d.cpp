@@ -90,7 +90,8 @@ Tensor& conv2d_out(KernelContext& ctx, const Tensor& input, const Tensor& weight
                               weight_scales.const_data<float>(),
                               bias != nullptr ? bias->const_data<float>() : nullptr,
                               out.mutable_data<float>()),
-                      MemoryAllocationFailed, out, TL_SCRATCH_TOO_SMALL, "tailor_quant::conv2d.out");
+                      MemoryAllocationFailed, out, TL_SCRATCH_TOO_SMALL,
+                      "tailor_quant::conv2d.out");
   return out;
 }
 

@@ -8,9 +8,11 @@
 // max|image| / 127). Input rows are quantized once into a band of int8 NHWC rows whose
 // channels are padded to a multiple of 4, so each tap of a patch is whole 4-byte words
 // and a patch row (taps x padded channels, the order of the weights) needs no padding at
-// its end. A chunk of output pixels gathers its patches into the linear's row buffer and
-// runs its GEMM, which writes the outputs as NCHW columns. Quantizing the image once
-// (instead of each patch, as tailor_quant::linear would) makes a patch a copy of bytes.
+// its end; each pixel's sum is kept, so a patch's sums (what the VNNI GEMM subtracts) are
+// a few additions. A chunk of output pixels gathers its patches into a buffer of rows
+// (1x1 stride-1 ones read the band in place) and runs the linear's GEMM, which writes the
+// outputs as NCHW columns. Quantizing the image once (instead of each patch, as
+// tailor_quant::linear would) makes a patch a copy of bytes.
 #pragma once
 
 #include <stdint.h>
@@ -68,34 +70,38 @@ inline float qconv_abs_max(const float* x, int64_t k) {
   return abs_max(x, k);
 }
 
-// Input rows [y0, y1) of one image (float CHW) quantized with `inverse` into the band.
-inline void qconv_quantize_rows(const float* image, const QConvShape& s, int64_t y0, int64_t y1,
-                                float inverse, QConvBand& band) {
+// Input rows [y0, y1) of one image (float CHW) quantized with `inverse` into the band,
+// rows split over ctx's threads.
+inline void qconv_quantize_rows(KernelContext& ctx, const float* image, const QConvShape& s,
+                                int64_t y0, int64_t y1, float inverse, QConvBand& band) {
   const int64_t cp = s.padded_channels(), plane = s.height * s.width;
   band.y0 = y0;
   band.y1 = y1;
   band.sums = reinterpret_cast<int32_t*>(band.q + (y1 - y0) * s.width * cp);
-  for (int64_t y = y0; y < y1; ++y) {
-    int8_t* q = band.q + (y - y0) * s.width * cp;
-    int32_t* sums = band.sums + (y - y0) * s.width;
+  const QConvBand& b = band;
+  ctx.parallel_range(y1 - y0, s.width * cp, [&](int64_t first, int64_t last, KernelScratch&) {
+    for (int64_t y = y0 + first; y < y0 + last; ++y) {
+      int8_t* q = b.q + (y - y0) * s.width * cp;
+      int32_t* sums = b.sums + (y - y0) * s.width;
 #if defined(__x86_64__)
-    if (cpu_level() >= CpuLevel::Avx2) {
-      qconv_quantize_row_avx2(image, plane, s.channels, cp, y, s.width, inverse, q, sums);
-      continue;
-    }
-#endif
-    for (int64_t x = 0; x < s.width; ++x) {
-      int32_t total = 0;
-      for (int64_t c = 0; c < cp; ++c) {
-        const int8_t v = c < s.channels
-                             ? quantize_value(image[c * plane + y * s.width + x], inverse)
-                             : int8_t{0};
-        q[x * cp + c] = v;
-        total += v;
+      if (cpu_level() >= CpuLevel::Avx2) {
+        qconv_quantize_row_avx2(image, plane, s.channels, cp, y, s.width, inverse, q, sums);
+        continue;
       }
-      sums[x] = total;
+#endif
+      for (int64_t x = 0; x < s.width; ++x) {
+        int32_t total = 0;
+        for (int64_t c = 0; c < cp; ++c) {
+          const int8_t v = c < s.channels
+                               ? quantize_value(image[c * plane + y * s.width + x], inverse)
+                               : int8_t{0};
+          q[x * cp + c] = v;
+          total += v;
+        }
+        sums[x] = total;
+      }
     }
-  }
+  });
 }
 
 // count x 4 bytes from in to out, in 16-byte moves while they last (inlined: a patch's
@@ -154,9 +160,84 @@ inline void qconv_gather(const QConvBand& band, const QConvShape& s, int64_t p0,
   }
 }
 
+// How one image's output pixels go through the GEMM: bands of output rows whose input
+// rows the band holds, each cut into pieces of whole output rows (while a row fits a
+// chunk of patch rows; else parts of one row).
+struct QConvPlan {
+  const QConvShape* s;
+  const QLinearArgs* a;
+  const QConvBand* band;
+  float scale;            // the image's
+  int64_t chunk;          // patch rows a piece holds at most
+  int64_t rows_per_piece; // output rows (0: a piece is part of one row)
+  int64_t parts_per_row;  // when rows_per_piece is 0
+  int64_t oy0;            // the band's first output row
+  bool pointwise;         // 1x1 stride 1: the patches are the band's pixels
+  bool whole_taps;        // no tap straddles two of the GEMM's spans
+
+  // The output pixels [m0, m0 + rows) of piece i.
+  void piece(int64_t i, int64_t oy1, int64_t& m0, int64_t& rows) const {
+    const int64_t width = s->out_width;
+    if (rows_per_piece > 0) {
+      const int64_t first = oy0 + i * rows_per_piece;
+      m0 = first * width;
+      rows = (qlinear_min(oy1, first + rows_per_piece) - first) * width;
+    } else {
+      m0 = (oy0 + i / parts_per_row) * width + i % parts_per_row * chunk;
+      rows = qlinear_min(chunk, width - i % parts_per_row * chunk);
+    }
+  }
+  int64_t pieces(int64_t oy1) const {
+    return rows_per_piece > 0 ? (oy1 - oy0 + rows_per_piece - 1) / rows_per_piece
+                              : (oy1 - oy0) * parts_per_row;
+  }
+};
+
+// Chunk c (its buffers from qlinear_chunk_buffers) made ready for output pixels
+// [c.m0, c.m0 + c.rows): its patch rows, their scale and (for the prefill GEMM) sums.
+inline void qconv_load_chunk(const QConvPlan& plan, QLinearChunk& c) {
+  const QConvShape& s = *plan.s;
+  const QConvBand& band = *plan.band;
+  const bool sums = qlinear_prefill_fits(c);
+  if (plan.pointwise) {  // the band's pixels, and their sums when one span holds them
+    const int64_t first = c.m0 - band.y0 * s.width;
+    c.buffer = band.q + first * c.kp;
+    if (c.sum_stride == 1) c.sums = band.sums + first;
+  } else {
+    qconv_gather(band, s, c.m0, c.m0 + c.rows, c.buffer, sums && plan.whole_taps, c.sums,
+                 c.sum_stride);
+  }
+  const bool row_sums = sums && (plan.pointwise ? c.sum_stride != 1 : !plan.whole_taps);
+  for (int64_t r = 0; r < c.rows; ++r) {
+    c.row_scale[r] = plan.scale;
+    if (row_sums) span_sums(c.buffer + r * c.kp, c.kp, kQUnpackInputs, c.sums + r * c.sum_stride);
+  }
+}
+
+struct QConvPieces {
+  const QConvPlan* plan;
+  int64_t oy1;
+};
+
+// One piece on the thread that takes it: its patches in the thread's scratch, then every
+// weight block.
+inline void qconv_piece_task(void* context, int64_t i, KernelScratch& scratch) {
+  const QConvPieces& pieces = *static_cast<const QConvPieces*>(context);
+  const QConvPlan& plan = *pieces.plan;
+  ScratchScope scope(scratch);
+  QLinearChunk c = qlinear_chunk_buffers(scratch, qlinear_kernels(), *plan.a, kQConvRowBytes);
+  // Every slice holds kQConvScratchBytes (qconv2d checked the caller's rest).
+  if (c.buffer == nullptr || c.sums == nullptr || c.row_scale == nullptr) return;
+  plan.piece(i, pieces.oy1, c.m0, c.rows);
+  qconv_load_chunk(plan, c);
+  qlinear_blocks(c, 0, (plan.a->n + kQBlock - 1) / kQBlock, scratch);
+}
+
 /// The convolution of x (float NCHW) into out (float NCHW) with weights packed as
 /// tailor_quant::linear's int8 ones over s.patch() inputs. False, with nothing computed,
 /// when ctx's scratch slice has less than kQConvScratchBytes; qconv_fits(s) must hold.
+/// With several threads, a band's pieces go to the threads whole (each gathers its own
+/// patches) when there are two a thread or more, else each piece's weight blocks do.
 inline bool qconv2d(KernelContext& ctx, const QConvShape& s, const float* x, const int8_t* w,
                     const float* w_scales, const float* bias, float* out) {
   QLinearArgs a;
@@ -172,59 +253,46 @@ inline bool qconv2d(KernelContext& ctx, const QConvShape& s, const float* x, con
   ScratchScope scope(scratch);
   QConvBand band;
   band.q = scratch.allocate<int8_t>(kQConvBandBytes);
-  QLinearChunk c = qlinear_chunk_buffers(scratch, qlinear_kernels(), a, kQConvRowBytes);
-  if (band.q == nullptr || c.buffer == nullptr || c.sums == nullptr || c.row_scale == nullptr) {
+  // The rest of the slice holds a piece's buffers when it runs here.
+  if (band.q == nullptr || scratch.size() - scratch.mark() < kQConvScratchBytes - kQConvBandBytes) {
     return false;
   }
-  // Chunks of whole output rows while a row fits the linear's chunk, else parts of one.
-  const int64_t chunk = qlinear_chunk_rows(a.k, 1, 8, true, kQConvRowBytes);
+  QConvPlan plan{&s, &a, &band, 0.0f, qlinear_chunk_rows(a.k, 1, 8, true, kQConvRowBytes),
+                 0, 0, 0, false, false};
   const int64_t band_rows = kQConvBandBytes / s.band_row_bytes();
   const int64_t out_rows_in_band = (band_rows - s.rows_per_output_row()) / s.sh + 1;
-  const int64_t out_rows = s.out_width <= chunk
-                               ? qlinear_min(chunk / s.out_width, out_rows_in_band)
-                               : 1;
-  // A 1x1 stride-1 convolution's patches are the band's pixels, and so are their sums
-  // (one span of the GEMM) up to 1024 channels.
-  const bool pointwise = s.kh == 1 && s.kw == 1 && s.sh == 1 && s.sw == 1 && s.ph == 0 &&
-                         s.pw == 0;
-  int8_t* const patches = c.buffer;
-  int32_t* const patch_sums = c.sums;
-  // A patch's sums over the GEMM's spans come from its pixels' when no tap straddles two.
-  const bool whole_taps = a.k <= kQUnpackInputs || kQUnpackInputs % s.padded_channels() == 0;
+  plan.rows_per_piece = s.out_width <= plan.chunk
+                            ? qlinear_min(plan.chunk / s.out_width, out_rows_in_band)
+                            : 0;
+  plan.parts_per_row = (s.out_width + plan.chunk - 1) / plan.chunk;
+  plan.pointwise = s.kh == 1 && s.kw == 1 && s.sh == 1 && s.sw == 1 && s.ph == 0 && s.pw == 0;
+  plan.whole_taps = a.k <= kQUnpackInputs || kQUnpackInputs % s.padded_channels() == 0;
   const int64_t plane = s.channels * s.height * s.width;
   for (int64_t n = 0; n < s.batch; ++n) {
     const float* image = x + n * plane;
     a.out = out + n * s.out_channels * a.m;
-    const float scale = quantize_scale(qconv_abs_max(image, plane));
-    band.y0 = band.y1 = 0;
-    for (int64_t oy0 = 0; oy0 < s.out_height; oy0 += out_rows) {
-      const int64_t oy1 = qlinear_min(s.out_height, oy0 + out_rows);
-      const int64_t need0 = oy0 * s.sh - s.ph > 0 ? oy0 * s.sh - s.ph : 0;
-      const int64_t need1 = qlinear_min(s.height, (oy1 - 1) * s.sh - s.ph +
-                                                      s.rows_per_output_row());
-      if (need0 < band.y0 || need1 > band.y1) {
-        qconv_quantize_rows(image, s, need0, qlinear_min(s.height, need0 + band_rows),
-                            1.0f / scale, band);
-      }
-      for (c.m0 = oy0 * s.out_width; c.m0 < oy1 * s.out_width; c.m0 += c.rows) {
-        c.rows = qlinear_min(chunk, oy1 * s.out_width - c.m0);
-        const bool sums = qlinear_prefill_fits(c);
-        const int64_t first = c.m0 - band.y0 * s.width;  // the band's pixel (pointwise)
-        c.buffer = pointwise ? band.q + first * c.kp : patches;
-        c.sums = pointwise && c.sum_stride == 1 ? band.sums + first : patch_sums;
-        if (!pointwise) {
-          qconv_gather(band, s, c.m0, c.m0 + c.rows, c.buffer, sums && whole_taps, c.sums,
-                       c.sum_stride);
+    plan.scale = quantize_scale(qconv_abs_max(image, plane));
+    for (plan.oy0 = 0; plan.oy0 < s.out_height;) {
+      const int64_t oy1 = qlinear_min(s.out_height, plan.oy0 + out_rows_in_band);
+      // The input rows these output rows read (none, past the image, in a wide padding).
+      const int64_t top = plan.oy0 * s.sh - s.ph;
+      const int64_t y0 = qlinear_min(s.height, top > 0 ? top : 0);
+      const int64_t y1 = qlinear_min(s.height, (oy1 - 1) * s.sh - s.ph + s.rows_per_output_row());
+      qconv_quantize_rows(ctx, image, s, y0, y1 > y0 ? y1 : y0, 1.0f / plan.scale, band);
+      const int64_t count = plan.pieces(oy1);
+      if (ctx.threads() > 1 && count >= 2 * ctx.threads()) {
+        QConvPieces pieces{&plan, oy1};
+        ctx.parallel_for(count, &qconv_piece_task, &pieces);
+      } else {
+        for (int64_t i = 0; i < count; ++i) {
+          ScratchScope piece_scope(scratch);
+          QLinearChunk c = qlinear_chunk_buffers(scratch, qlinear_kernels(), a, kQConvRowBytes);
+          plan.piece(i, oy1, c.m0, c.rows);
+          qconv_load_chunk(plan, c);
+          qlinear_chunk(ctx, c);
         }
-        const bool row_sums = sums && (pointwise ? c.sum_stride != 1 : !whole_taps);
-        for (int64_t r = 0; r < c.rows; ++r) {
-          c.row_scale[r] = scale;
-          if (row_sums) {
-            span_sums(c.buffer + r * c.kp, c.kp, kQUnpackInputs, c.sums + r * c.sum_stride);
-          }
-        }
-        qlinear_chunk(ctx, c);
       }
+      plan.oy0 = oy1;
     }
   }
   return true;

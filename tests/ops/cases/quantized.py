@@ -76,15 +76,20 @@ CASES = [
     # The quantized convolution (util/qconv.h): 3 channels padded to 4, 13 outputs (a
     # partial block), a strided 1x1, a dilated strided 3x2 window without bias; 4200
     # columns of 16 channels hold 15 input rows in the band (several bands a call, a
-    # chunk a part of one output row); on 2 threads too.
+    # chunk a part of one output row); a padding wider than the image (output rows that
+    # read none of it). On 2 threads: one piece of output rows (its weight blocks split),
+    # 7 pieces of 6 rows and 12 parts of rows (the pieces split, each gathering its own).
     OpCase("tailor_quant::conv2d.default", ("Float",),
            [_qconv((2, 3, 9, 11), 13, (3, 3), (1, 1), (1, 1), (1, 1)),
             _qconv((1, 8, 7, 6), 16, (1, 1), (2, 2), (0, 0), (1, 1)),
             _qconv((1, 5, 10, 9), 9, (3, 2), (2, 1), (1, 0), (2, 1), bias=False),
-            _qconv((1, 16, 20, 4200), 8, (3, 3), (1, 2), (1, 1), (1, 1))],
+            _qconv((1, 16, 20, 4200), 8, (3, 3), (1, 2), (1, 1), (1, 1)),
+            _qconv((1, 4, 3, 3), 8, (3, 3), (1, 1), (4, 4), (1, 1))],
            name="8da8w", atol=1e-3, rtol=1e-5),
     OpCase("tailor_quant::conv2d.default", ("Float",),
-           [_qconv((1, 20, 14, 14), 40, (3, 3), (1, 1), (1, 1), (1, 1))],
+           [_qconv((1, 20, 14, 14), 40, (3, 3), (1, 1), (1, 1), (1, 1)),
+            _qconv((2, 8, 40, 40), 24, (3, 3), (1, 1), (1, 1), (1, 1)),
+            _qconv((1, 16, 4, 600), 16, (3, 3), (1, 1), (1, 1), (1, 1))],
            name="8da8w_threads", atol=1e-3, rtol=1e-5, threads=2),
     # Lookups in a linear's packed table (a tied embedding): 13 rows end in a partial
     # block of 8, 70 inputs in a partial quad (int8); two groups per row (int4).
