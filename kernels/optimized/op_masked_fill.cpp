@@ -8,7 +8,8 @@ namespace {
 // out = mask ? fill : self as where's vector loop (where(mask, fill, self)) when the mask
 // is Bool, self and out Float and both span out in one of BinarySpan's ways (attention's
 // [T, T] causal mask over [B, H, T, T]); false when the call is not of that kind.
-bool masked_fill_fast(const Tensor& self, const Tensor& mask, const float* fill, Tensor& out) {
+bool masked_fill_fast(KernelContext& ctx, const Tensor& self, const Tensor& mask,
+                      const float* fill, Tensor& out) {
   if (mask.dtype() != ScalarType::Bool || self.dtype() != ScalarType::Float ||
       out.dtype() != ScalarType::Float) {
     return false;
@@ -19,10 +20,10 @@ bool masked_fill_fast(const Tensor& self, const Tensor& mask, const float* fill,
   if (!where_spans(in, 2, out, spans, &cols)) return false;
   const int64_t numel = static_cast<int64_t>(out.numel());
   if (numel > 0) {
-    vec_run<WhereRows>(WhereCondition{mask.const_data<uint8_t>(), spans[0]},
-                       BinaryOperand{fill, BinarySpan::Single},
-                       BinaryOperand{self.const_data<float>(), spans[1]},
-                       out.mutable_data<float>(), numel / cols, cols);
+    where_rows_parallel(ctx, WhereCondition{mask.const_data<uint8_t>(), spans[0]},
+                        BinaryOperand{fill, BinarySpan::Single},
+                        BinaryOperand{self.const_data<float>(), spans[1]},
+                        out.mutable_data<float>(), numel / cols, cols);
   }
   return true;
 }
@@ -43,7 +44,7 @@ Tensor& masked_fill_scalar_out(KernelContext& ctx, const Tensor& self, const Ten
 
   // Compute
   const float fill = value.to<float>();
-  if (masked_fill_fast(self, mask, &fill, out)) return out;
+  if (masked_fill_fast(ctx, self, mask, &fill, out)) return out;
   tailor::native::masked_fill_elementwise<TL_SELECTED_DTYPE_MASK("masked_fill.Scalar_out")>(
       ctx, "masked_fill.Scalar_out", self, mask, value, nullptr, out);
   return out;
@@ -62,7 +63,7 @@ Tensor& masked_fill_tensor_out(KernelContext& ctx, const Tensor& self, const Ten
 
   // Compute
   if (value.dtype() == ScalarType::Float &&
-      masked_fill_fast(self, mask, value.const_data<float>(), out)) {
+      masked_fill_fast(ctx, self, mask, value.const_data<float>(), out)) {
     return out;
   }
   tailor::native::masked_fill_elementwise<TL_SELECTED_DTYPE_MASK("masked_fill.Tensor_out")>(

@@ -9,7 +9,7 @@ namespace {
 
 // Whether the fast path runs: Bool condition, Float values, and every operand spans out
 // in one of BinarySpan's ways with one row length; sets *cols to that length (the whole
-// out when no operand is a Row).
+// out when no operand is a Row or a Column).
 bool where_fast_path(const Tensor& condition, const Tensor& self, const Tensor& other,
                      const Tensor& out, BinarySpan spans[3], int64_t* cols) {
   if (condition.dtype() != ScalarType::Bool || self.dtype() != ScalarType::Float ||
@@ -25,8 +25,9 @@ bool where_fast_path(const Tensor& condition, const Tensor& self, const Tensor& 
 // where.self_out(Tensor condition, Tensor self, Tensor other, *, Tensor(a!) out)
 //     -> Tensor(a!)
 // out = condition ? self : other, all three broadcast. A Bool condition with Float self
-// and other runs on vectors when each operand is out's shape, one element, or a block of
-// out's last dims (attention's [T, T] mask over [B, H, T, T], -inf as a 0-dim tensor);
+// and other runs on vectors, split over the threads by rows, when each operand is out's
+// shape, one element, a block of out's last dims (attention's [T, T] mask over [B, H, T,
+// T], -inf as a 0-dim tensor) or one element per row of them;
 // anything else (other dtypes, other broadcasts) runs portable's elementwise loop.
 Tensor& where_self_out(KernelContext& ctx, const Tensor& condition, const Tensor& self,
                        const Tensor& other, Tensor& out) {
@@ -39,10 +40,10 @@ Tensor& where_self_out(KernelContext& ctx, const Tensor& condition, const Tensor
   BinarySpan spans[3];
   int64_t cols = numel;
   if (where_fast_path(condition, self, other, out, spans, &cols)) {
-    vec_run<WhereRows>(WhereCondition{condition.const_data<uint8_t>(), spans[0]},
-                       BinaryOperand{self.const_data<float>(), spans[1]},
-                       BinaryOperand{other.const_data<float>(), spans[2]},
-                       out.mutable_data<float>(), numel / cols, cols);
+    where_rows_parallel(ctx, WhereCondition{condition.const_data<uint8_t>(), spans[0]},
+                        BinaryOperand{self.const_data<float>(), spans[1]},
+                        BinaryOperand{other.const_data<float>(), spans[2]},
+                        out.mutable_data<float>(), numel / cols, cols);
     return out;
   }
   // The general path: portable's loop.

@@ -1,5 +1,6 @@
 // where's vector loop over a Bool condition and Float operands, each spanning out in one
-// of BinarySpan's ways: shared by where.self_out and masked_fill (where(mask, value, self)).
+// of BinarySpan's ways (a column too: one element a row), split over the threads by rows:
+// shared by where.self_out and masked_fill (where(mask, value, self)).
 #pragma once
 
 #include "kernels/optimized/util/binary.h"
@@ -34,7 +35,13 @@ TL_VEC_INLINE void where_condition(const uint8_t* c, typename Vec<W>::I& m) {
                               typename Vec<W>::I);
 }
 
-// out = src over rows of cols elements: a single-element condition picks one operand.
+// Elements an operand moves by from one row to the next.
+TL_VEC_INLINE int64_t where_row_step(BinarySpan span, int64_t cols) {
+  return span == BinarySpan::Full ? cols : span == BinarySpan::Column ? 1 : 0;
+}
+
+// out = src over rows of cols elements: a condition that is one element (for all rows or
+// for a row) picks one operand.
 template <int W>
 TL_VEC_INLINE void where_copy(BinaryOperand src, float* out, int64_t rows, int64_t cols) {
   VecF<W> x;
@@ -44,13 +51,14 @@ TL_VEC_INLINE void where_copy(BinaryOperand src, float* out, int64_t rows, int64
       binary_load<W>(src, i, x);
       vec_store<W>(out + i, x);
     }
-    for (; i < cols; ++i) out[i] = src.data[src.span == BinarySpan::Single ? 0 : i];
-    if (src.span == BinarySpan::Full) src.data += cols;
+    for (; i < cols; ++i) out[i] = src.data[one_per_row(src) ? 0 : i];
+    src.data += where_row_step(src.span, cols);
   }
 }
 
 // out = condition ? a : b over `rows` rows of `cols` elements; an operand that spans a
-// Row reads the same row each time, a Single one its one element.
+// Row reads the same row each time, a Single one its one element, a Column one element
+// a row.
 struct WhereRows {
   template <int W>
   TL_VEC_INLINE static void run(WhereCondition c, BinaryOperand a, BinaryOperand b, float* out,
@@ -63,37 +71,69 @@ struct WhereRows {
     VecF<W> x;
     VecF<W> y;
     for (int64_t r = 0; r < rows; ++r, out += cols) {
-      int64_t i = 0;
-      for (; i + W <= cols; i += W) {
-        where_condition<W>(c.data + i, m);
-        binary_load<W>(a, i, x);
-        binary_load<W>(b, i, y);
-        // One compare and a blend: nonzero bytes take a.
-        vec_store<W>(out + i, m != 0 ? x : y);
+      if (c.span == BinarySpan::Column) {
+        where_copy<W>(c.data[0] != 0 ? a : b, out, 1, cols);
+      } else {
+        int64_t i = 0;
+        for (; i + W <= cols; i += W) {
+          where_condition<W>(c.data + i, m);
+          binary_load<W>(a, i, x);
+          binary_load<W>(b, i, y);
+          // One compare and a blend: nonzero bytes take a.
+          vec_store<W>(out + i, m != 0 ? x : y);
+        }
+        for (; i < cols; ++i) {
+          out[i] = c.data[i] != 0 ? a.data[one_per_row(a) ? 0 : i]
+                                  : b.data[one_per_row(b) ? 0 : i];
+        }
       }
-      for (; i < cols; ++i) {
-        out[i] = c.data[i] != 0 ? a.data[a.span == BinarySpan::Single ? 0 : i]
-                                : b.data[b.span == BinarySpan::Single ? 0 : i];
-      }
-      if (c.span == BinarySpan::Full) c.data += cols;
-      if (a.span == BinarySpan::Full) a.data += cols;
-      if (b.span == BinarySpan::Full) b.data += cols;
+      c.data += where_row_step(c.span, cols);
+      a.data += where_row_step(a.span, cols);
+      b.data += where_row_step(b.span, cols);
     }
   }
 };
 
-// Whether each of the `n` tensors `in` spans out as a Single, a Row or a Full operand with
-// one row length; sets spans[k] and *cols to that length (the whole out when no operand is
-// a Row).
+/// vec_run<WhereRows> over ctx's threads, in chunks of whole rows (or of one row's
+/// columns, kVecGrain apart, when out is one row).
+inline void where_rows_parallel(KernelContext& ctx, const WhereCondition& c,
+                                const BinaryOperand& a, const BinaryOperand& b, float* out,
+                                int64_t rows, int64_t cols) {
+  auto condition_at = [&](int64_t r, int64_t i) {
+    return WhereCondition{c.data + (c.span == BinarySpan::Full ? r * cols + i
+                                    : c.span == BinarySpan::Row    ? i
+                                    : c.span == BinarySpan::Column ? r
+                                                                   : 0),
+                          c.span};
+  };
+  if (rows == 1) {
+    ctx.parallel_range(
+        cols, kVecCostSimple,
+        [&](int64_t begin, int64_t end, KernelScratch&) {
+          vec_run<WhereRows>(condition_at(0, begin), binary_at(a, cols, 0, begin),
+                             binary_at(b, cols, 0, begin), out + begin, int64_t{1}, end - begin);
+        },
+        kVecGrain);
+    return;
+  }
+  ctx.parallel_range(rows, cols * kVecCostSimple, [&](int64_t begin, int64_t end,
+                                                      KernelScratch&) {
+    vec_run<WhereRows>(condition_at(begin, 0), binary_at(a, cols, begin, 0),
+                       binary_at(b, cols, begin, 0), out + begin * cols, end - begin, cols);
+  });
+}
+
+// Whether each of the `n` tensors `in` spans out as a Single, a Row, a Column or a Full
+// operand with one row length; sets spans[k] and *cols to that length (the whole out when
+// no operand is a Row or a Column).
 inline bool where_spans(const Tensor* const* in, int n, const Tensor& out, BinarySpan* spans,
                         int64_t* cols) {
   *cols = static_cast<int64_t>(out.numel());
-  int64_t row = -1;  // the Row operands' length, once one is seen
+  int64_t row = -1;  // the Row and Column operands' row length, once one is seen
   for (int k = 0; k < n; ++k) {
     int64_t length = 0;
     if (!binary_span_of(*in[k], out, &spans[k], &length)) return false;
-    if (spans[k] == BinarySpan::Column) return false;  // the loops above take no columns
-    if (spans[k] != BinarySpan::Row) continue;
+    if (spans[k] != BinarySpan::Row && spans[k] != BinarySpan::Column) continue;
     if (row >= 0 && length != row) return false;
     row = length;
   }

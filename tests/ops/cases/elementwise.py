@@ -68,16 +68,23 @@ CASES = [
                                       (In((2, 3), "Bool"), In((2, 3), "Half"), In((), "Double"))],
            name="mixed"),
     # Optimized's vector paths (each operand out's shape, one element, or a block of out's
-    # last dims: attention's [T, T] mask with a 0-dim -inf) at odd lengths, so ragged
-    # ends run, and broadcasts that fall back to the elementwise loop (a condition
-    # broadcast along a middle dim; Row operands of different lengths).
+    # last dims: attention's [T, T] mask with a 0-dim -inf; one element a row) at odd
+    # lengths, so ragged ends run, and broadcasts that fall back to the elementwise loop (a
+    # condition broadcast along a middle dim; Row operands of different lengths).
     OpCase("where.self", ("Float",), [
         *[(In((n, n), "Bool"), (), (1, 4, n, n)) for n in (1, 7, 65, 129)],
         (In((129,), "Bool"), (129,), (129,)), (In((65, 7), "Bool"), (65, 7), (65, 7)),
         (In((), "Bool"), (7, 65), (7, 65)), (In((3, 129), "Bool"), (129,), ()),
         (In((1, 65), "Bool"), (2, 3, 65), (1, 1, 65)),
-        (In((7, 1), "Bool"), (65,), (7, 65)), (In((65,), "Bool"), (7, 65), (3, 7, 65))],
+        (In((7, 1), "Bool"), (65,), (7, 65)), (In((65,), "Bool"), (7, 65), (3, 7, 65)),
+        (In((7, 65), "Bool"), (7, 1), (65,)), (In((65, 1), "Bool"), (65, 1), (65, 7)),
+        (In((2, 65, 1), "Bool"), (), (2, 65, 129))],
            name="broadcast"),
+    # The same vector paths split over 2 threads: by rows, or by columns of one row.
+    OpCase("where.self", ("Float",), [
+        (In((129, 129), "Bool"), (), (4, 129, 129)), (In((64, 1), "Bool"), (64, 1), (64, 2049)),
+        (In((40000,), "Bool"), (40000,), ())],
+           name="threads", threads=2),
     *[OpCase(f"{op}.Tensor", ALL, BINARY, domain="small") for op in COMPARISONS],
     OpCase("lt.Tensor", ("Float",), MIXED, domain="small", name="mixed"),
     *[OpCase(f"{op}.Scalar", REALH, [((2, 3),), ((),), ((0,),)], args=(1,), domain="small")
