@@ -246,7 +246,9 @@ inline int64_t qlinear_prefill(const QLinearChunk& c, int64_t b0, int64_t b1,
         }
       }
       float* out = qlinear_out(a, c.m0 + r, n0);
-      if (a.out_col_stride == 1) {
+      if (a.out_col_stride == 1 && valid == 16) {
+        __builtin_memcpy(out, result, sizeof(result));  // a fixed size: no call
+      } else if (a.out_col_stride == 1) {
         __builtin_memcpy(out, result, valid * sizeof(float));
       } else {
         for (int64_t col = 0; col < valid; ++col) out[col * a.out_col_stride] = result[col];
