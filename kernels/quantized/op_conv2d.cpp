@@ -6,9 +6,14 @@ namespace tailor::quantized::native {
 
 namespace {
 
-// A pair argument (kernel_size, stride, padding, dilation) of two values >= low.
-bool pair_at_least(IntArrayRef v, int64_t low) {
-  return v.size() == 2 && v[0] >= low && v[1] >= low;
+// Far above any real window, stride, padding or dilation, and low enough that the
+// kernel's products of them cannot overflow.
+constexpr int64_t kMaxGeometry = int64_t{1} << 24;
+
+// A pair argument (kernel_size, stride, padding, dilation) of two values in [low, kMaxGeometry].
+bool pair_in_range(IntArrayRef v, int64_t low) {
+  return v.size() == 2 && v[0] >= low && v[1] >= low && v[0] <= kMaxGeometry &&
+         v[1] <= kMaxGeometry;
 }
 
 }  // namespace
@@ -34,11 +39,11 @@ Tensor& conv2d_out(KernelContext& ctx, const Tensor& input, const Tensor& weight
                       is_default_dim_order(out),
                   InvalidArgument, out);
   TL_KERNEL_CHECK_MSG(ctx,
-                      pair_at_least(kernel_size, 1) && pair_at_least(stride, 1) &&
-                          pair_at_least(padding, 0) && pair_at_least(dilation, 1),
+                      pair_in_range(kernel_size, 1) && pair_in_range(stride, 1) &&
+                          pair_in_range(padding, 0) && pair_in_range(dilation, 1),
                       InvalidArgument, out,
                       "conv2d.out: kernel_size, stride and dilation must be two values >= 1, "
-                      "padding two values >= 0");
+                      "padding two values >= 0, all at most 2^24");
   QConvShape s;
   s.batch = input.size(0);
   s.channels = input.size(1);
@@ -68,7 +73,7 @@ Tensor& conv2d_out(KernelContext& ctx, const Tensor& input, const Tensor& weight
   }
   TL_KERNEL_CHECK_MSG(ctx, qconv_fits(s), InvalidArgument, out,
                       "conv2d.out: %lld channels of %lld columns, a %lldx%lld kernel, exceed "
-                      "the kernel's buffers (kQConvBandBytes, kQRowBuffer)",
+                      "the kernel's buffers (kQConvBandBytes, kQConvRowBytes)",
                       static_cast<long long>(s.channels), static_cast<long long>(s.width),
                       static_cast<long long>(s.kh), static_cast<long long>(s.kw));
   TL_KERNEL_CHECK_MSG(ctx,

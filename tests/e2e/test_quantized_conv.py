@@ -95,3 +95,34 @@ def test_runner_matches_the_quantized_cnn(built, tmp_path, monkeypatch, level):
     np.testing.assert_allclose(got, want, atol=1e-4, rtol=1e-4)
     # Near the float model: 8 bits, within 2% of the output range.
     assert np.abs(got - fp32).max() < 0.02 * np.abs(fp32).max()
+
+
+class _Malformed(torch.nn.Module):
+    """tailor_quant::conv2d with weights that do not fit its input (3 channels are padded to
+    4: 36 inputs a patch, not 27), or a negative padding."""
+
+    def __init__(self, weight_bytes: int, padding: int):
+        super().__init__()
+        self.register_buffer("weight", torch.zeros(2, weight_bytes, dtype=torch.int8))
+        self.register_buffer("weight_scales", torch.ones(1, 16))
+        self.padding = padding
+
+    def forward(self, x):
+        return torch.ops.tailor_quant.conv2d(x, self.weight, self.weight_scales, None, [3, 3],
+                                             [1, 1], [self.padding, self.padding], [1, 1])
+
+
+@pytest.mark.parametrize("weight_bytes, padding, says", [
+    (27 * 8, 1, "tailor_quant::conv2d.out: 36 inputs per row, weight [2, 216] and "
+                "weight_scales [1, 16] do not fit together at 8 bits"),
+    (36 * 8, -1, "conv2d.out: kernel_size, stride and dilation must be two values >= 1, "
+                 "padding two values >= 0")])
+def test_a_malformed_quantized_convolution_is_refused(built, tmp_path, weight_bytes, padding,
+                                                      says):
+    from exporter.export import export
+    _, out = built
+    path = tmp_path / "malformed.pte"
+    export(_Malformed(weight_bytes, padding).eval(), (torch.randn(1, 3, 6, 6),)).save(str(path))
+    proc = subprocess.run([build_layout.runner(out), str(path)], capture_output=True, text=True)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert says in proc.stderr, proc.stderr
