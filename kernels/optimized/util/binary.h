@@ -48,6 +48,25 @@ TL_VEC_INLINE bool one_per_row(const BinaryOperand& in) {
   return in.span == BinarySpan::Single || in.span == BinarySpan::Column;
 }
 
+// Elements an operand of `span` moves by from one row of `cols` to the next.
+TL_VEC_INLINE int64_t binary_row_step(BinarySpan span, int64_t cols) {
+  return span == BinarySpan::Full ? cols : span == BinarySpan::Column ? 1 : 0;
+}
+
+// Where an operand of `span` holds out's element at row r, column c.
+inline int64_t binary_offset(BinarySpan span, int64_t cols, int64_t r, int64_t c) {
+  switch (span) {
+    case BinarySpan::Full:
+      return r * cols + c;
+    case BinarySpan::Row:
+      return c;
+    case BinarySpan::Column:
+      return r;
+    default:
+      return 0;
+  }
+}
+
 template <int W>
 TL_VEC_INLINE void binary_load(const BinaryOperand& in, int64_t i, VecF<W>& v) {
   if (one_per_row(in)) {
@@ -77,48 +96,43 @@ struct BinaryRows {
         binary_apply<kKind>(xi, b.data[one_per_row(b) ? 0 : i], alpha);
         out[i] = xi;
       }
-      a.data += a.span == BinarySpan::Full ? cols : a.span == BinarySpan::Column ? 1 : 0;
-      b.data += b.span == BinarySpan::Full ? cols : b.span == BinarySpan::Column ? 1 : 0;
+      a.data += binary_row_step(a.span, cols);
+      b.data += binary_row_step(b.span, cols);
     }
   }
 };
 
 // The operand's elements from row r, column c on.
 inline BinaryOperand binary_at(const BinaryOperand& in, int64_t cols, int64_t r, int64_t c) {
-  switch (in.span) {
-    case BinarySpan::Full:
-      return BinaryOperand{in.data + r * cols + c, in.span};
-    case BinarySpan::Row:
-      return BinaryOperand{in.data + c, in.span};
-    case BinarySpan::Column:
-      return BinaryOperand{in.data + r, in.span};
-    default:
-      return in;
-  }
+  return BinaryOperand{in.data + binary_offset(in.span, cols, r, c), in.span};
 }
 
-/// vec_run<BinaryRows<kKind>>(a, b, out, rows, cols, alpha) over ctx's threads: chunks of
-/// whole rows, or of one row's columns (kVecGrain apart, so a chunk's ragged end, whose
-/// elements go one by one, is the row's own).
-template <BinaryKind kKind>
-void binary_rows_parallel(KernelContext& ctx, const BinaryOperand& a, const BinaryOperand& b,
-                          float* out, int64_t rows, int64_t cols, float alpha) {
+/// fn(r, c, rows, cols) over blocks of out's `rows` rows of `cols` elements on ctx's
+/// threads: chunks of whole rows, or of one row's columns (kVecGrain apart, so a chunk's
+/// ragged end, whose elements go one by one, is the row's own).
+template <typename F>
+void rows_parallel(KernelContext& ctx, int64_t rows, int64_t cols, const F& fn) {
   if (rows == 1) {
     ctx.parallel_range(
         cols, kVecCostSimple,
-        [&](int64_t begin, int64_t end, KernelScratch&) {
-          vec_run<BinaryRows<kKind>>(binary_at(a, cols, 0, begin), binary_at(b, cols, 0, begin),
-                                     out + begin, int64_t{1}, end - begin, alpha);
-        },
+        [&](int64_t begin, int64_t end, KernelScratch&) { fn(0, begin, 1, end - begin); },
         kVecGrain);
     return;
   }
   ctx.parallel_range(rows, cols * kVecCostSimple,
                      [&](int64_t begin, int64_t end, KernelScratch&) {
-                       vec_run<BinaryRows<kKind>>(binary_at(a, cols, begin, 0),
-                                                  binary_at(b, cols, begin, 0),
-                                                  out + begin * cols, end - begin, cols, alpha);
+                       fn(begin, 0, end - begin, cols);
                      });
+}
+
+/// vec_run<BinaryRows<kKind>>(a, b, out, rows, cols, alpha) over ctx's threads.
+template <BinaryKind kKind>
+void binary_rows_parallel(KernelContext& ctx, const BinaryOperand& a, const BinaryOperand& b,
+                          float* out, int64_t rows, int64_t cols, float alpha) {
+  rows_parallel(ctx, rows, cols, [&](int64_t r, int64_t c, int64_t n, int64_t width) {
+    vec_run<BinaryRows<kKind>>(binary_at(a, cols, r, c), binary_at(b, cols, r, c),
+                               out + r * cols + c, n, width, alpha);
+  });
 }
 
 // The span of `t` over `out` (both contiguous) and, for a Row or a Column, the out's

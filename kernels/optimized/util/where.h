@@ -35,11 +35,6 @@ TL_VEC_INLINE void where_condition(const uint8_t* c, typename Vec<W>::I& m) {
                               typename Vec<W>::I);
 }
 
-// Elements an operand moves by from one row to the next.
-TL_VEC_INLINE int64_t where_row_step(BinarySpan span, int64_t cols) {
-  return span == BinarySpan::Full ? cols : span == BinarySpan::Column ? 1 : 0;
-}
-
 // out = src over rows of cols elements: a condition that is one element (for all rows or
 // for a row) picks one operand.
 template <int W>
@@ -52,7 +47,7 @@ TL_VEC_INLINE void where_copy(BinaryOperand src, float* out, int64_t rows, int64
       vec_store<W>(out + i, x);
     }
     for (; i < cols; ++i) out[i] = src.data[one_per_row(src) ? 0 : i];
-    src.data += where_row_step(src.span, cols);
+    src.data += binary_row_step(src.span, cols);
   }
 }
 
@@ -87,39 +82,21 @@ struct WhereRows {
                                   : b.data[one_per_row(b) ? 0 : i];
         }
       }
-      c.data += where_row_step(c.span, cols);
-      a.data += where_row_step(a.span, cols);
-      b.data += where_row_step(b.span, cols);
+      c.data += binary_row_step(c.span, cols);
+      a.data += binary_row_step(a.span, cols);
+      b.data += binary_row_step(b.span, cols);
     }
   }
 };
 
-/// vec_run<WhereRows> over ctx's threads, in chunks of whole rows (or of one row's
-/// columns, kVecGrain apart, when out is one row).
+/// vec_run<WhereRows> over ctx's threads (rows_parallel).
 inline void where_rows_parallel(KernelContext& ctx, const WhereCondition& c,
                                 const BinaryOperand& a, const BinaryOperand& b, float* out,
                                 int64_t rows, int64_t cols) {
-  auto condition_at = [&](int64_t r, int64_t i) {
-    return WhereCondition{c.data + (c.span == BinarySpan::Full ? r * cols + i
-                                    : c.span == BinarySpan::Row    ? i
-                                    : c.span == BinarySpan::Column ? r
-                                                                   : 0),
-                          c.span};
-  };
-  if (rows == 1) {
-    ctx.parallel_range(
-        cols, kVecCostSimple,
-        [&](int64_t begin, int64_t end, KernelScratch&) {
-          vec_run<WhereRows>(condition_at(0, begin), binary_at(a, cols, 0, begin),
-                             binary_at(b, cols, 0, begin), out + begin, int64_t{1}, end - begin);
-        },
-        kVecGrain);
-    return;
-  }
-  ctx.parallel_range(rows, cols * kVecCostSimple, [&](int64_t begin, int64_t end,
-                                                      KernelScratch&) {
-    vec_run<WhereRows>(condition_at(begin, 0), binary_at(a, cols, begin, 0),
-                       binary_at(b, cols, begin, 0), out + begin * cols, end - begin, cols);
+  rows_parallel(ctx, rows, cols, [&](int64_t r, int64_t i, int64_t n, int64_t width) {
+    vec_run<WhereRows>(WhereCondition{c.data + binary_offset(c.span, cols, r, i), c.span},
+                       binary_at(a, cols, r, i), binary_at(b, cols, r, i), out + r * cols + i,
+                       n, width);
   });
 }
 

@@ -48,18 +48,23 @@ struct QConvShape {
   int64_t rows_per_output_row() const { return (kh - 1) * dh + 1; }
 };
 
-// Whether one output row's input rows fit the band and a patch row the linear's buffer.
-inline bool qconv_fits(const QConvShape& s) {
-  return s.rows_per_output_row() * s.band_row_bytes() <= kQConvBandBytes &&
-         qlinear_chunk_rows(s.patch(), 1, 8, true, kQConvRowBytes) >= 1;
+// Patch rows a chunk holds (0: not even one).
+inline int64_t qconv_chunk_rows(const QConvShape& s) {
+  return qlinear_chunk_rows(s.patch(), 1, 8, true, kQConvRowBytes);
 }
 
-// Input rows [y0, y1) quantized: q int8 [rows, width, padded channels], sums int32 [rows,
-// width] (a pixel's channels summed).
+// Whether one output row's input rows fit the band and a patch row the chunk's buffer.
+inline bool qconv_fits(const QConvShape& s) {
+  return s.rows_per_output_row() * s.band_row_bytes() <= kQConvBandBytes &&
+         qconv_chunk_rows(s) >= 1;
+}
+
+// Input rows from y0 on, quantized: q int8 [rows, width, padded channels], sums int32
+// [rows, width] (a pixel's channels summed).
 struct QConvBand {
   int8_t* q = nullptr;
   int32_t* sums = nullptr;
-  int64_t y0 = 0, y1 = 0;
+  int64_t y0 = 0;
 };
 
 // The largest |x| of an image, on vectors where the CPU has them.
@@ -76,7 +81,6 @@ inline void qconv_quantize_rows(KernelContext& ctx, const float* image, const QC
                                 int64_t y0, int64_t y1, float inverse, QConvBand& band) {
   const int64_t cp = s.padded_channels(), plane = s.height * s.width;
   band.y0 = y0;
-  band.y1 = y1;
   band.sums = reinterpret_cast<int32_t*>(band.q + (y1 - y0) * s.width * cp);
   const QConvBand& b = band;
   ctx.parallel_range(y1 - y0, s.width * cp, [&](int64_t first, int64_t last, KernelScratch&) {
@@ -193,9 +197,13 @@ struct QConvPlan {
   }
 };
 
-// Chunk c (its buffers from qlinear_chunk_buffers) made ready for output pixels
-// [c.m0, c.m0 + c.rows): its patch rows, their scale and (for the prefill GEMM) sums.
-inline void qconv_load_chunk(const QConvPlan& plan, QLinearChunk& c) {
+// Piece i's chunk, on buffers from `scratch`, ready for the GEMM: its patch rows, their
+// scale and (for the prefill GEMM) sums. False when scratch has no room for the buffers.
+inline bool qconv_piece(const QConvPlan& plan, int64_t i, int64_t oy1, KernelScratch& scratch,
+                        QLinearChunk& c) {
+  c = qlinear_chunk_buffers(scratch, qlinear_kernels(), *plan.a, kQConvRowBytes);
+  if (c.buffer == nullptr || c.sums == nullptr || c.row_scale == nullptr) return false;
+  plan.piece(i, oy1, c.m0, c.rows);
   const QConvShape& s = *plan.s;
   const QConvBand& band = *plan.band;
   const bool sums = qlinear_prefill_fits(c);
@@ -212,6 +220,7 @@ inline void qconv_load_chunk(const QConvPlan& plan, QLinearChunk& c) {
     c.row_scale[r] = plan.scale;
     if (row_sums) span_sums(c.buffer + r * c.kp, c.kp, kQUnpackInputs, c.sums + r * c.sum_stride);
   }
+  return true;
 }
 
 struct QConvPieces {
@@ -225,12 +234,11 @@ inline void qconv_piece_task(void* context, int64_t i, KernelScratch& scratch) {
   const QConvPieces& pieces = *static_cast<const QConvPieces*>(context);
   const QConvPlan& plan = *pieces.plan;
   ScratchScope scope(scratch);
-  QLinearChunk c = qlinear_chunk_buffers(scratch, qlinear_kernels(), *plan.a, kQConvRowBytes);
+  QLinearChunk c;
   // Every slice holds kQConvScratchBytes (qconv2d checked the caller's rest).
-  if (c.buffer == nullptr || c.sums == nullptr || c.row_scale == nullptr) return;
-  plan.piece(i, pieces.oy1, c.m0, c.rows);
-  qconv_load_chunk(plan, c);
-  qlinear_blocks(c, 0, (plan.a->n + kQBlock - 1) / kQBlock, scratch);
+  if (qconv_piece(plan, i, pieces.oy1, scratch, c)) {
+    qlinear_blocks(c, 0, (plan.a->n + kQBlock - 1) / kQBlock, scratch);
+  }
 }
 
 /// The convolution of x (float NCHW) into out (float NCHW) with weights packed as
@@ -254,11 +262,11 @@ inline bool qconv2d(KernelContext& ctx, const QConvShape& s, const float* x, con
   QConvBand band;
   band.q = scratch.allocate<int8_t>(kQConvBandBytes);
   // The rest of the slice holds a piece's buffers when it runs here.
-  if (band.q == nullptr || scratch.size() - scratch.mark() < kQConvScratchBytes - kQConvBandBytes) {
+  if (band.q == nullptr ||
+      scratch.size() - scratch.mark() < kQConvScratchBytes - kQConvBandBytes) {
     return false;
   }
-  QConvPlan plan{&s, &a, &band, 0.0f, qlinear_chunk_rows(a.k, 1, 8, true, kQConvRowBytes),
-                 0, 0, 0, false, false};
+  QConvPlan plan{&s, &a, &band, 0.0f, qconv_chunk_rows(s), 0, 0, 0, false, false};
   const int64_t band_rows = kQConvBandBytes / s.band_row_bytes();
   const int64_t out_rows_in_band = (band_rows - s.rows_per_output_row()) / s.sh + 1;
   plan.rows_per_piece = s.out_width <= plan.chunk
@@ -286,10 +294,8 @@ inline bool qconv2d(KernelContext& ctx, const QConvShape& s, const float* x, con
       } else {
         for (int64_t i = 0; i < count; ++i) {
           ScratchScope piece_scope(scratch);
-          QLinearChunk c = qlinear_chunk_buffers(scratch, qlinear_kernels(), a, kQConvRowBytes);
-          plan.piece(i, oy1, c.m0, c.rows);
-          qconv_load_chunk(plan, c);
-          qlinear_chunk(ctx, c);
+          QLinearChunk c;
+          if (qconv_piece(plan, i, oy1, scratch, c)) qlinear_chunk(ctx, c);
         }
       }
       plan.oy0 = oy1;

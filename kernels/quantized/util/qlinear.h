@@ -70,6 +70,31 @@ inline float* qlinear_out(const QLinearArgs& a, int64_t row, int64_t col) {
   return a.out + row * (a.out_row_stride != 0 ? a.out_row_stride : a.n) + col * a.out_col_stride;
 }
 
+// The output scales (int8: one per weight row; int4 kernels apply their own) and bias of
+// W columns from n0, `valid` of them real and the rest padding (scale 1, bias 0), so an
+// epilogue is one fixed-length loop the compiler puts on vectors.
+template <int W>
+inline void qlinear_epilogue_columns(const QLinearArgs& a, int64_t n0, int64_t valid,
+                                     float (&w_scale)[W], float (&bias)[W]) {
+  for (int64_t col = 0; col < W; ++col) {
+    w_scale[col] = a.weight_bits == 8 && col < valid ? a.scales[n0 + col] : 1.0f;
+    bias[col] = a.bias != nullptr && col < valid ? a.bias[n0 + col] : 0.0f;
+  }
+}
+
+// The first `valid` of W results of output row `row` from column n0 into out: all W by
+// one fixed-size copy where they lie side by side (no call), else one by one.
+template <int W>
+inline void qlinear_store(const QLinearArgs& a, int64_t row, int64_t n0, int64_t valid,
+                          const float (&result)[W]) {
+  float* out = qlinear_out(a, row, n0);
+  if (a.out_col_stride == 1 && valid == W) {
+    __builtin_memcpy(out, result, sizeof(result));
+  } else {
+    for (int64_t col = 0; col < valid; ++col) out[col * a.out_col_stride] = result[col];
+  }
+}
+
 // The best kernels this CPU may run (cpu_level() and cpu_has_avx512_vnni() follow the
 // TL_CPU_LEVEL cap, which is how tests pick a lower set).
 inline const QLinearKernels& qlinear_kernels() {
@@ -224,14 +249,10 @@ inline int64_t qlinear_prefill(const QLinearChunk& c, int64_t b0, int64_t b1,
     const int64_t n0 = b * kQBlock;
     const int64_t valid = qlinear_min(w1 != nullptr ? 2 * kQBlock : kQBlock, a.n - n0);
     qlinear_prefill_pair(c, w0, w1, unpacked, totals);
-    // The general path's epilogue (its int4 weight scale is 1), over 16 columns padded
-    // as there, so the compiler runs it on vectors.
+    // The general path's epilogue, over the pair's 16 columns.
     float w_scale[16];
     float bias[16];
-    for (int64_t col = 0; col < 16; ++col) {
-      w_scale[col] = a.weight_bits == 8 && col < valid ? a.scales[n0 + col] : 1.0f;
-      bias[col] = a.bias != nullptr && col < valid ? a.bias[n0 + col] : 0.0f;
-    }
+    qlinear_epilogue_columns(a, n0, valid, w_scale, bias);
     for (int64_t r = 0; r < c.rows; ++r) {
       float result[16];
       const float x_scale = c.row_scale[r];
@@ -245,14 +266,7 @@ inline int64_t qlinear_prefill(const QLinearChunk& c, int64_t b0, int64_t b1,
                         bias[col];
         }
       }
-      float* out = qlinear_out(a, c.m0 + r, n0);
-      if (a.out_col_stride == 1 && valid == 16) {
-        __builtin_memcpy(out, result, sizeof(result));  // a fixed size: no call
-      } else if (a.out_col_stride == 1) {
-        __builtin_memcpy(out, result, valid * sizeof(float));
-      } else {
-        for (int64_t col = 0; col < valid; ++col) out[col * a.out_col_stride] = result[col];
-      }
+      qlinear_store(a, c.m0 + r, n0, valid, result);
     }
   }
   return b1;
@@ -268,14 +282,9 @@ inline void qlinear_blocks(const QLinearChunk& c, int64_t b0, int64_t b1, Kernel
     const int64_t n0 = b * kQBlock;
     const uint8_t* w = static_cast<const uint8_t*>(a.w) + b * c.block_bytes;
     const int64_t valid = qlinear_min(kQBlock, a.n - n0);
-    // The block's output scales (int8: one per weight row; int4 kernels apply their
-    // own) and bias, padded to 8 so the epilogue below is one fixed-length loop.
     float w_scale[kQBlock];
     float bias[kQBlock];
-    for (int64_t col = 0; col < kQBlock; ++col) {
-      w_scale[col] = a.weight_bits == 4 || col >= valid ? 1.0f : a.scales[n0 + col];
-      bias[col] = a.bias != nullptr && col < valid ? a.bias[n0 + col] : 0.0f;
-    }
+    qlinear_epilogue_columns(a, n0, valid, w_scale, bias);
     for (int64_t t = 0; t < c.rows; t += kQRows) {
       const int rows = static_cast<int>(qlinear_min(kQRows, c.rows - t));
       if (!a.dynamic_input) {
@@ -294,8 +303,7 @@ inline void qlinear_blocks(const QLinearChunk& c, int64_t b0, int64_t b1, Kernel
         for (int64_t col = 0; col < kQBlock; ++col) {
           result[col] = acc[r * kQBlock + col] * w_scale[col] * x_scale + bias[col];
         }
-        float* out = qlinear_out(a, c.m0 + t + r, n0);
-        for (int64_t col = 0; col < valid; ++col) out[col * a.out_col_stride] = result[col];
+        qlinear_store(a, c.m0 + t + r, n0, valid, result);
       }
     }
   }
