@@ -6,9 +6,11 @@
 
 namespace tailor::optimized::native {
 
-// The manifest declares one scratch_bytes for both paths: the larger, Winograd's.
-static_assert(kConvGemmScratchBytes <= kConvWinogradScratchBytes,
-              "convolution's scratch_bytes (manifests/kernels/optimized.yaml) covers im2col");
+// The manifest declares one scratch_bytes for every path: the largest, Winograd's.
+static_assert(kConvGemmScratchBytes <= kConvWinogradScratchBytes &&
+                  kConvDepthwiseScratchBytes <= kConvWinogradScratchBytes,
+              "convolution's scratch_bytes (manifests/kernels/optimized.yaml) covers im2col "
+              "and the depthwise padded planes");
 
 // The prepack hook (manifests/kernels/optimized.yaml's prepack:): a constant weight of a
 // call that takes the Winograd path at its planned sizes is transformed once at load.
@@ -110,7 +112,8 @@ Tensor& convolution_out(KernelContext& ctx, const Tensor& input, const Tensor& w
   } else if (s.volumetric()) {  // no key of its manifest sends one: portable's loop
     tailor::native::conv_direct(s, x, w, b, y);
   } else if (s.in_per_group() == 1) {
-    conv_depthwise_float(ctx, s, x, w, b, y);
+    TL_KERNEL_CHECK_MSG(ctx, conv_depthwise_float(ctx, s, x, w, b, y), MemoryAllocationFailed,
+                        out, TL_SCRATCH_TOO_SMALL, "convolution.out");
   } else if (s.out_per_group() < kConvGemmMinRows) {
     tailor::native::conv_direct(s, x, w, b, y);
   } else if (const float* u = winograd_packed_u(ctx.packed(), s, w);

@@ -1,7 +1,8 @@
 """The optimized kernels split over the kernel threads (runtime/kernel/parallel.h): the
 elementwise and row kernels (kernels/optimized/util/vec_parallel.h), max pooling by output
-rows, im2col convolutions by column blocks and Winograd's transforms by channels
-(util/conv_gemm.h, util/conv_winograd.h), and the GEMM's row parts. Each case is large
+rows, im2col convolutions by column blocks, Winograd's transforms by channels and depthwise
+ones by planes (util/conv_gemm.h, util/conv_winograd.h, util/conv_depthwise.h), and the
+GEMM's row parts. Each case is large
 enough to split (the cost rule's 128k); run with --threads 1, 2 and 3, every output is the
 1-thread one bit for bit, and the 1-thread one matches torch (the harness's tolerance)."""
 
@@ -39,6 +40,13 @@ CASES = [
     OpCase(*_CONV, [((1, 32, 18, 18), Constant((32, 32, 3, 3)), Constant((32,)), Arg([1, 1]),
                      Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1))],
            domain="small", name="threads_winograd"),
+    # Depthwise planes in chunks over the threads: 7x7 planes of 5x5 windows (each one
+    # tile, its padding zeroed once a chunk) and 300x300 ones of stride 2 (bands of rows).
+    OpCase(*_CONV, [((1, 96, 7, 7), Constant((96, 1, 5, 5)), Constant((96,)), Arg([1, 1]),
+                     Arg([2, 2]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(96)),
+                    ((1, 4, 600, 300), Constant((4, 1, 3, 3)), Arg(None), Arg([2, 2]),
+                     Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(4))],
+           domain="small", name="threads_depthwise"),
     # Row parts of a product without packing: 70 rows, and 65 (whose last row part would be
     # a single row: columns then).
     OpCase("mm.default", ("Float",), [((70, 300), (300, 40)), ((65, 300), (300, 40))],

@@ -12,6 +12,7 @@
 
 #include "kernels/optimized/util/gemm.h"
 #include "kernels/optimized/util/vec.h"
+#include "kernels/optimized/util/window.h"
 #include "kernels/portable/util/conv.h"
 
 namespace tailor::optimized {
@@ -133,17 +134,10 @@ struct ConvPadPlanes {
   TL_VEC_INLINE static void run(const tailor::native::ConvShape* shape, const ConvNarrow* narrow,
                                 const float* src, int64_t channels, float* dst) {
     const tailor::native::ConvShape& s = *shape;
-    const int64_t pw = narrow->padded_w;
-    for (int64_t c = 0; c < channels; ++c, src += s.in_h * s.in_w) {
-      vec_fill<W>(dst, s.pad_h * pw, 0.0f);
-      dst += s.pad_h * pw;
-      for (int64_t h = 0; h < s.in_h; ++h, dst += pw) {
-        vec_fill<W>(dst, s.pad_w, 0.0f);
-        vec_copy_every<W>(src + h * s.in_w, 1, s.in_w, dst + s.pad_w, s.in_w);
-        vec_fill<W>(dst + s.pad_w + s.in_w, s.pad_w, 0.0f);
-      }
-      vec_fill<W>(dst, s.pad_h * pw, 0.0f);
-      dst += s.pad_h * pw;
+    for (int64_t c = 0; c < channels; ++c) {
+      vec_copy_window<W>(src + c * s.in_h * s.in_w, s.in_h, s.in_w, -s.pad_h, -s.pad_w,
+                         narrow->padded_h, narrow->padded_w,
+                         dst + c * narrow->padded_h * narrow->padded_w);
     }
   }
 };

@@ -155,6 +155,29 @@ TL_VEC_INLINE void vec_copy_every(const float* src, int64_t stride, int64_t read
   }
 }
 
+// dst[0 .. n) = src[0 .. n): whole vectors, the last one ending at n (over lanes already
+// copied) rather than lane by lane; by halves of W when n is under W.
+template <int W>
+TL_VEC_INLINE void vec_copy(const float* src, float* dst, int64_t n) {
+  if constexpr (W > 4) {
+    if (n < W) return vec_copy<W / 2>(src, dst, n);
+  }
+  VecF<W> v;
+  if (n < W) {  // under 4
+    for (int64_t i = 0; i < n; ++i) dst[i] = src[i];
+    return;
+  }
+  int64_t i = 0;
+  for (; i + W <= n; i += W) {
+    vec_load<W>(src + i, v);
+    vec_store<W>(dst + i, v);
+  }
+  if (i < n) {
+    vec_load<W>(src + n - W, v);
+    vec_store<W>(dst + n - W, v);
+  }
+}
+
 // The first `count` (< W) lanes from p, the others `fill`: a row's ragged end.
 template <int W>
 TL_VEC_INLINE void vec_load_partial(const float* p, int64_t count, float fill, VecF<W>& v) {

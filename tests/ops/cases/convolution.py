@@ -64,8 +64,8 @@ CASES = [
              Arg(False), Arg([0]), Arg(1))],
            domain="small", name="odd_sizes_1d"),
     # Depthwise (util/conv_depthwise.h): vectors of up to 16 output columns across each
-    # row's inner windows (stride 1 and 2, dilation), the padded edges and stride 3 one
-    # column at a time; a channel multiplier of 2 and of 65, no bias, 1-D.
+    # row of the padded plane (stride 1 and 2, dilation), stride 3 one column at a time;
+    # a channel multiplier of 2 and of 65, no bias, 1-D.
     OpCase("convolution.default", ("Float",),
            [((1, 7, 9, 40), Constant((7, 1, 3, 3)), Constant((7,)), Arg([1, 1]), Arg([1, 1]),
              Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(7)),
@@ -88,8 +88,30 @@ CASES = [
             ((1, 3, 7, 7), Constant((3, 1, 3, 3)), Constant((3,)), Arg([1, 1]), Arg([1, 1]),
              Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(3)),
             ((1, 3, 14, 14), Constant((3, 1, 3, 3)), Arg(None), Arg([2, 2]), Arg([1, 1]),
-             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(3))],
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(3)),
+            ((1, 3, 7, 7), Constant((3, 1, 5, 5)), Constant((3,)), Arg([1, 1]), Arg([2, 2]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(3)),
+            ((1, 2, 14, 14), Constant((2, 1, 5, 5)), Constant((2,)), Arg([2, 2]), Arg([2, 2]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(2))],
            domain="small", name="depthwise_narrow"),
+    # Windows that never reach the input's last rows and columns (stride 2 without
+    # padding, stride 3 with), and a padding wider than the input.
+    OpCase("convolution.default", ("Float",),
+           [((1, 3, 8, 10), Constant((3, 1, 3, 3)), Constant((3,)), Arg([2, 2]), Arg([0, 0]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(3)),
+            ((1, 2, 9, 9), Constant((2, 1, 3, 3)), Constant((2,)), Arg([3, 3]), Arg([1, 1]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(2)),
+            ((1, 2, 5, 6), Constant((2, 1, 3, 3)), Constant((2,)), Arg([1, 1]), Arg([7, 8]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(2))],
+           domain="small", name="depthwise_edges"),
+    # Planes over the padded buffer (kConvDepthwiseFloats): bands of output rows of a
+    # 600x600 plane, pieces of one 1-D row of 140000.
+    OpCase("convolution.default", ("Float",),
+           [((1, 2, 600, 600), Constant((2, 1, 3, 3)), Constant((2,)), Arg([1, 1]),
+             Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(2)),
+            ((1, 2, 140000), Constant((2, 1, 5)), Constant((2,)), Arg([2]), Arg([2]), Arg([1]),
+             Arg(False), Arg([0]), Arg(2))],
+           domain="small", name="depthwise_large"),
     OpCase("convolution.default", ("Float",),
            [((2, 7, 129), Constant((7, 1, 5)), Constant((7,)), Arg([2]), Arg([2]), Arg([1]),
              Arg(False), Arg([0]), Arg(7))],
