@@ -41,6 +41,7 @@ KEPT_WHOLE = (
     aten.replication_pad2d.default,
     aten.replication_pad3d.default,
     aten.glu.default,                  # glu.out
+    aten.silu.default,                 # silu.out (sigmoid and mul otherwise: two passes)
     aten.logit.default,                # logit.out
     aten.floor_divide.default,         # floor_divide.out / .Scalar_out (`x // 2`)
     aten.floor_divide.Scalar,

@@ -1,7 +1,7 @@
 """A group of claimed calls -> the nodes of its XNNPACK payload (payload.GraphBuilder).
 
 Each call becomes one node (a few become two: a mean without keepdim pools, then drops
-the 1s; a plain operand of a channels-last elementwise call is reshaped to a
+the 1s; SiLU is a sigmoid, then a multiply; a plain operand of a channels-last elementwise call is reshaped to a
 channels-last view first). Linear layers take their constant [K, N] weight as XNNPACK's
 filter with its transposed-weights flag; convolutions read their weight repacked
 (packing.py); window attributes go in XNNPACK's order.
@@ -84,6 +84,10 @@ def _unary(m, g: GraphBuilder, i: int, out: int, channels_last: set) -> None:
         lo, hi = (m.literal(v) for v in args[1:3])
         g.node("Clamp", [x], out, **({"min": float(lo)} if lo is not None else {}),
                **({"max": float(hi)} if hi is not None else {}))
+    elif op == "aten::silu.out":  # no SiLU node in XNNPACK 2022: x * sigmoid(x)
+        sigmoid = g.temp(channels_last=args[m.calls[i].num_inputs] in channels_last)
+        g.node("Sigmoid", [x], sigmoid)
+        g.node("Multiply", [x, sigmoid], out)
     elif op in ("aten::leaky_relu.out", "aten::elu.out"):
         g.node(UNARY[op], [x], out, alpha=float(m.literal(args[1])))
     else:

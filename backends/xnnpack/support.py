@@ -19,7 +19,7 @@ BINARY = {"aten::add.out": "Add", "aten::sub.out": "Subtract", "aten::mul.out": 
           "aten::minimum.out": "Minimum"}
 SCALAR_BINARY = {"aten::add.Scalar_out": "Add", "aten::sub.Scalar_out": "Subtract",
                  "aten::mul.Scalar_out": "Multiply", "aten::div.Scalar_out": "Divide"}
-UNARY = {"aten::sigmoid.out": "Sigmoid",
+UNARY = {"aten::sigmoid.out": "Sigmoid", "aten::silu.out": "Sigmoid",  # then Multiply
          "aten::neg.out": "Negate", "aten::abs.out": "Abs", "aten::sqrt.out": "SquareRoot",
          "aten::relu.out": "Clamp", "aten::clamp.out": "Clamp", "aten::hardtanh.out": "Clamp",
          "aten::leaky_relu.out": "LeakyRelu", "aten::elu.out": "Elu",

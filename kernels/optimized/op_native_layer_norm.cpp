@@ -5,28 +5,6 @@
 namespace tailor::optimized::native {
 namespace {
 
-// Sum of the n floats at p, W lanes at a time, minus `shift` from each first (squared
-// when `square`): the row's sum, then its squared deviations from the mean.
-template <int W>
-TL_VEC_INLINE float layer_norm_row_sum(const float* p, int64_t n, float shift, bool square) {
-  using F = VecF<W>;
-  const F vshift = F{} + shift;
-  F acc = F{};
-  F v;
-  int64_t i = 0;
-  for (; i + W <= n; i += W) {
-    vec_load<W>(p + i, v);
-    v -= vshift;
-    acc += square ? v * v : v;
-  }
-  float sum = vec_sum<W>(acc);
-  for (; i < n; ++i) {
-    const float d = p[i] - shift;
-    sum += square ? d * d : d;
-  }
-  return sum;
-}
-
 // Each of `rows` rows of `cols` floats: mean, then the biased variance (two passes, for
 // accuracy, as portable), then (x - mean) * rstd * weight + bias.
 struct LayerNormRows {
@@ -36,8 +14,8 @@ struct LayerNormRows {
                                 int64_t rows, int64_t cols) {
     using F = VecF<W>;
     for (int64_t r = 0; r < rows; ++r, x += cols, y += cols) {
-      const float mean = layer_norm_row_sum<W>(x, cols, 0.0f, false) / static_cast<float>(cols);
-      const float var = layer_norm_row_sum<W>(x, cols, mean, true) / static_cast<float>(cols);
+      const float mean = vec_row_sum<W>(x, cols, 0.0f, false) / static_cast<float>(cols);
+      const float var = vec_row_sum<W>(x, cols, mean, true) / static_cast<float>(cols);
       const float rstd = 1.0f / math::sqrt(var + eps);
       const F vmean = F{} + mean;
       const F vrstd = F{} + rstd;

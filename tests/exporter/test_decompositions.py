@@ -36,6 +36,7 @@ WHOLE = [
     (lambda x: F.pixel_shuffle(x, 2), (x4,), "aten::pixel_shuffle.out"),
     (lambda x: F.pixel_unshuffle(x, 2), (x4,), "aten::pixel_unshuffle.out"),
     (lambda x: F.glu(x, 1), (x4,), "aten::glu.out"),
+    (lambda x: F.silu(x), (x4,), "aten::silu.out"),
     (lambda x: torch.logit(x, 1e-3), (x4,), "aten::logit.out"),
     (lambda x: x.roll(1, 2), (x4,), "aten::roll.out"),
     (lambda x: x.triu(1), (x4,), "aten::triu.out"),

@@ -1,5 +1,5 @@
 """The optimized kernels split over the kernel threads (runtime/kernel/parallel.h): the
-elementwise and row kernels (kernels/optimized/util/vec_parallel.h), max pooling by output
+elementwise, row and mean kernels (kernels/optimized/util/vec_parallel.h), max pooling by output
 rows, im2col convolutions by column blocks, Winograd's transforms by channels and depthwise
 ones by planes (util/conv_gemm.h, util/conv_winograd.h, util/conv_depthwise.h), and the
 GEMM's row parts. Each case is large
@@ -20,6 +20,7 @@ CASES = [
     OpCase("sigmoid.default", ("Float",), [((5, 99, 61),)], name="threads"),
     OpCase("relu.default", ("Float",), [((2, 301, 257),)], name="threads"),
     OpCase("_softmax.default", ("Float",), [((4, 64, 67),)], args=(-1, False), name="threads"),
+    OpCase("mean.dim", ("Float",), [((2, 96, 56, 56),)], args=([2, 3], True), name="threads"),
     OpCase("native_layer_norm.default", ("Float",),
            [((300, 129), Arg([129]), (129,), (129,), Arg(1e-5))], name="threads"),
     # One long row (split by columns) and many rows with a row operand (split by rows).

@@ -212,6 +212,29 @@ TL_VEC_INLINE float vec_sum(const VecF<W>& v) {
   }
 }
 
+// Sum of the n floats at p, W lanes at a time, minus `shift` from each first (squared
+// when `square`): a row's sum (a mean), then its squared deviations from the mean.
+template <int W>
+TL_VEC_INLINE float vec_row_sum(const float* p, int64_t n, float shift = 0.0f,
+                                bool square = false) {
+  using F = VecF<W>;
+  const F vshift = F{} + shift;
+  F acc = F{};
+  F v;
+  int64_t i = 0;
+  for (; i + W <= n; i += W) {
+    vec_load<W>(p + i, v);
+    v -= vshift;
+    acc += square ? v * v : v;
+  }
+  float sum = vec_sum<W>(acc);
+  for (; i < n; ++i) {
+    const float d = p[i] - shift;
+    sum += square ? d * d : d;
+  }
+  return sum;
+}
+
 // The largest of v's lanes, by halving as vec_sum().
 template <int W>
 TL_VEC_INLINE float vec_max(const VecF<W>& v) {

@@ -32,8 +32,10 @@ class ReducePlan {
     n_reduced_ = 0;
     out_numel_ = 1;
     reduce_numel_ = 1;
+    trailing_ = true;
     for (int64_t d = 0; d < rank; ++d) {
       const bool r = all || reduced[d];
+      if (!r && n_reduced_ > 0 && sizes[d] != 1) trailing_ = false;
       if (!r || keepdim) {
         out_sizes_[out_rank_++] = r ? 1 : sizes[d];
       }
@@ -54,6 +56,9 @@ class ReducePlan {
   int64_t out_numel() const { return out_numel_; }
   // Input elements per output element.
   int64_t reduce_numel() const { return reduce_numel_; }
+  // Whether the reduced dims come after every kept one (of more than one element): output
+  // element o reduces the contiguous run of reduce_numel() elements at o * reduce_numel().
+  bool trailing() const { return trailing_; }
 
   // Input offset of the first element reduced into output element `out_index`.
   int64_t base_offset(int64_t out_index) const {
@@ -110,6 +115,7 @@ class ReducePlan {
   int64_t n_reduced_ = 0;
   int64_t out_numel_ = 1;
   int64_t reduce_numel_ = 1;
+  bool trailing_ = true;
 };
 
 // For max-style reductions: NaN wins, as in torch.

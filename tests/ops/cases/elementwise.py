@@ -120,13 +120,17 @@ CASES = [
                                              (In((2, 3), "Long"), In((), "Double"))],
            domain="positive", name="mixed"),
     OpCase("pow.Tensor_Scalar", FLOAT, UNARY, args=(0.5,), domain="positive", name="sqrt"),
-    # The optimized square and sigmoid (RMS norm's x.pow(2), SiLU): whole vectors, then
-    # the ragged end; another exponent by powf; sigmoid of NaN (the log of negative values).
+    # The optimized square, sigmoid and SiLU (RMS norm's x.pow(2), EfficientNet's
+    # activation): whole vectors, then the ragged end; another exponent by powf; sigmoid and
+    # SiLU of NaN (the log of negative values).
     OpCase("pow.Tensor_Scalar", ("Float",), [((1,),), ((7,),), ((65,),), ((129, 3),)],
            args=(2,), name="odd_sizes"),
     OpCase("pow.Tensor_Scalar", ("Float",), [((7, 5),)], args=(3,), domain="small",
            name="cube"),
     OpCase("sigmoid.default", ("Float",),
+           [((1,),), ((7,),), ((65,),), ((129, 3),), (Computed((5, 13), by="log"),)],
+           name="odd_sizes"),
+    OpCase("silu.default", ("Float",),
            [((1,),), ((7,),), ((65,),), ((129, 3),), (Computed((5, 13), by="log"),)],
            name="odd_sizes"),
     OpCase("pow.Tensor_Scalar", INT, [((2, 3),)], args=(1.5,), domain="positive",

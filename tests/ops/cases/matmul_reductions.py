@@ -144,6 +144,13 @@ CASES = [
            name="dtype"),
     OpCase("mean.dim", ("Float",), [((3, 4),), ((),)], args=(None,), name="all"),
     OpCase("mean.default", FLOAT, [((3, 4),), ((),), ((0,),)]),
+    # The optimized mean over trailing dims (rows of vectors): a squeeze-and-excitation
+    # block's mean over H x W (keepdim), rows of 1, 7 and 65, a kept dim of 1 after the
+    # reduced ones, and an empty reduction (NaN); over the threads in test_kernel_threads.
+    OpCase("mean.dim", ("Float",), [((2, 5, 7, 9),)], args=([2, 3], True), name="trailing"),
+    OpCase("mean.dim", ("Float",), [((4, 1),), ((3, 7),), ((2, 65),), ((3, 0),)], args=([-1],),
+           name="rows"),
+    OpCase("mean.dim", ("Float",), [((3, 65, 1),)], args=([1],), name="kept_one_after"),
     OpCase("sum.dim_IntList", ALL, [((3, 4, 5),), ((0, 3),)], args=([1],), domain="small"),
     OpCase("sum.dim_IntList", ("Float", "Int", "Bool"), [((3, 4),), ((),)], args=([], True),
            name="all_keepdim", domain="small"),

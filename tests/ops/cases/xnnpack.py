@@ -18,7 +18,7 @@ CASES = [
     OpCase("mul.Scalar", ("Float",), XNNPACK_UNARY, args=(-0.5,), name="xnnpack"),
     OpCase("div.Scalar", ("Float",), XNNPACK_UNARY, args=(-2.5,), name="xnnpack"),
     *[OpCase(f"{op}.default", ("Float",), XNNPACK_UNARY, name="xnnpack")
-      for op in ("relu", "neg", "abs", "sigmoid")],
+      for op in ("relu", "neg", "abs", "sigmoid", "silu")],
     OpCase("sqrt.default", ("Float",), XNNPACK_UNARY, domain="positive", name="xnnpack"),
     OpCase("clamp.default", ("Float",), XNNPACK_UNARY, args=(-0.3, 0.4)),
     OpCase("clamp.default", ("Float",), [((2, 3),)], args=(-0.3,), name="min"),
