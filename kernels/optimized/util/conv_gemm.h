@@ -293,8 +293,11 @@ inline bool conv_gemm_float(KernelContext& ctx, const tailor::native::ConvShape&
       if (s.pointwise()) {
         if (group_bias != nullptr) {
           // The bias first, one value a row of c, then the product accumulates onto it:
-          // a plain fill, where a per-row bias in the GEMM would go element by element.
-          vec_run<ConvBiasRows>(c, cout_g, plane, group_bias);
+          // a plain fill (rows over the threads), where a per-row bias in the GEMM would go
+          // element by element.
+          ctx.parallel_range(cout_g, plane, [&](int64_t r0, int64_t r1, KernelScratch&) {
+            vec_run<ConvBiasRows>(c + r0 * plane, r1 - r0, plane, group_bias + r0);
+          });
           g.accumulate = true;
         }
         if (!gemm(ctx, g)) return false;
