@@ -274,7 +274,7 @@ struct ConvDepthwisePlanes {
 
 /// out = the depthwise convolution of `in` (s.in_per_group() == 1, not transposed), all
 /// contiguous NCHW floats, its planes over ctx's threads. False when a thread's scratch
-/// is smaller than kConvDepthwiseScratchBytes.
+/// had less room than kConvDepthwiseScratchBytes.
 inline bool conv_depthwise_float(KernelContext& ctx, const tailor::native::ConvShape& s,
                                  const float* in, const float* weight, const float* bias,
                                  float* out) {
@@ -283,16 +283,18 @@ inline bool conv_depthwise_float(KernelContext& ctx, const tailor::native::ConvS
     tailor::native::conv_direct(s, in, weight, bias, out);
     return true;
   }
-  if (ctx.scratch().size() < kConvDepthwiseScratchBytes) return false;
   const int64_t floats = job.tiles.in_rows * job.tiles.in_cols + kConvDepthwiseSlack;
+  bool failed = false;
   ctx.parallel_range(s.batch * s.out_channels, s.out_h * s.out_w * s.kernel_h * s.kernel_w,
                      [&](int64_t first, int64_t end, KernelScratch& scratch) {
                        float* padded = scratch.allocate<float>(floats);
-                       if (padded != nullptr) {  // the size was checked above
-                         vec_run<ConvDepthwisePlanes>(&job, first, end, padded);
+                       if (padded == nullptr) {
+                         __atomic_store_n(&failed, true, __ATOMIC_RELAXED);
+                         return;
                        }
+                       vec_run<ConvDepthwisePlanes>(&job, first, end, padded);
                      });
-  return true;
+  return !__atomic_load_n(&failed, __ATOMIC_RELAXED);
 }
 
 }  // namespace tailor::optimized
