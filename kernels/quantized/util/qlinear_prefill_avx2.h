@@ -69,8 +69,12 @@ __attribute__((target("avx2,fma"))) void prefill_int4_avx2_rows(
   const __m256i ones = _mm256_set1_epi16(1);
   const int64_t group_bytes = int4_group_bytes(size);
   for (int64_t g = 0; g < groups; ++g) {
+    // Each sum starts from -8 times the row's sum over the group (the unpacked weights
+    // are w + 8): no subtraction after the products.
     __m256i sum[R][2];
-    TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) sum[r][0] = sum[r][1] = _mm256_setzero_si256();
+    TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
+      sum[r][0] = sum[r][1] = _mm256_set1_epi32(-8 * sums[r * sum_stride + g]);
+    }
     for (int64_t i0 = g * size; i0 < (g + 1) * size; i0 += kInt4Group) {
       __m256i pairs[R][2];
       TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
@@ -97,10 +101,9 @@ __attribute__((target("avx2,fma"))) void prefill_int4_avx2_rows(
         w1 != nullptr ? _mm256_loadu_ps(int4_group_scales(w1 + g * group_bytes, size))
                       : _mm256_setzero_ps()};
     TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
-      const __m256i offset = _mm256_set1_epi32(8 * sums[r * sum_stride + g]);
       TL_QLINEAR_UNROLL for (int h = 0; h < 2; ++h) {
         float* t = totals + r * 16 + h * kQBlock;
-        const __m256 dot = _mm256_cvtepi32_ps(_mm256_sub_epi32(sum[r][h], offset));
+        const __m256 dot = _mm256_cvtepi32_ps(sum[r][h]);
         _mm256_storeu_ps(t, _mm256_fmadd_ps(dot, scale[h], _mm256_loadu_ps(t)));
       }
     }

@@ -37,8 +37,12 @@ TL_QLINEAR_VNNI512 void prefill_int4_vnni_rows(const int8_t* x, int64_t ldx,
   __m512 total[R];
   TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) total[r] = _mm512_loadu_ps(totals + r * 16);
   for (int64_t g = 0; g < groups; ++g) {
+    // Each sum starts from -8 times the row's sum over the group (the unpacked weights
+    // are w + 8): no subtraction after the products.
     __m512i sum[R];
-    TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) sum[r] = _mm512_setzero_si512();
+    TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
+      sum[r] = _mm512_set1_epi32(-8 * sums[r * sum_stride + g]);
+    }
     const uint8_t* wq = unpacked + g * size * 16;
     const int8_t* xg = x + g * size;
     for (int64_t q = 0; q < size; q += 4) {
@@ -57,8 +61,7 @@ TL_QLINEAR_VNNI512 void prefill_int4_vnni_rows(const int8_t* x, int64_t ldx,
     const __m512 scale = _mm512_castpd_ps(_mm512_insertf64x4(
         _mm512_castps_pd(_mm512_castps256_ps512(scale0)), _mm256_castps_pd(scale1), 1));
     TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
-      const __m512i dot = _mm512_sub_epi32(sum[r], _mm512_set1_epi32(8 * sums[r * sum_stride + g]));
-      total[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), scale, total[r]);
+      total[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sum[r]), scale, total[r]);
     }
   }
   TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) _mm512_storeu_ps(totals + r * 16, total[r]);
