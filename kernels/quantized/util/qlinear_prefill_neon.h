@@ -67,9 +67,11 @@ void prefill_int4_neon_rows(const int8_t* x, int64_t ldx, const uint8_t* unpacke
   const int64_t group_bytes = int4_group_bytes(size);
   const float32x4_t zero = vdupq_n_f32(0.0f);
   for (int64_t g = 0; g < groups; ++g) {
+    // Each sum starts from -8 times the row's sum over the group (the unpacked weights
+    // are w + 8): no subtraction after the products.
     int32x4_t sum[R][4];
     for (int r = 0; r < R; ++r) {
-      for (int j = 0; j < 4; ++j) sum[r][j] = vdupq_n_s32(0);
+      for (int j = 0; j < 4; ++j) sum[r][j] = vdupq_n_s32(-8 * sums[r * sum_stride + g]);
     }
     for (int64_t i = g * size; i < (g + 1) * size; i += 4) {
       qlinear_prefill_quad_neon<R>(x + i, ldx, unpacked + i * 16, sum);
@@ -81,10 +83,9 @@ void prefill_int4_neon_rows(const int8_t* x, int64_t ldx, const uint8_t* unpacke
                                   s1 != nullptr ? vld1q_f32(s1) : zero,
                                   s1 != nullptr ? vld1q_f32(s1 + 4) : zero};
     for (int r = 0; r < R; ++r) {
-      const int32x4_t offset = vdupq_n_s32(8 * sums[r * sum_stride + g]);
       for (int j = 0; j < 4; ++j) {
         float* t = totals + r * 16 + 4 * j;
-        const float32x4_t dot = vcvtq_f32_s32(vsubq_s32(sum[r][j], offset));
+        const float32x4_t dot = vcvtq_f32_s32(sum[r][j]);
         vst1q_f32(t, vfmaq_f32(vld1q_f32(t), dot, scale[j]));
       }
     }
