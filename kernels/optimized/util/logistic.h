@@ -9,6 +9,9 @@
 
 namespace tailor::optimized {
 
+// Above this, expf overflows to inf (vec_exp's upper bound).
+inline constexpr float kExpOverflow = 88.37626f;
+
 // out = 1 / (1 + e^-in), or in / (1 + e^-in) when kTimesInput.
 template <bool kTimesInput>
 struct LogisticSpan {
@@ -23,6 +26,9 @@ struct LogisticSpan {
       }
       VecF<W> e = -x;
       vec_exp<W>(e);
+      // vec_exp stops at 2.4e38: past it e^-x is inf, so that sigmoid gives 0 and SiLU -0
+      // (NaN at -inf), as torch, not x / 2.4e38 (-1.41 for the lowest float).
+      e = -x > kExpOverflow ? VecF<W>{} + __builtin_inff() : e;
       const VecF<W> y = (kTimesInput ? x : VecF<W>{} + 1.0f) / (1.0f + e);
       if (i + W <= n) {
         vec_store<W>(out + i, y);

@@ -133,6 +133,10 @@ CASES = [
     OpCase("silu.default", ("Float",),
            [((1,),), ((7,),), ((65,),), ((129, 3),), (Computed((5, 13), by="log"),)],
            name="odd_sizes"),
+    # Past exp's range (+-1e20, +-inf, ...): e^-x is inf, so sigmoid is 0 and SiLU -0 (NaN
+    # at -inf), as torch.
+    *[OpCase(f"{op}.default", ("Float",), [((24,),)], domain="edges", name="overflow")
+      for op in ("sigmoid", "silu")],
     OpCase("pow.Tensor_Scalar", INT, [((2, 3),)], args=(1.5,), domain="positive",
            name="promote"),
     OpCase("full.default", ALL, [()], args=([2, 3], 1), kwargs={"dtype": DTYPE}),
