@@ -22,9 +22,14 @@ from tests.conftest import REPO
 from tests.ops import harness
 from tests.ops.cases import CASES
 
-# Bugs the cases found that are not fixed yet: each test must fail (strict xfail) until
-# the fix, which removes its entry here.
-KNOWN_FAILURES: dict[str, str] = {}
+# Bugs the cases found that are not fixed yet, or not ours to fix: each test must fail
+# (strict xfail) until the fix, which removes its entry here.
+KNOWN_FAILURES: dict[str, str] = {
+    # Not ours to fix: XNNPACK 2022's Multiply clamps its result (a max, then a min), which
+    # turns NaN into -inf; SiLU is its sigmoid then its multiply (backends/xnnpack/nodes.py).
+    "xnnpack/silu.default-overflow/Float":
+        "XNNPACK's SiLU gives -inf where torch gives NaN (at -inf and NaN)",
+}
 
 
 def _param(library, case, dtype):
