@@ -156,7 +156,7 @@ struct ConvShiftedRows {
       const int64_t tap = k % taps;
       const float* row = padded + (k / taps) * plane +
                          tap / s.kernel_w * narrow->padded_w + tap % s.kernel_w + jc;
-      vec_copy_every<W>(row, 1, nc, panel + (k - pc) * nc, nc);
+      vec_copy<W>(row, panel + (k - pc) * nc, nc);
     }
   }
 };

@@ -50,7 +50,7 @@ TL_VEC_INLINE void vec_copy_window(const float* plane, int64_t in_h, int64_t in_
       continue;
     }
     vec_fill<W>(dst, before, 0.0f);
-    vec_copy_every<W>(plane + y * in_w + first, 1, inside, dst + before, inside);
+    vec_copy<W>(plane + y * in_w + first, dst + before, inside);
     vec_fill<W>(dst + before + inside, cols - before - inside, 0.0f);
   }
 }
