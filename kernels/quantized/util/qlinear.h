@@ -65,9 +65,13 @@ struct QLinearArgs {
   int64_t out_col_stride = 1;      // tailor_quant::conv2d writes NCHW: m apart
 };
 
+inline int64_t qlinear_out_row_stride(const QLinearArgs& a) {
+  return a.out_row_stride != 0 ? a.out_row_stride : a.n;
+}
+
 // Where output (row, col) goes.
 inline float* qlinear_out(const QLinearArgs& a, int64_t row, int64_t col) {
-  return a.out + row * (a.out_row_stride != 0 ? a.out_row_stride : a.n) + col * a.out_col_stride;
+  return a.out + row * qlinear_out_row_stride(a) + col * a.out_col_stride;
 }
 
 // The output scales (int8: one per weight row; int4 kernels apply their own) and bias of
@@ -202,25 +206,28 @@ inline bool qlinear_prefill_fits(const QLinearChunk& c) {
 }
 
 // One block pair's sums over every input, into totals (int4: float; int8: int32), the
-// weights unpacked kQUnpackInputs inputs at a time.
+// weights unpacked kQUnpackInputs inputs at a time. int4: `last` is the last call's ends
+// (out set: the outputs finished in the kernel, totals left as they are).
 inline void qlinear_prefill_pair(const QLinearChunk& c, const uint8_t* w0, const uint8_t* w1,
-                                 uint8_t* unpacked, void* totals) {
+                                 uint8_t* unpacked, void* totals, const QPrefillEnds& last) {
   const QLinearArgs& a = *c.a;
   const QLinearKernels& kernels = *c.kernels;
-  __builtin_memset(totals, 0, c.rows * 16 * sizeof(float));
   if (a.weight_bits == 4) {
     const int64_t size = a.k / a.groups;
     const int64_t group_bytes = int4_group_bytes(size);
     const int64_t step = kQUnpackInputs / size;  // groups unpacked at a time
     for (int64_t g = 0; g < a.groups; g += step) {
       const int64_t count = qlinear_min(step, a.groups - g);
+      QPrefillEnds ends = g + count == a.groups ? last : QPrefillEnds{};
+      ends.first = g == 0;
       kernels.unpack_int4(w0, w1, size, g, g + count, unpacked);
       kernels.prefill_int4(c.buffer + g * size, c.kp, c.rows, unpacked, count, size,
                            w0 + g * group_bytes, w1 != nullptr ? w1 + g * group_bytes : nullptr,
-                           c.sums + g, c.sum_stride, static_cast<float*>(totals));
+                           c.sums + g, c.sum_stride, static_cast<float*>(totals), ends);
     }
     return;
   }
+  __builtin_memset(totals, 0, c.rows * 16 * sizeof(int32_t));
   const int64_t quads = c.kp / 4;
   for (int64_t q = 0, s = 0; q < quads; q += kQUnpackInputs / 4, ++s) {
     const int64_t end = qlinear_min(quads, q + kQUnpackInputs / 4);
@@ -248,11 +255,17 @@ inline int64_t qlinear_prefill(const QLinearChunk& c, int64_t b0, int64_t b1,
     const uint8_t* w1 = b + 1 < b1 ? w0 + c.block_bytes : nullptr;
     const int64_t n0 = b * kQBlock;
     const int64_t valid = qlinear_min(w1 != nullptr ? 2 * kQBlock : kQBlock, a.n - n0);
-    qlinear_prefill_pair(c, w0, w1, unpacked, totals);
-    // The general path's epilogue, over the pair's 16 columns.
     float w_scale[16];
     float bias[16];
     qlinear_epilogue_columns(a, n0, valid, w_scale, bias);
+    // int4 outputs side by side are finished in the kernel; the rest by the general
+    // path's epilogue below, over the pair's 16 columns.
+    QPrefillEnds last;
+    if (a.weight_bits == 4 && a.out_col_stride == 1 && valid == 16) {
+      last = {false, c.row_scale, bias, qlinear_out(a, c.m0, n0), qlinear_out_row_stride(a)};
+    }
+    qlinear_prefill_pair(c, w0, w1, unpacked, totals, last);
+    if (last.out != nullptr) continue;
     for (int64_t r = 0; r < c.rows; ++r) {
       float result[16];
       const float x_scale = c.row_scale[r];

@@ -30,15 +30,23 @@ __attribute__((target("avx2"))) inline __m256i qlinear_broadcast4(const int8_t* 
 }
 
 // Keeps the compiler from fusing the multiply that made v with a following add into an
-// FMA (GCC contracts intrinsics): the decode kernels' outputs must round as the general
+// FMA (GCC contracts intrinsics): the kernels' finished outputs must round as the general
 // path's scalar epilogue does.
 __attribute__((target("avx2"))) inline void qlinear_no_contract(__m256& v) {
   __asm__("" : "+x"(v));
 }
 
-// A decode kernel's outputs of one block: its products times x_scale, then + bias, in the
-// general path's float steps (shared with the VNNI set, whose target includes AVX2).
-__attribute__((target("avx2"))) inline void qlinear_decode_store(__m256 products,
+// Keeps v's chain of additions in the order written: an accumulator through this after
+// each step is not regrouped (GCC reassociates integer additions into trees whose partial
+// results outnumber the registers).
+__attribute__((target("avx2"))) inline void qlinear_in_order(__m256i& v) {
+  __asm__("" : "+x"(v));
+}
+
+// 8 finished outputs of a decode or prefill kernel: its products times x_scale, then +
+// bias, in the general path's float steps (shared with the VNNI set, whose target includes
+// AVX2).
+__attribute__((target("avx2"))) inline void qlinear_finish_store(__m256 products,
                                                                  float x_scale,
                                                                  const float* bias,
                                                                  float* out) {
@@ -241,7 +249,7 @@ __attribute__((target("avx2,fma"))) void decode_int4_avx2_blocks(
     }
   }
   TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
-    qlinear_decode_store(total[j], x_scale, bias != nullptr ? bias + 8 * j : nullptr,
+    qlinear_finish_store(total[j], x_scale, bias != nullptr ? bias + 8 * j : nullptr,
                          out + 8 * j);
   }
 }
@@ -274,7 +282,7 @@ __attribute__((target("avx2"))) void decode_int8_avx2_blocks(const int8_t* x, in
   TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
     const __m256 products =
         _mm256_mul_ps(_mm256_cvtepi32_ps(sum[j]), _mm256_loadu_ps(w_scales + 8 * j));
-    qlinear_decode_store(products, x_scale, bias != nullptr ? bias + 8 * j : nullptr,
+    qlinear_finish_store(products, x_scale, bias != nullptr ? bias + 8 * j : nullptr,
                          out + 8 * j);
   }
 }

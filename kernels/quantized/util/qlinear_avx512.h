@@ -224,7 +224,7 @@ TL_QLINEAR_VNNI512 void decode_int4_vnni_blocks(const int8_t* x, int64_t k, cons
     }
   }
   TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
-    qlinear_decode_store(total[j], x_scale, bias != nullptr ? bias + 8 * j : nullptr,
+    qlinear_finish_store(total[j], x_scale, bias != nullptr ? bias + 8 * j : nullptr,
                          out + 8 * j);
   }
 }
@@ -261,7 +261,7 @@ TL_QLINEAR_VNNI void decode_int8_vnni_blocks(const int8_t* x, int64_t kp, const 
   TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
     const __m256 products = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_add_epi32(even[j], odd[j])),
                                           _mm256_loadu_ps(w_scales + 8 * j));
-    qlinear_decode_store(products, x_scale, bias != nullptr ? bias + 8 * j : nullptr,
+    qlinear_finish_store(products, x_scale, bias != nullptr ? bias + 8 * j : nullptr,
                          out + 8 * j);
   }
 }

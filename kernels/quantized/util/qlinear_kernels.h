@@ -33,7 +33,8 @@
 //                 nibble[c][k] - 8 * sums[r * sum_stride + g]), over the `groups` groups
 //                 of `size` inputs the unpacked buffer holds (x and sums point at the
 //                 first of them, w0 and w1 at its bytes in the two blocks, whose scales
-//                 they read; w1 nullptr: outputs 8..15 are 0)
+//                 they read; w1 nullptr: outputs 8..15 are 0); where the sums start and
+//                 end as `ends` says (QPrefillEnds)
 //   unpack_int8:  quads [q0, q1) of int8 blocks w0 and w1 (nullptr: zeros), per quad 64
 //                 bytes: w0's 32 then w1's, in the form the set's prefill_int8 reads
 //   prefill_int8: itotals[r * 16 + c] += sum_k x[r][k] * w[c][k] (int32, exact) over the
@@ -68,12 +69,35 @@ using QDecodeInt8 = void (*)(const int8_t* x, int64_t kp, const int8_t* w, int64
                              const float* w_scales, float x_scale, const float* bias,
                              float* out);
 
+// Where a prefill_int4 call's totals start and end: from 0 (`first`, the call over a pair's
+// first groups) or from totals; into totals, or, when `out` is set (the call over its last
+// groups), finished in registers: out[r * ldo + c] = total * x_scale[r] + bias[c] in the
+// general path's float steps (bias: 16 values, 0 past the valid outputs). With one call a
+// pair (K up to kQUnpackInputs) totals are never read back: no zeroing, no epilogue pass.
+struct QPrefillEnds {
+  bool first = true;
+  const float* x_scale = nullptr;  // per row
+  const float* bias = nullptr;
+  float* out = nullptr;
+  int64_t ldo = 0;
+
+  // The same ends for the rows from r on.
+  QPrefillEnds from_row(int64_t r) const {
+    QPrefillEnds ends = *this;
+    if (out != nullptr) {
+      ends.x_scale += r;
+      ends.out += r * ldo;
+    }
+    return ends;
+  }
+};
+
 using QUnpackInt4 = void (*)(const uint8_t* w0, const uint8_t* w1, int64_t size, int64_t g0,
                              int64_t g1, uint8_t* out);
 using QPrefillInt4 = void (*)(const int8_t* x, int64_t ldx, int64_t rows, const uint8_t* unpacked,
                               int64_t groups, int64_t size, const uint8_t* w0,
                               const uint8_t* w1, const int32_t* sums, int64_t sum_stride,
-                              float* totals);
+                              float* totals, const QPrefillEnds& ends);
 
 using QUnpackInt8 = void (*)(const int8_t* w0, const int8_t* w1, int64_t q0, int64_t q1,
                              uint8_t* out);

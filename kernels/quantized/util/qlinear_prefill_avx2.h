@@ -61,38 +61,49 @@ inline void unpack_int8_avx2(const int8_t* w0, const int8_t* w1, int64_t q0, int
   unpack_int8_blocks(w0, w1, q0, q1, out, 0);
 }
 
+// The int32 sums of one kInt4Group of inputs (x, and wq in the unpacked buffer) of R rows
+// against both blocks. Only the int16 pairs are live in the loop (R x 2 + 3 of the 16
+// registers); GCC otherwise regroups the integer additions into a tree, computing all 8
+// quads' products first, and spills them to the stack.
+template <int R>
+__attribute__((target("avx2"))) inline void prefill_int4_avx2_chunk(const int8_t* x, int64_t ldx,
+                                                                    const uint8_t* wq,
+                                                                    __m256i (&dot)[R][2]) {
+  __m256i pairs[R][2];
+  TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) pairs[r][0] = pairs[r][1] = _mm256_setzero_si256();
+  TL_QLINEAR_UNROLL for (int q = 0; q < kInt4Group / 4; ++q) {
+    const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wq + q * 64));
+    const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wq + q * 64 + 32));
+    TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
+      const __m256i xb = qlinear_broadcast4(x + r * ldx + 4 * q);
+      pairs[r][0] = _mm256_add_epi16(pairs[r][0], _mm256_maddubs_epi16(w0, xb));
+      pairs[r][1] = _mm256_add_epi16(pairs[r][1], _mm256_maddubs_epi16(w1, xb));
+      qlinear_in_order(pairs[r][0]);
+      qlinear_in_order(pairs[r][1]);
+    }
+  }
+  const __m256i ones = _mm256_set1_epi16(1);
+  TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
+    TL_QLINEAR_UNROLL for (int h = 0; h < 2; ++h) dot[r][h] = _mm256_madd_epi16(pairs[r][h], ones);
+  }
+}
+
 template <int R>
 __attribute__((target("avx2,fma"))) void prefill_int4_avx2_rows(
     const int8_t* x, int64_t ldx, const uint8_t* unpacked, int64_t groups, int64_t size,
     const uint8_t* w0, const uint8_t* w1, const int32_t* sums, int64_t sum_stride,
-    float* totals) {
-  const __m256i ones = _mm256_set1_epi16(1);
+    float* totals, const QPrefillEnds& ends) {
   const int64_t group_bytes = int4_group_bytes(size);
   for (int64_t g = 0; g < groups; ++g) {
-    // Each sum starts from -8 times the row's sum over the group (the unpacked weights
-    // are w + 8): no subtraction after the products.
-    __m256i sum[R][2];
-    TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
-      sum[r][0] = sum[r][1] = _mm256_set1_epi32(-8 * sums[r * sum_stride + g]);
-    }
-    for (int64_t i0 = g * size; i0 < (g + 1) * size; i0 += kInt4Group) {
-      __m256i pairs[R][2];
+    __m256i dot[R][2];
+    prefill_int4_avx2_chunk<R>(x + g * size, ldx, unpacked + g * size * 16, dot);
+    for (int64_t i0 = g * size + kInt4Group; i0 < (g + 1) * size; i0 += kInt4Group) {
+      __m256i more[R][2];
+      prefill_int4_avx2_chunk<R>(x + i0, ldx, unpacked + i0 * 16, more);
       TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
-        pairs[r][0] = pairs[r][1] = _mm256_setzero_si256();
-      }
-      const uint8_t* wq = unpacked + i0 * 16;
-      TL_QLINEAR_UNROLL for (int q = 0; q < kInt4Group / 4; ++q) {
-        const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wq + q * 64));
-        const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wq + q * 64 + 32));
-        TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
-          const __m256i xb = qlinear_broadcast4(x + r * ldx + i0 + 4 * q);
-          pairs[r][0] = _mm256_add_epi16(pairs[r][0], _mm256_maddubs_epi16(w0, xb));
-          pairs[r][1] = _mm256_add_epi16(pairs[r][1], _mm256_maddubs_epi16(w1, xb));
+        TL_QLINEAR_UNROLL for (int h = 0; h < 2; ++h) {
+          dot[r][h] = _mm256_add_epi32(dot[r][h], more[r][h]);
         }
-      }
-      TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
-        sum[r][0] = _mm256_add_epi32(sum[r][0], _mm256_madd_epi16(pairs[r][0], ones));
-        sum[r][1] = _mm256_add_epi32(sum[r][1], _mm256_madd_epi16(pairs[r][1], ones));
       }
     }
     // Both blocks' 8 scales of the group (a lone block's partner: 0).
@@ -100,11 +111,22 @@ __attribute__((target("avx2,fma"))) void prefill_int4_avx2_rows(
         _mm256_loadu_ps(int4_group_scales(w0 + g * group_bytes, size)),
         w1 != nullptr ? _mm256_loadu_ps(int4_group_scales(w1 + g * group_bytes, size))
                       : _mm256_setzero_ps()};
+    const bool start = ends.first && g == 0;
+    const bool finish = ends.out != nullptr && g + 1 == groups;
     TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
+      // The unpacked weights are w + 8: the products less 8 times the row's sum.
+      const __m256i offset = _mm256_set1_epi32(8 * sums[r * sum_stride + g]);
       TL_QLINEAR_UNROLL for (int h = 0; h < 2; ++h) {
         float* t = totals + r * 16 + h * kQBlock;
-        const __m256 dot = _mm256_cvtepi32_ps(sum[r][h]);
-        _mm256_storeu_ps(t, _mm256_fmadd_ps(dot, scale[h], _mm256_loadu_ps(t)));
+        const __m256 products = _mm256_cvtepi32_ps(_mm256_sub_epi32(dot[r][h], offset));
+        const __m256 total =
+            _mm256_fmadd_ps(products, scale[h], start ? _mm256_setzero_ps() : _mm256_loadu_ps(t));
+        if (finish) {
+          qlinear_finish_store(total, ends.x_scale[r], ends.bias + h * kQBlock,
+                               ends.out + r * ends.ldo + h * kQBlock);
+        } else {
+          _mm256_storeu_ps(t, total);
+        }
       }
     }
   }
@@ -149,10 +171,10 @@ void qlinear_prefill_tiles(int64_t rows, Tile tile, One one) {
 inline void prefill_int4_avx2(const int8_t* x, int64_t ldx, int64_t rows, const uint8_t* unpacked,
                               int64_t groups, int64_t size, const uint8_t* w0,
                               const uint8_t* w1, const int32_t* sums, int64_t sum_stride,
-                              float* totals) {
+                              float* totals, const QPrefillEnds& ends) {
   auto rows_at = [&](auto kernel, int64_t r) {
     kernel(x + r * ldx, ldx, unpacked, groups, size, w0, w1, sums + r * sum_stride,
-           sum_stride, totals + r * 16);
+           sum_stride, totals + r * 16, ends.from_row(r));
   };
   qlinear_prefill_tiles<4>(
       rows, [&](int64_t r) { rows_at(&prefill_int4_avx2_rows<4>, r); },

@@ -60,10 +60,20 @@ inline void qlinear_prefill_quad_neon(const int8_t* x, int64_t ldx, const uint8_
   }
 }
 
+// 4 finished outputs: total times x_scale, then + bias, in the general path's float steps
+// (the empty asm keeps GCC from fusing the two into one fmla).
+inline void qlinear_finish_store_neon(float32x4_t total, float x_scale, const float* bias,
+                                      float* out) {
+  float32x4_t result = vmulq_n_f32(total, x_scale);
+  __asm__("" : "+w"(result));
+  vst1q_f32(out, vaddq_f32(result, vld1q_f32(bias)));
+}
+
 template <int R>
 void prefill_int4_neon_rows(const int8_t* x, int64_t ldx, const uint8_t* unpacked,
                             int64_t groups, int64_t size, const uint8_t* w0, const uint8_t* w1,
-                            const int32_t* sums, int64_t sum_stride, float* totals) {
+                            const int32_t* sums, int64_t sum_stride, float* totals,
+                            const QPrefillEnds& ends) {
   const int64_t group_bytes = int4_group_bytes(size);
   const float32x4_t zero = vdupq_n_f32(0.0f);
   for (int64_t g = 0; g < groups; ++g) {
@@ -82,11 +92,19 @@ void prefill_int4_neon_rows(const int8_t* x, int64_t ldx, const uint8_t* unpacke
     const float32x4_t scale[4] = {vld1q_f32(s0), vld1q_f32(s0 + 4),
                                   s1 != nullptr ? vld1q_f32(s1) : zero,
                                   s1 != nullptr ? vld1q_f32(s1 + 4) : zero};
+    const bool start = ends.first && g == 0;
+    const bool finish = ends.out != nullptr && g + 1 == groups;
     for (int r = 0; r < R; ++r) {
       for (int j = 0; j < 4; ++j) {
         float* t = totals + r * 16 + 4 * j;
         const float32x4_t dot = vcvtq_f32_s32(sum[r][j]);
-        vst1q_f32(t, vfmaq_f32(vld1q_f32(t), dot, scale[j]));
+        const float32x4_t total = vfmaq_f32(start ? zero : vld1q_f32(t), dot, scale[j]);
+        if (finish) {
+          qlinear_finish_store_neon(total, ends.x_scale[r], ends.bias + 4 * j,
+                                    ends.out + r * ends.ldo + 4 * j);
+        } else {
+          vst1q_f32(t, total);
+        }
       }
     }
   }
@@ -110,13 +128,13 @@ void prefill_int8_neon_rows(const int8_t* x, int64_t ldx, const uint8_t* unpacke
 inline void prefill_int4_neon(const int8_t* x, int64_t ldx, int64_t rows, const uint8_t* unpacked,
                               int64_t groups, int64_t size, const uint8_t* w0,
                               const uint8_t* w1, const int32_t* sums, int64_t sum_stride,
-                              float* totals) {
+                              float* totals, const QPrefillEnds& ends) {
   for (int64_t r = 0; r < rows;) {
     const int64_t n = rows - r >= 4 ? 4 : 1;
     qlinear_pick_rows(static_cast<int>(n), &prefill_int4_neon_rows<1>, &prefill_int4_neon_rows<2>,
                       &prefill_int4_neon_rows<3>, &prefill_int4_neon_rows<4>)(
         x + r * ldx, ldx, unpacked, groups, size, w0, w1, sums + r * sum_stride, sum_stride,
-        totals + r * 16);
+        totals + r * 16, ends.from_row(r));
     r += n;
   }
 }

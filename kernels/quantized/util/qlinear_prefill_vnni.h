@@ -32,10 +32,13 @@ TL_QLINEAR_VNNI512 void prefill_int4_vnni_rows(const int8_t* x, int64_t ldx,
                                                const uint8_t* unpacked, int64_t groups,
                                                int64_t size, const uint8_t* w0,
                                                const uint8_t* w1, const int32_t* sums,
-                                               int64_t sum_stride, float* totals) {
+                                               int64_t sum_stride, float* totals,
+                                               const QPrefillEnds& ends) {
   const int64_t group_bytes = int4_group_bytes(size);
   __m512 total[R];
-  TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) total[r] = _mm512_loadu_ps(totals + r * 16);
+  TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
+    total[r] = ends.first ? _mm512_setzero_ps() : _mm512_loadu_ps(totals + r * 16);
+  }
   for (int64_t g = 0; g < groups; ++g) {
     // Each sum starts from -8 times the row's sum over the group (the unpacked weights
     // are w + 8): no subtraction after the products.
@@ -64,28 +67,31 @@ TL_QLINEAR_VNNI512 void prefill_int4_vnni_rows(const int8_t* x, int64_t ldx,
       total[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sum[r]), scale, total[r]);
     }
   }
-  TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) _mm512_storeu_ps(totals + r * 16, total[r]);
+  TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
+    if (ends.out == nullptr) {
+      _mm512_storeu_ps(totals + r * 16, total[r]);
+      continue;
+    }
+    float* out = ends.out + r * ends.ldo;
+    const __m256 low = _mm512_castps512_ps256(total[r]);
+    const __m256 high = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(total[r]), 1));
+    qlinear_finish_store(low, ends.x_scale[r], ends.bias, out);
+    qlinear_finish_store(high, ends.x_scale[r], ends.bias + kQBlock, out + kQBlock);
+  }
 }
 
 inline void prefill_int4_vnni(const int8_t* x, int64_t ldx, int64_t rows,
                               const uint8_t* unpacked, int64_t groups, int64_t size,
                               const uint8_t* w0, const uint8_t* w1, const int32_t* sums,
-                              int64_t sum_stride, float* totals) {
-  constexpr int kTile = 8;
+                              int64_t sum_stride, float* totals, const QPrefillEnds& ends) {
+  auto rows_at = [&](auto kernel, int64_t r) {
+    kernel(x + r * ldx, ldx, unpacked, groups, size, w0, w1, sums + r * sum_stride,
+           sum_stride, totals + r * 16, ends.from_row(r));
+  };
   int64_t r = 0;
-  for (; r + kTile <= rows; r += kTile) {
-    prefill_int4_vnni_rows<kTile>(x + r * ldx, ldx, unpacked, groups, size, w0, w1,
-                                  sums + r * sum_stride, sum_stride, totals + r * 16);
-  }
-  for (; r < rows; r += 2) {
-    if (rows - r >= 2) {
-      prefill_int4_vnni_rows<2>(x + r * ldx, ldx, unpacked, groups, size, w0, w1,
-                                sums + r * sum_stride, sum_stride, totals + r * 16);
-    } else {
-      prefill_int4_vnni_rows<1>(x + r * ldx, ldx, unpacked, groups, size, w0, w1,
-                                sums + r * sum_stride, sum_stride, totals + r * 16);
-    }
-  }
+  for (; r + 8 <= rows; r += 8) rows_at(&prefill_int4_vnni_rows<8>, r);
+  for (; r + 2 <= rows; r += 2) rows_at(&prefill_int4_vnni_rows<2>, r);
+  for (; r < rows; ++r) rows_at(&prefill_int4_vnni_rows<1>, r);
 }
 
 
