@@ -117,9 +117,10 @@ int check() {
         }
       }
     }
-    printf("%s: %d products checked against generic (prefill GEMM:%s%s)\n", sets[s]->name,
+    printf("%s: %d products checked against generic (prefill GEMM:%s%s%s)\n", sets[s]->name,
            g_checked - before, sets[s]->prefill_int4 != nullptr ? " int4" : "",
-           sets[s]->prefill_int8 != nullptr ? " int8" : "");
+           sets[s]->prefill_int8 != nullptr ? " int8" : "",
+           sets[s]->prefill_float_int8 != nullptr ? " int8-weight" : "");
   }
   // Threads: large enough to split, ragged in n; the same values as one thread.
   for (int threads = 2; threads <= 3; ++threads) {

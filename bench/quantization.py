@@ -40,6 +40,7 @@ import torch  # noqa: E402
 import yaml  # noqa: E402
 
 from bench.common import scons  # noqa: E402
+from bench.gemm import cpu_name  # noqa: E402
 from codegen.build_layout import output_dir, tree  # noqa: E402
 from exporter.manifest import load_manifest, load_model  # noqa: E402
 from exporter.quantize.apply import quantize_for_export  # noqa: E402
@@ -220,6 +221,17 @@ def goals(rows: list[dict]) -> str:
                      for what, value, bound, fmt in checks)
 
 
+def int8_kernels() -> str:
+    """The quantized linear's kernel set this CPU runs (util/qlinear.h picks it)."""
+    if os.uname().machine == "aarch64":
+        return "NEON"
+    with open("/proc/cpuinfo") as f:
+        flags = next((line.split(":")[1].split() for line in f if line.startswith("flags")), [])
+    if "avx512_vnni" in flags:
+        return "AVX-512 VNNI"
+    return "AVX2" if "avx2" in flags else "plain C++"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=50)
@@ -236,11 +248,9 @@ def main(argv: list[str] | None = None) -> int:
     print(text)
     if args.write:
         from bench import benchmarks_md
-        cpu = subprocess.run(["sh", "-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"],
-                             capture_output=True, text=True).stdout.strip()
         benchmarks_md.write_section("Quantization", (
-            f"Each scheme of `quantize:` against fp32 on {cpu}, one thread (host target: "
-            "the best int8 kernels the CPU runs, AVX-512 VNNI on this one). GPT: perplexity "
+            f"Each scheme of `quantize:` against fp32 on {cpu_name()}, one thread (host target: "
+            f"the best int8 kernels the CPU runs, {int8_kernels()} on this one). GPT: perplexity "
             "on 200 held-out 64-token windows of its "
             "corpus and the logits' max error there; MLP and keyword CNN: the output's max "
             "error on 64 random inputs (the CNN's convolutions stay float: only its "

@@ -40,6 +40,8 @@ inline constexpr int64_t kQMaxChunkRows = 256;
 // and the pair's float sums for every row of the chunk.
 inline constexpr int64_t kQUnpackInputs = 1024;
 inline constexpr size_t kQPrefillScratchBytes = kQUnpackInputs * 16 + kQMaxChunkRows * 16 * 4;
+// The weight-only prefill's float panel takes the unpacked buffer's place.
+static_assert(kQFloatPanelInputs * 16 * sizeof(float) <= kQUnpackInputs * 16);
 // Chunks of fewer rows take the general path: unpacking costs about as much as a row.
 inline constexpr int64_t kQPrefillMinRows = 4;
 // One call's scratch: the quantized rows, the int4 group sums and the row scales, then the
@@ -199,19 +201,28 @@ inline int64_t qlinear_decode(const QLinearChunk& c, int64_t b0, int64_t b1) {
 // Whether the chunk's products go through the set's prefill GEMM.
 inline bool qlinear_prefill_fits(const QLinearChunk& c) {
   const QLinearArgs& a = *c.a;
-  if (!a.dynamic_input || c.rows < kQPrefillMinRows) return false;
+  if (c.rows < kQPrefillMinRows) return false;
+  if (!a.dynamic_input) return c.kernels->prefill_float_int8 != nullptr;
   return a.weight_bits == 4
              ? c.kernels->prefill_int4 != nullptr && a.k / a.groups <= kQUnpackInputs
              : c.kernels->prefill_int8 != nullptr;
 }
 
-// One block pair's sums over every input, into totals (int4: float; int8: int32), the
-// weights unpacked kQUnpackInputs inputs at a time. int4: `last` is the last call's ends
-// (out set: the outputs finished in the kernel, totals left as they are).
+// One block pair's sums over every input, into totals (int4 and weight-only int8: float;
+// int8: int32), the weights unpacked kQUnpackInputs inputs at a time (weight-only:
+// kQFloatPanelInputs, as floats). int4: `last` is the last call's ends (out set: the
+// outputs finished in the kernel, totals left as they are).
 inline void qlinear_prefill_pair(const QLinearChunk& c, const uint8_t* w0, const uint8_t* w1,
                                  uint8_t* unpacked, void* totals, const QPrefillEnds& last) {
   const QLinearArgs& a = *c.a;
   const QLinearKernels& kernels = *c.kernels;
+  if (!a.dynamic_input) {
+    kernels.prefill_float_int8(a.x + c.m0 * a.k, a.k, c.rows, a.k,
+                               reinterpret_cast<const int8_t*>(w0),
+                               reinterpret_cast<const int8_t*>(w1),
+                               reinterpret_cast<float*>(unpacked), static_cast<float*>(totals));
+    return;
+  }
   if (a.weight_bits == 4) {
     const int64_t size = a.k / a.groups;
     const int64_t group_bytes = int4_group_bytes(size);
@@ -261,15 +272,19 @@ inline int64_t qlinear_prefill(const QLinearChunk& c, int64_t b0, int64_t b1,
     // int4 outputs side by side are finished in the kernel; the rest by the general
     // path's epilogue below, over the pair's 16 columns.
     QPrefillEnds last;
-    if (a.weight_bits == 4 && a.out_col_stride == 1 && valid == 16) {
+    if (a.dynamic_input && a.weight_bits == 4 && a.out_col_stride == 1 && valid == 16) {
       last = {false, c.row_scale, bias, qlinear_out(a, c.m0, n0), qlinear_out_row_stride(a)};
     }
     qlinear_prefill_pair(c, w0, w1, unpacked, totals, last);
     if (last.out != nullptr) continue;
     for (int64_t r = 0; r < c.rows; ++r) {
       float result[16];
-      const float x_scale = c.row_scale[r];
-      if (a.weight_bits == 4) {
+      const float x_scale = a.dynamic_input ? c.row_scale[r] : 1.0f;
+      if (!a.dynamic_input) {
+        for (int64_t col = 0; col < 16; ++col) {
+          result[col] = totals[r * 16 + col] * w_scale[col] * x_scale + bias[col];
+        }
+      } else if (a.weight_bits == 4) {
         for (int64_t col = 0; col < 16; ++col) {
           result[col] = totals[r * 16 + col] * x_scale + bias[col];
         }

@@ -58,6 +58,6 @@ inline void float_int8_generic(const float* x, int64_t ldx, int rows, int64_t k,
 inline constexpr QLinearKernels kQLinearGeneric = {
     "generic",          quantize_row, dynamic_int8_generic, dynamic_int4_generic,
     float_int8_generic, nullptr,      nullptr,              nullptr,
-    nullptr,            nullptr,      nullptr};
+    nullptr,            nullptr,      nullptr,              nullptr};
 
 }  // namespace tailor::quantized

@@ -43,6 +43,16 @@
 //
 // Each int4 output's float steps are those of dynamic_int4 (one fma per group, in order);
 // int8 sums are integers, so every path gives the same outputs.
+//
+// Weight-only int8 (float inputs) has a prefill of its own, which converts each pair of
+// blocks to floats once per kQFloatPanelInputs inputs instead of for every few rows:
+//
+//   prefill_float_int8: totals[r * 16 + c] = sum_k x[r][k] * w[c][k] over all k inputs
+//                 (x float, ldx apart; w0 and w1 int8 blocks, w1 nullptr: outputs 8..15
+//                 are 0), panel: kQFloatPanelInputs * 16 floats of scratch
+//
+// Its sums run in input order, one chain per output, where float_int8 keeps partial sums:
+// the two agree to float rounding, not bit for bit (as the float GEMM and GEMV do).
 #pragma once
 
 #include <stdint.h>
@@ -104,6 +114,13 @@ using QUnpackInt8 = void (*)(const int8_t* w0, const int8_t* w1, int64_t q0, int
 using QPrefillInt8 = void (*)(const int8_t* x, int64_t ldx, int64_t rows, const uint8_t* unpacked,
                               int64_t quads, const int32_t* sums, int64_t sum_stride,
                               int32_t* itotals);
+
+// Inputs of weight-only int8 converted to floats at a time: 256 x 16 floats, the 16 KB the
+// prefill's unpacked buffer holds.
+inline constexpr int64_t kQFloatPanelInputs = 256;
+using QPrefillFloatInt8 = void (*)(const float* x, int64_t ldx, int64_t rows, int64_t k,
+                                   const int8_t* w0, const int8_t* w1, float* panel,
+                                   float* totals);
 
 using QQuantizeRow = float (*)(const float* x, int64_t k, int64_t k_padded, int8_t* out);
 
@@ -201,6 +218,7 @@ struct QLinearKernels {
   QPrefillInt4 prefill_int4;
   QUnpackInt8 unpack_int8;
   QPrefillInt8 prefill_int8;
+  QPrefillFloatInt8 prefill_float_int8;
 };
 
 }  // namespace tailor::quantized

@@ -160,6 +160,89 @@ __attribute__((target("avx2"))) void prefill_int8_avx2_rows(const int8_t* x, int
   }
 }
 
+// Quads [q0, q1) of int8 blocks w0 and w1 (nullptr: zeros) as floats, per input 16: w0's
+// 8 outputs, then w1's. A quad's 32 bytes hold the 8 outputs' 4 inputs side by side
+// (util/qlinear_layout.h); the shuffle gathers each input's 8 bytes into one 64-bit lane.
+__attribute__((target("avx2"))) inline void unpack_float_int8_avx2(const int8_t* w0,
+                                                                 const int8_t* w1, int64_t q0,
+                                                                 int64_t q1, float* panel) {
+  const __m256i by_input = _mm256_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
+                                            0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+  const __m256i lanes = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  for (int64_t q = q0; q < q1; ++q, panel += 64) {
+    for (int h = 0; h < 2; ++h) {
+      const int8_t* w = h == 0 ? w0 : w1;
+      // Bytes 8t..8t+7: input t's weights of outputs 0..7.
+      const __m256i bytes =
+          w != nullptr ? _mm256_permutevar8x32_epi32(
+                             _mm256_shuffle_epi8(_mm256_loadu_si256(
+                                                     reinterpret_cast<const __m256i*>(w + q * 32)),
+                                                 by_input),
+                             lanes)
+                       : _mm256_setzero_si256();
+      alignas(32) int64_t inputs[4];
+      _mm256_store_si256(reinterpret_cast<__m256i*>(inputs), bytes);
+      for (int t = 0; t < 4; ++t) {
+        const __m256i v = _mm256_cvtepi8_epi32(_mm_cvtsi64_si128(inputs[t]));
+        _mm256_storeu_ps(panel + t * 16 + h * kQBlock, _mm256_cvtepi32_ps(v));
+      }
+    }
+  }
+}
+
+// totals[r * 16 + c] (+)= sum over inputs [i0, i1) of x[r][i] * panel[(i - i0) * 16 + c],
+// R rows: one multiply-add chain per output, in input order.
+template <int R>
+__attribute__((target("avx2,fma"))) void prefill_float_int8_avx2_rows(
+    const float* x, int64_t ldx, int64_t count, const float* panel, bool first, float* totals) {
+  __m256 acc[R][2];
+  TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
+    TL_QLINEAR_UNROLL for (int h = 0; h < 2; ++h) {
+      acc[r][h] = first ? _mm256_setzero_ps() : _mm256_loadu_ps(totals + r * 16 + h * kQBlock);
+    }
+  }
+  for (int64_t i = 0; i < count; ++i, panel += 16) {
+    const __m256 w0 = _mm256_loadu_ps(panel);
+    const __m256 w1 = _mm256_loadu_ps(panel + kQBlock);
+    TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
+      const __m256 xb = _mm256_broadcast_ss(x + r * ldx + i);
+      acc[r][0] = _mm256_fmadd_ps(xb, w0, acc[r][0]);
+      acc[r][1] = _mm256_fmadd_ps(xb, w1, acc[r][1]);
+    }
+  }
+  TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
+    TL_QLINEAR_UNROLL for (int h = 0; h < 2; ++h) {
+      _mm256_storeu_ps(totals + r * 16 + h * kQBlock, acc[r][h]);
+    }
+  }
+}
+
+// The weight-only prefill (contract: util/qlinear_kernels.h): a span of the pair's weights
+// at a time as floats in the panel, then every row against it, 6 at a time (12 sums, the
+// two weight vectors and a broadcast: 15 of the 16 registers).
+inline void prefill_float_int8_avx2(const float* x, int64_t ldx, int64_t rows, int64_t k,
+                                    const int8_t* w0, const int8_t* w1, float* panel,
+                                    float* totals) {
+  constexpr int64_t kSpan = kQFloatPanelInputs;
+  for (int64_t i0 = 0; i0 < k; i0 += kSpan) {
+    const int64_t count = k - i0 < kSpan ? k - i0 : kSpan;
+    unpack_float_int8_avx2(w0, w1, i0 / 4, (i0 + count + 3) / 4, panel);
+    auto rows_at = [&](auto kernel, int64_t r) {
+      kernel(x + r * ldx + i0, ldx, count, panel, i0 == 0, totals + r * 16);
+    };
+    int64_t r = 0;
+    for (; r + 6 <= rows; r += 6) rows_at(&prefill_float_int8_avx2_rows<6>, r);
+    switch (rows - r) {
+      case 5: rows_at(&prefill_float_int8_avx2_rows<5>, r); break;
+      case 4: rows_at(&prefill_float_int8_avx2_rows<4>, r); break;
+      case 3: rows_at(&prefill_float_int8_avx2_rows<3>, r); break;
+      case 2: rows_at(&prefill_float_int8_avx2_rows<2>, r); break;
+      case 1: rows_at(&prefill_float_int8_avx2_rows<1>, r); break;
+      default: break;
+    }
+  }
+}
+
 // Rows in tiles of kTile, then one at a time.
 template <int kTile, typename Tile, typename One>
 void qlinear_prefill_tiles(int64_t rows, Tile tile, One one) {
@@ -196,7 +279,7 @@ inline void prefill_int8_avx2(const int8_t* x, int64_t ldx, int64_t rows, const 
 inline constexpr QLinearKernels kQLinearAvx2 = {
     "avx2",           quantize_row_avx2, dynamic_int8_avx2, dynamic_int4_avx2,
     float_int8_avx2,  decode_int4_avx2,  decode_int8_avx2,  unpack_int4_avx2,
-    prefill_int4_avx2, unpack_int8_avx2, prefill_int8_avx2};
+    prefill_int4_avx2, unpack_int8_avx2, prefill_int8_avx2, prefill_float_int8_avx2};
 
 }  // namespace tailor::quantized
 

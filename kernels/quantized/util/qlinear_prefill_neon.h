@@ -158,7 +158,7 @@ inline constexpr QLinearKernels kQLinearNeon = {
 #endif
     quantize_row,     dynamic_int8_neon, dynamic_int4_neon, float_int8_neon,
     nullptr,          nullptr,           unpack_int4_neon,  prefill_int4_neon,
-    unpack_int8_neon, prefill_int8_neon};
+    unpack_int8_neon, prefill_int8_neon, nullptr};
 
 }  // namespace tailor::quantized
 

@@ -73,6 +73,16 @@ CASES = [
            [_qlinear((1,), 8, 64, 8, 1), _qlinear((7,), 3, 37, 8, 1),
             _qlinear((2, 2), 5, 64, 8, 1, bias=False)],
            args=(8, False), name="int8_weight", atol=1e-4, rtol=1e-5),
+    # Weight-only int8 from 4 rows on (AVX2): the pair's weights as floats 256 inputs at a
+    # time (k = 1300: six spans, the last short and ending in a partial quad), 6-row tiles
+    # and 1 over (19 rows), a lone partial block last (35 outputs); on 2 threads too.
+    OpCase("tailor_quant::linear.default", ("Float",),
+           [_qlinear((19,), 35, 1300, 8, 1), _qlinear((2, 5), 24, 130, 8, 1, bias=False)],
+           args=(8, False), name="int8_weight_prefill", atol=1e-3, rtol=1e-5),
+    OpCase("tailor_quant::linear.default", ("Float",),
+           [_qlinear((19,), 35, 1300, 8, 1), _qlinear((13,), 41, 256, 8, 1, bias=False)],
+           args=(8, False), name="int8_weight_prefill_threads", atol=1e-3, rtol=1e-5,
+           threads=2),
     # The quantized convolution (util/qconv.h): 3 channels padded to 4, 13 outputs (a
     # partial block), a strided 1x1, a dilated strided 3x2 window without bias; 4200
     # columns of 16 channels hold 15 input rows in the band (several bands a call, a
