@@ -210,8 +210,8 @@ inline bool qlinear_prefill_fits(const QLinearChunk& c) {
 
 // One block pair's sums over every input, into totals (int4 and weight-only int8: float;
 // int8: int32), the weights unpacked kQUnpackInputs inputs at a time (weight-only:
-// kQFloatPanelInputs, as floats). int4: `last` is the last call's ends (out set: the
-// outputs finished in the kernel, totals left as they are).
+// kQFloatPanelInputs, as floats). `last` is the last call's ends (out set: the outputs
+// finished in the kernel, totals left as they are).
 inline void qlinear_prefill_pair(const QLinearChunk& c, const uint8_t* w0, const uint8_t* w1,
                                  uint8_t* unpacked, void* totals, const QPrefillEnds& last) {
   const QLinearArgs& a = *c.a;
@@ -238,14 +238,15 @@ inline void qlinear_prefill_pair(const QLinearChunk& c, const uint8_t* w0, const
     }
     return;
   }
-  __builtin_memset(totals, 0, c.rows * 16 * sizeof(int32_t));
   const int64_t quads = c.kp / 4;
   for (int64_t q = 0, s = 0; q < quads; q += kQUnpackInputs / 4, ++s) {
     const int64_t end = qlinear_min(quads, q + kQUnpackInputs / 4);
+    QPrefillEnds ends = end == quads ? last : QPrefillEnds{};
+    ends.first = q == 0;
     kernels.unpack_int8(reinterpret_cast<const int8_t*>(w0), reinterpret_cast<const int8_t*>(w1),
                         q, end, unpacked);
     kernels.prefill_int8(c.buffer + q * 4, c.kp, c.rows, unpacked, end - q, c.sums + s,
-                         c.sum_stride, static_cast<int32_t*>(totals));
+                         c.sum_stride, static_cast<int32_t*>(totals), ends);
   }
 }
 
@@ -269,11 +270,12 @@ inline int64_t qlinear_prefill(const QLinearChunk& c, int64_t b0, int64_t b1,
     float w_scale[16];
     float bias[16];
     qlinear_epilogue_columns(a, n0, valid, w_scale, bias);
-    // int4 outputs side by side are finished in the kernel; the rest by the general
+    // Dynamic outputs side by side are finished in the kernel; the rest by the general
     // path's epilogue below, over the pair's 16 columns.
     QPrefillEnds last;
-    if (a.dynamic_input && a.weight_bits == 4 && a.out_col_stride == 1 && valid == 16) {
-      last = {false, c.row_scale, bias, qlinear_out(a, c.m0, n0), qlinear_out_row_stride(a)};
+    if (a.dynamic_input && a.out_col_stride == 1 && valid == 16) {
+      last = {false, c.row_scale, w_scale, bias, qlinear_out(a, c.m0, n0),
+              qlinear_out_row_stride(a)};
     }
     qlinear_prefill_pair(c, w0, w1, unpacked, totals, last);
     if (last.out != nullptr) continue;

@@ -39,7 +39,8 @@
 //                 bytes: w0's 32 then w1's, in the form the set's prefill_int8 reads
 //   prefill_int8: itotals[r * 16 + c] += sum_k x[r][k] * w[c][k] (int32, exact) over the
 //                 `quads` quads the unpacked buffer holds (x points at the first); sums[r *
-//                 sum_stride] is the sum of x[r] over them, for sets that offset the weights
+//                 sum_stride] is the sum of x[r] over them, for sets that offset the weights;
+//                 where the sums start and end as `ends` says (QPrefillEnds)
 //
 // Each int4 output's float steps are those of dynamic_int4 (one fma per group, in order);
 // int8 sums are integers, so every path gives the same outputs.
@@ -79,14 +80,16 @@ using QDecodeInt8 = void (*)(const int8_t* x, int64_t kp, const int8_t* w, int64
                              const float* w_scales, float x_scale, const float* bias,
                              float* out);
 
-// Where a prefill_int4 call's totals start and end: from 0 (`first`, the call over a pair's
-// first groups) or from totals; into totals, or, when `out` is set (the call over its last
-// groups), finished in registers: out[r * ldo + c] = total * x_scale[r] + bias[c] in the
-// general path's float steps (bias: 16 values, 0 past the valid outputs). With one call a
-// pair (K up to kQUnpackInputs) totals are never read back: no zeroing, no epilogue pass.
+// Where a prefill call's totals start and end: from 0 (`first`, the call over a pair's first
+// inputs) or from totals; into totals, or, when `out` is set (the call over its last
+// inputs), finished in registers: out[r * ldo + c] = total * x_scale[r] + bias[c] (int4) or
+// total * w_scale[c] * x_scale[r] + bias[c] (int8), in the general path's float steps (bias
+// and w_scale: 16 values, bias 0 past the valid outputs). With one call a pair (K up to
+// kQUnpackInputs) totals are never read back: no zeroing, no epilogue pass.
 struct QPrefillEnds {
   bool first = true;
   const float* x_scale = nullptr;  // per row
+  const float* w_scale = nullptr;  // int8
   const float* bias = nullptr;
   float* out = nullptr;
   int64_t ldo = 0;
@@ -113,7 +116,7 @@ using QUnpackInt8 = void (*)(const int8_t* w0, const int8_t* w1, int64_t q0, int
                              uint8_t* out);
 using QPrefillInt8 = void (*)(const int8_t* x, int64_t ldx, int64_t rows, const uint8_t* unpacked,
                               int64_t quads, const int32_t* sums, int64_t sum_stride,
-                              int32_t* itotals);
+                              int32_t* itotals, const QPrefillEnds& ends);
 
 // Inputs of weight-only int8 converted to floats at a time: 256 x 16 floats, the 16 KB the
 // prefill's unpacked buffer holds.

@@ -135,7 +135,8 @@ __attribute__((target("avx2,fma"))) void prefill_int4_avx2_rows(
 template <int R>
 __attribute__((target("avx2"))) void prefill_int8_avx2_rows(const int8_t* x, int64_t ldx,
                                                            const uint8_t* unpacked,
-                                                           int64_t quads, int32_t* itotals) {
+                                                           int64_t quads, int32_t* itotals,
+                                                           const QPrefillEnds& ends) {
   const __m256i ones = _mm256_set1_epi16(1);
   __m256i sum[R][2];
   TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) sum[r][0] = sum[r][1] = _mm256_setzero_si256();
@@ -155,7 +156,15 @@ __attribute__((target("avx2"))) void prefill_int8_avx2_rows(const int8_t* x, int
   TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
     TL_QLINEAR_UNROLL for (int h = 0; h < 2; ++h) {
       __m256i* t = reinterpret_cast<__m256i*>(itotals + r * 16 + h * kQBlock);
-      _mm256_storeu_si256(t, _mm256_add_epi32(_mm256_loadu_si256(t), sum[r][h]));
+      const __m256i total = ends.first ? sum[r][h] : _mm256_add_epi32(_mm256_loadu_si256(t), sum[r][h]);
+      if (ends.out != nullptr) {
+        const __m256 products = _mm256_mul_ps(_mm256_cvtepi32_ps(total),
+                                              _mm256_loadu_ps(ends.w_scale + h * kQBlock));
+        qlinear_finish_store(products, ends.x_scale[r], ends.bias + h * kQBlock,
+                             ends.out + r * ends.ldo + h * kQBlock);
+      } else {
+        _mm256_storeu_si256(t, total);
+      }
     }
   }
 }
@@ -265,15 +274,14 @@ inline void prefill_int4_avx2(const int8_t* x, int64_t ldx, int64_t rows, const 
 }
 
 inline void prefill_int8_avx2(const int8_t* x, int64_t ldx, int64_t rows, const uint8_t* unpacked,
-                              int64_t quads, const int32_t*, int64_t, int32_t* itotals) {
+                              int64_t quads, const int32_t*, int64_t, int32_t* itotals,
+                              const QPrefillEnds& ends) {
+  auto rows_at = [&](auto kernel, int64_t r) {
+    kernel(x + r * ldx, ldx, unpacked, quads, itotals + r * 16, ends.from_row(r));
+  };
   qlinear_prefill_tiles<4>(
-      rows,
-      [&](int64_t r) {
-        prefill_int8_avx2_rows<4>(x + r * ldx, ldx, unpacked, quads, itotals + r * 16);
-      },
-      [&](int64_t r) {
-        prefill_int8_avx2_rows<1>(x + r * ldx, ldx, unpacked, quads, itotals + r * 16);
-      });
+      rows, [&](int64_t r) { rows_at(&prefill_int8_avx2_rows<4>, r); },
+      [&](int64_t r) { rows_at(&prefill_int8_avx2_rows<1>, r); });
 }
 
 inline constexpr QLinearKernels kQLinearAvx2 = {

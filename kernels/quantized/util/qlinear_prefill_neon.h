@@ -60,13 +60,12 @@ inline void qlinear_prefill_quad_neon(const int8_t* x, int64_t ldx, const uint8_
   }
 }
 
-// 4 finished outputs: total times x_scale, then + bias, in the general path's float steps
-// (the empty asm keeps GCC from fusing the two into one fmla).
+// 4 finished outputs: total times x_scale plus bias in one fused step, as the general
+// path's scalar epilogue rounds on aarch64, where GCC and clang contract its a * b + c
+// into an fmadd (C++ allows it; the 8da8w check compares the two bit for bit).
 inline void qlinear_finish_store_neon(float32x4_t total, float x_scale, const float* bias,
                                       float* out) {
-  float32x4_t result = vmulq_n_f32(total, x_scale);
-  __asm__("" : "+w"(result));
-  vst1q_f32(out, vaddq_f32(result, vld1q_f32(bias)));
+  vst1q_f32(out, vfmaq_n_f32(vld1q_f32(bias), total, x_scale));
 }
 
 template <int R>
@@ -112,16 +111,27 @@ void prefill_int4_neon_rows(const int8_t* x, int64_t ldx, const uint8_t* unpacke
 
 template <int R>
 void prefill_int8_neon_rows(const int8_t* x, int64_t ldx, const uint8_t* unpacked,
-                            int64_t quads, int32_t* itotals) {
+                            int64_t quads, int32_t* itotals, const QPrefillEnds& ends) {
   int32x4_t sum[R][4];
   for (int r = 0; r < R; ++r) {
-    for (int j = 0; j < 4; ++j) sum[r][j] = vld1q_s32(itotals + r * 16 + 4 * j);
+    for (int j = 0; j < 4; ++j) {
+      sum[r][j] = ends.first ? vdupq_n_s32(0) : vld1q_s32(itotals + r * 16 + 4 * j);
+    }
   }
   for (int64_t q = 0; q < quads; ++q) {
     qlinear_prefill_quad_neon<R>(x + 4 * q, ldx, unpacked + q * 64, sum);
   }
   for (int r = 0; r < R; ++r) {
-    for (int j = 0; j < 4; ++j) vst1q_s32(itotals + r * 16 + 4 * j, sum[r][j]);
+    for (int j = 0; j < 4; ++j) {
+      if (ends.out != nullptr) {
+        const float32x4_t products =
+            vmulq_f32(vcvtq_f32_s32(sum[r][j]), vld1q_f32(ends.w_scale + 4 * j));
+        qlinear_finish_store_neon(products, ends.x_scale[r], ends.bias + 4 * j,
+                                  ends.out + r * ends.ldo + 4 * j);
+      } else {
+        vst1q_s32(itotals + r * 16 + 4 * j, sum[r][j]);
+      }
+    }
   }
 }
 
@@ -140,12 +150,13 @@ inline void prefill_int4_neon(const int8_t* x, int64_t ldx, int64_t rows, const 
 }
 
 inline void prefill_int8_neon(const int8_t* x, int64_t ldx, int64_t rows, const uint8_t* unpacked,
-                              int64_t quads, const int32_t*, int64_t, int32_t* itotals) {
+                              int64_t quads, const int32_t*, int64_t, int32_t* itotals,
+                              const QPrefillEnds& ends) {
   for (int64_t r = 0; r < rows;) {
     const int64_t n = rows - r >= 4 ? 4 : 1;
     qlinear_pick_rows(static_cast<int>(n), &prefill_int8_neon_rows<1>, &prefill_int8_neon_rows<2>,
                       &prefill_int8_neon_rows<3>, &prefill_int8_neon_rows<4>)(
-        x + r * ldx, ldx, unpacked, quads, itotals + r * 16);
+        x + r * ldx, ldx, unpacked, quads, itotals + r * 16, ends.from_row(r));
     r += n;
   }
 }

@@ -27,6 +27,14 @@ namespace tailor::quantized {
 
 #define TL_QLINEAR_VNNI512 __attribute__((target("avx512f,avx512vnni,avx512vl,avx2,fma")))
 
+// A pair's 16 finished outputs: qlinear_finish_store on each half.
+TL_QLINEAR_VNNI512 inline void qlinear_finish_store16(__m512 products, float x_scale,
+                                                      const float* bias, float* out) {
+  qlinear_finish_store(_mm512_castps512_ps256(products), x_scale, bias, out);
+  qlinear_finish_store(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(products), 1)),
+                       x_scale, bias + kQBlock, out + kQBlock);
+}
+
 template <int R>
 TL_QLINEAR_VNNI512 void prefill_int4_vnni_rows(const int8_t* x, int64_t ldx,
                                                const uint8_t* unpacked, int64_t groups,
@@ -72,11 +80,7 @@ TL_QLINEAR_VNNI512 void prefill_int4_vnni_rows(const int8_t* x, int64_t ldx,
       _mm512_storeu_ps(totals + r * 16, total[r]);
       continue;
     }
-    float* out = ends.out + r * ends.ldo;
-    const __m256 low = _mm512_castps512_ps256(total[r]);
-    const __m256 high = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(total[r]), 1));
-    qlinear_finish_store(low, ends.x_scale[r], ends.bias, out);
-    qlinear_finish_store(high, ends.x_scale[r], ends.bias + kQBlock, out + kQBlock);
+    qlinear_finish_store16(total[r], ends.x_scale[r], ends.bias, ends.out + r * ends.ldo);
   }
 }
 
@@ -104,7 +108,7 @@ template <int R>
 TL_QLINEAR_VNNI512 void prefill_int8_vnni_rows(const int8_t* x, int64_t ldx,
                                                const uint8_t* unpacked, int64_t quads,
                                                const int32_t* sums, int64_t sum_stride,
-                                               int32_t* itotals) {
+                                               int32_t* itotals, const QPrefillEnds& ends) {
   __m512i sum[R];
   TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) sum[r] = _mm512_setzero_si512();
   for (int64_t q = 0; q < quads; ++q) {
@@ -118,16 +122,24 @@ TL_QLINEAR_VNNI512 void prefill_int8_vnni_rows(const int8_t* x, int64_t ldx,
   TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
     const __m512i offset = _mm512_set1_epi32(128 * sums[r * sum_stride]);
     __m512i* t = reinterpret_cast<__m512i*>(itotals + r * 16);
-    _mm512_storeu_si512(t, _mm512_add_epi32(_mm512_loadu_si512(t), _mm512_sub_epi32(sum[r], offset)));
+    __m512i total = _mm512_sub_epi32(sum[r], offset);
+    if (!ends.first) total = _mm512_add_epi32(_mm512_loadu_si512(t), total);
+    if (ends.out == nullptr) {
+      _mm512_storeu_si512(t, total);
+      continue;
+    }
+    const __m512 products =
+        _mm512_mul_ps(_mm512_cvtepi32_ps(total), _mm512_loadu_ps(ends.w_scale));
+    qlinear_finish_store16(products, ends.x_scale[r], ends.bias, ends.out + r * ends.ldo);
   }
 }
 
 inline void prefill_int8_vnni(const int8_t* x, int64_t ldx, int64_t rows, const uint8_t* unpacked,
                               int64_t quads, const int32_t* sums, int64_t sum_stride,
-                              int32_t* itotals) {
+                              int32_t* itotals, const QPrefillEnds& ends) {
   auto rows_at = [&](auto kernel, int64_t r) {
     kernel(x + r * ldx, ldx, unpacked, quads, sums + r * sum_stride, sum_stride,
-           itotals + r * 16);
+           itotals + r * 16, ends.from_row(r));
   };
   // Tiles of 8 rows, then of 4 (a convolution's chunks of whole image rows leave up to 7
   // over, where one row at a time loads the weights for each), then one at a time.
