@@ -6,7 +6,7 @@
 // (8 x 2 x 15 x 127 = 30480 <= 32767) before vpmaddwd widens them, as in the general kernel.
 // int8: |w| as u8 with the input's sign flipped where w < 0 (vpsignb), as in the general
 // kernel: the unpacked buffer is a plain copy of the two blocks, and |w| is taken once per
-// R rows.
+// R rows. Weight-only int8 (float inputs): the two blocks as floats, and FMAs.
 #pragma once
 
 #if defined(__x86_64__)
@@ -156,7 +156,8 @@ __attribute__((target("avx2"))) void prefill_int8_avx2_rows(const int8_t* x, int
   TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
     TL_QLINEAR_UNROLL for (int h = 0; h < 2; ++h) {
       __m256i* t = reinterpret_cast<__m256i*>(itotals + r * 16 + h * kQBlock);
-      const __m256i total = ends.first ? sum[r][h] : _mm256_add_epi32(_mm256_loadu_si256(t), sum[r][h]);
+      const __m256i total =
+          ends.first ? sum[r][h] : _mm256_add_epi32(_mm256_loadu_si256(t), sum[r][h]);
       if (ends.out != nullptr) {
         const __m256 products = _mm256_mul_ps(_mm256_cvtepi32_ps(total),
                                               _mm256_loadu_ps(ends.w_scale + h * kQBlock));
@@ -199,8 +200,8 @@ __attribute__((target("avx2"))) inline void unpack_float_int8_avx2(const int8_t*
   }
 }
 
-// totals[r * 16 + c] (+)= sum over inputs [i0, i1) of x[r][i] * panel[(i - i0) * 16 + c],
-// R rows: one multiply-add chain per output, in input order.
+// totals[r * 16 + c] = (first ? 0 : totals[r * 16 + c]) + sum over i < count of x[r][i] *
+// panel[i * 16 + c], R rows: one multiply-add chain per output, in input order.
 template <int R>
 __attribute__((target("avx2,fma"))) void prefill_float_int8_avx2_rows(
     const float* x, int64_t ldx, int64_t count, const float* panel, bool first, float* totals) {
