@@ -80,31 +80,22 @@ struct ConvDepthwiseJob {
   float* out;
 };
 
-// Output planes [first, end) (batch-major): `padded` is the thread's buffer for a tile's
-// padded input and the slack after it.
+// Output planes [first, end) (batch-major) of a K x K window of dilation 1 (K = 0: the
+// shape's window), columns SW apart (SW = 0: any stride, one column at a time): `padded`
+// is the thread's buffer for a tile's padded input and the slack after it. Each (K, SW)
+// is a vec_run of its own (conv_depthwise_run): the seven inlined into one function took
+// clang 7 minutes to compile under the sanitizers (the fuzzer's build), now 3.
+template <int K, int SW>
 struct ConvDepthwisePlanes {
   template <int W>
   TL_VEC_INLINE static void run(const ConvDepthwiseJob* job, int64_t first, int64_t end,
                                 float* padded) {
-    const tailor::native::ConvShape& s = *job->s;
-    const bool plain = s.dilation_h == 1 && s.dilation_w == 1 && s.kernel_h == s.kernel_w;
-    if (s.stride_w == 1) {
-      if (plain && s.kernel_h == 3) return planes<W, 3, 1>(*job, first, end, padded);
-      if (plain && s.kernel_h == 5) return planes<W, 5, 1>(*job, first, end, padded);
-      return planes<W, 0, 1>(*job, first, end, padded);
-    }
-    if (s.stride_w == 2) {
-      if (plain && s.kernel_h == 3) return planes<W, 3, 2>(*job, first, end, padded);
-      if (plain && s.kernel_h == 5) return planes<W, 5, 2>(*job, first, end, padded);
-      return planes<W, 0, 2>(*job, first, end, padded);
-    }
-    planes<W, 0, 0>(*job, first, end, padded);
+    planes<W>(*job, first, end, padded);
   }
 
-  // K x K taps of dilation 1 (0: the shape's window), columns SW apart (0: any stride,
-  // one column at a time). A plane that is one tile has its padding at the same places
-  // in the buffer every time: zeroed once, and each plane copies only its rows in.
-  template <int W, int K, int SW>
+  // A plane that is one tile has its padding at the same places in the buffer every time:
+  // zeroed once, and each plane copies only its rows in.
+  template <int W>
   TL_VEC_INLINE static void planes(const ConvDepthwiseJob& job, int64_t first, int64_t end,
                                    float* padded) {
     const tailor::native::ConvShape& s = *job.s;
@@ -127,17 +118,16 @@ struct ConvDepthwisePlanes {
           vec_copy<W>(src + y * s.in_w, padded + (y + s.pad_h) * t.in_cols + s.pad_w,
                       reached_cols);
         }
-        tile<W, K, SW>(s, t, padded, w, bias, dst, s.out_h, s.out_w, dst + s.out_h * s.out_w);
+        tile<W>(s, t, padded, w, bias, dst, s.out_h, s.out_w, dst + s.out_h * s.out_w);
         continue;
       }
       for (int64_t oh0 = 0; oh0 < s.out_h; oh0 += t.rows) {
         for (int64_t ow0 = 0; ow0 < s.out_w; ow0 += t.cols) {
           vec_copy_window<W>(src, s.in_h, s.in_w, oh0 * s.stride_h - s.pad_h,
                              ow0 * s.stride_w - s.pad_w, t.in_rows, t.in_cols, padded);
-          tile<W, K, SW>(s, t, padded, w, bias, dst + oh0 * s.out_w + ow0,
-                         oh0 + t.rows <= s.out_h ? t.rows : s.out_h - oh0,
-                         ow0 + t.cols <= s.out_w ? t.cols : s.out_w - ow0,
-                         dst + s.out_h * s.out_w);
+          tile<W>(s, t, padded, w, bias, dst + oh0 * s.out_w + ow0,
+                  oh0 + t.rows <= s.out_h ? t.rows : s.out_h - oh0,
+                  ow0 + t.cols <= s.out_w ? t.cols : s.out_w - ow0, dst + s.out_h * s.out_w);
         }
       }
     }
@@ -155,7 +145,7 @@ struct ConvDepthwisePlanes {
   };
 
   // `rows` x `cols` outputs from `out` over the tile's padded input.
-  template <int W, int K, int SW>
+  template <int W>
   TL_VEC_INLINE static void tile(const tailor::native::ConvShape& s, const ConvDepthwiseTiles& t,
                                  const float* padded, const float* w, float bias, float* out,
                                  int64_t rows, int64_t cols, const float* plane_end) {
@@ -167,21 +157,19 @@ struct ConvDepthwisePlanes {
               cell(s, padded + r * steps.in_step + c * s.stride_w, t.in_cols, w, bias);
         }
       }
-      return;
-    }
-    // Groups of kRows rows; the last group ends at the last row and may repeat rows of
-    // the one before (the same values again); fewer rows, one at a time.
-    if (rows < kRows) {
+    } else if (rows < kRows) {  // fewer rows than a group: one at a time
       for (int64_t r = 0; r < rows; ++r) {
-        columns<W, 1, K, SW>(s, padded + r * steps.in_step, t.in_cols, w, bias,
-                             out + r * s.out_w, cols, steps);
+        columns<W, 1>(s, padded + r * steps.in_step, t.in_cols, w, bias, out + r * s.out_w,
+                      cols, steps);
       }
-      return;
-    }
-    for (int64_t r = 0; r < rows; r += kRows) {
-      const int64_t first = r + kRows <= rows ? r : rows - kRows;
-      columns<W, kRows, K, SW>(s, padded + first * steps.in_step, t.in_cols, w, bias,
-                               out + first * s.out_w, cols, steps);
+    } else {
+      // Groups of kRows rows; the last group ends at the last row and may repeat rows of
+      // the one before (the same values again).
+      for (int64_t r = 0; r < rows; r += kRows) {
+        const int64_t first = r + kRows <= rows ? r : rows - kRows;
+        columns<W, kRows>(s, padded + first * steps.in_step, t.in_cols, w, bias,
+                          out + first * s.out_w, cols, steps);
+      }
     }
   }
 
@@ -190,36 +178,36 @@ struct ConvDepthwisePlanes {
   // they fall on outputs written after it: the next row's, stored later in this group
   // (the row's only vector) or in a later one (R == 1; only one-row tiles are narrower
   // than the plane). It stores lane by lane otherwise, and on the plane's last row.
-  template <int W, int R, int K, int SW>
+  template <int W, int R>
   TL_VEC_INLINE static void columns(const tailor::native::ConvShape& s, const float* in,
                                     int64_t ld, const float* w, float bias, float* out,
                                     int64_t cols, const Rows& rows) {
     int64_t c = 0;
     for (; c + W <= cols; c += W) {
-      vectors<W, R, K, SW>(s, in + c * SW, ld, w, bias, out + c, W, false, rows);
+      vectors<W, R>(s, in + c * SW, ld, w, bias, out + c, W, false, rows);
     }
     if (c < cols) {
-      tail<W, R, K, SW>(s, in + c * SW, ld, w, bias, out + c, cols - c, R == 1 || c == 0,
+      tail<W, R>(s, in + c * SW, ld, w, bias, out + c, cols - c, R == 1 || c == 0,
                         rows);
     }
   }
 
-  template <int V, int R, int K, int SW>
+  template <int V, int R>
   TL_VEC_INLINE static void tail(const tailor::native::ConvShape& s, const float* in, int64_t ld,
                                  const float* w, float bias, float* out, int64_t count,
                                  bool spill, const Rows& rows) {
     if constexpr (V > 4) {
       if (count <= V / 2) {
-        return tail<V / 2, R, K, SW>(s, in, ld, w, bias, out, count, spill, rows);
+        return tail<V / 2, R>(s, in, ld, w, bias, out, count, spill, rows);
       }
     }
-    vectors<V, R, K, SW>(s, in, ld, w, bias, out, count, spill, rows);
+    vectors<V, R>(s, in, ld, w, bias, out, count, spill, rows);
   }
 
   // Outputs out[0 .. V) of R rows (the first `count` of each needed; all V stored where
   // `spill` and inside the plane) whose windows start at in[0], in[SW], ...: bias plus
   // each tap in portable's order.
-  template <int V, int R, int K, int SW>
+  template <int V, int R>
   TL_VEC_INLINE static void vectors(const tailor::native::ConvShape& s, const float* in,
                                     int64_t ld, const float* w, float bias, float* out,
                                     int64_t count, bool spill, const Rows& rows) {
@@ -272,6 +260,28 @@ struct ConvDepthwisePlanes {
   }
 };
 
+using ConvDepthwiseRun = void (*)(const ConvDepthwiseJob*, int64_t, int64_t, float*);
+
+template <int K, int SW>
+inline constexpr ConvDepthwiseRun kConvDepthwiseRun =
+    &vec_run<ConvDepthwisePlanes<K, SW>, const ConvDepthwiseJob*, int64_t, int64_t, float*>;
+
+/// The planes' loop compiled for `s`'s window and stride.
+inline ConvDepthwiseRun conv_depthwise_run(const tailor::native::ConvShape& s) {
+  const bool plain = s.dilation_h == 1 && s.dilation_w == 1 && s.kernel_h == s.kernel_w;
+  if (s.stride_w == 1) {
+    if (plain && s.kernel_h == 3) return kConvDepthwiseRun<3, 1>;
+    if (plain && s.kernel_h == 5) return kConvDepthwiseRun<5, 1>;
+    return kConvDepthwiseRun<0, 1>;
+  }
+  if (s.stride_w == 2) {
+    if (plain && s.kernel_h == 3) return kConvDepthwiseRun<3, 2>;
+    if (plain && s.kernel_h == 5) return kConvDepthwiseRun<5, 2>;
+    return kConvDepthwiseRun<0, 2>;
+  }
+  return kConvDepthwiseRun<0, 0>;
+}
+
 /// out = the depthwise convolution of `in` (s.in_per_group() == 1, not transposed), all
 /// contiguous NCHW floats, its planes over ctx's threads. False when a thread's scratch
 /// had less room than kConvDepthwiseScratchBytes.
@@ -284,6 +294,7 @@ inline bool conv_depthwise_float(KernelContext& ctx, const tailor::native::ConvS
     return true;
   }
   const int64_t floats = job.tiles.in_rows * job.tiles.in_cols + kConvDepthwiseSlack;
+  const ConvDepthwiseRun run = conv_depthwise_run(s);
   bool failed = false;
   ctx.parallel_range(s.batch * s.out_channels, s.out_h * s.out_w * s.kernel_h * s.kernel_w,
                      [&](int64_t first, int64_t end, KernelScratch& scratch) {
@@ -292,7 +303,7 @@ inline bool conv_depthwise_float(KernelContext& ctx, const tailor::native::ConvS
                          __atomic_store_n(&failed, true, __ATOMIC_RELAXED);
                          return;
                        }
-                       vec_run<ConvDepthwisePlanes>(&job, first, end, padded);
+                       run(&job, first, end, padded);
                      });
   return !__atomic_load_n(&failed, __ATOMIC_RELAXED);
 }
