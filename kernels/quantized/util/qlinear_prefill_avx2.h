@@ -88,6 +88,33 @@ __attribute__((target("avx2"))) inline void prefill_int4_avx2_chunk(const int8_t
   }
 }
 
+// The end of one group for R rows: its int32 sums (dot) less 8 times the rows' input sums
+// (the unpacked weights are w + 8), times both blocks' scales, added to the totals; the
+// first group starts them from zero (kStart), the last finishes the outputs (kFinish).
+// Compiled per case, so the groups between have no branch and no load of `ends`.
+template <int R, bool kStart, bool kFinish>
+__attribute__((target("avx2,fma"))) inline void prefill_int4_avx2_group_end(
+    const __m256i (&dot)[R][2], const __m256 (&scale)[2], const int32_t* sums,
+    int64_t sum_stride, float* totals, const QPrefillEnds& ends) {
+  TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
+    // Broadcast from memory and shifted in the vector: no trip through a general register.
+    const __m256i offset = _mm256_slli_epi32(
+        _mm256_broadcastd_epi32(_mm_loadu_si32(sums + r * sum_stride)), 3);
+    TL_QLINEAR_UNROLL for (int h = 0; h < 2; ++h) {
+      float* t = totals + r * 16 + h * kQBlock;
+      const __m256 products = _mm256_cvtepi32_ps(_mm256_sub_epi32(dot[r][h], offset));
+      const __m256 total =
+          _mm256_fmadd_ps(products, scale[h], kStart ? _mm256_setzero_ps() : _mm256_loadu_ps(t));
+      if constexpr (kFinish) {
+        qlinear_finish_store(total, ends.x_scale[r], ends.bias + h * kQBlock,
+                             ends.out + r * ends.ldo + h * kQBlock);
+      } else {
+        _mm256_storeu_ps(t, total);
+      }
+    }
+  }
+}
+
 template <int R>
 __attribute__((target("avx2,fma"))) void prefill_int4_avx2_rows(
     const int8_t* x, int64_t ldx, const uint8_t* unpacked, int64_t groups, int64_t size,
@@ -113,21 +140,15 @@ __attribute__((target("avx2,fma"))) void prefill_int4_avx2_rows(
                       : _mm256_setzero_ps()};
     const bool start = ends.first && g == 0;
     const bool finish = ends.out != nullptr && g + 1 == groups;
-    TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
-      // The unpacked weights are w + 8: the products less 8 times the row's sum.
-      const __m256i offset = _mm256_set1_epi32(8 * sums[r * sum_stride + g]);
-      TL_QLINEAR_UNROLL for (int h = 0; h < 2; ++h) {
-        float* t = totals + r * 16 + h * kQBlock;
-        const __m256 products = _mm256_cvtepi32_ps(_mm256_sub_epi32(dot[r][h], offset));
-        const __m256 total =
-            _mm256_fmadd_ps(products, scale[h], start ? _mm256_setzero_ps() : _mm256_loadu_ps(t));
-        if (finish) {
-          qlinear_finish_store(total, ends.x_scale[r], ends.bias + h * kQBlock,
-                               ends.out + r * ends.ldo + h * kQBlock);
-        } else {
-          _mm256_storeu_ps(t, total);
-        }
-      }
+    const int32_t* group_sums = sums + g;
+    if (!start && !finish) {
+      prefill_int4_avx2_group_end<R, false, false>(dot, scale, group_sums, sum_stride, totals, ends);
+    } else if (!finish) {
+      prefill_int4_avx2_group_end<R, true, false>(dot, scale, group_sums, sum_stride, totals, ends);
+    } else if (!start) {
+      prefill_int4_avx2_group_end<R, false, true>(dot, scale, group_sums, sum_stride, totals, ends);
+    } else {
+      prefill_int4_avx2_group_end<R, true, true>(dot, scale, group_sums, sum_stride, totals, ends);
     }
   }
 }
