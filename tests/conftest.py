@@ -1,5 +1,6 @@
 """Shared pytest helpers: where the repo and its tools are."""
 
+import collections
 import os
 import subprocess
 import sys
@@ -32,15 +33,35 @@ def no_build_cache(monkeypatch):
     monkeypatch.delenv("TAILOR_CACHE", raising=False)
 
 
+# The files whose first test builds for minutes (their fixtures), longest first: the two
+# workers of the README's command (pytest-xdist, --dist loadfile) start them before the
+# rest, so the run does not end with one worker building while the other idles.
+LONG_FILES_FIRST = (
+    "tests/ops/test_ops.py", "tests/fuzz/test_fuzz.py", "tests/e2e/test_model_families.py",
+    "tests/runtime/test_malformed.py", "tests/llm/test_llm_build.py",
+    "tests/ops/test_dtype_selection.py", "tests/e2e/test_build_faults.py",
+)
+
+
 def pytest_configure(config):
     os.environ.setdefault("TAILOR_CACHE", TEST_CACHE)
+    # pytest-xdist would order the files by their number of tests; the order the hook below
+    # gives is better (a file of 6 tests can take 6 minutes).
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
     config.addinivalue_line("markers", "slow: more of what a default-run test already covers "
                                        "(more models, longer runs); runs with --slow")
 
 
 def pytest_collection_modifyitems(config, items):
-    """The README's test command stays well under 20 minutes on 2 cores: the slow tier
-    runs with --slow only."""
+    """LONG_FILES_FIRST, then the other files by their number of tests (most first); the
+    slow tier runs with --slow only."""
+    files = [item.nodeid.split("::", 1)[0] for item in items]
+    tests = collections.Counter(files)
+    rank = {f: LONG_FILES_FIRST.index(f) if f in LONG_FILES_FIRST else len(LONG_FILES_FIRST)
+            for f in tests}
+    order = sorted(range(len(items)), key=lambda i: (rank[files[i]], -tests[files[i]], files[i]))
+    items[:] = [items[i] for i in order]
     if config.getoption("--slow"):
         return
     skip = pytest.mark.skip(reason="slow tier: run with --slow (.ci/run does)")
