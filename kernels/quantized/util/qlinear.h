@@ -394,11 +394,17 @@ inline bool qlinear(KernelContext& ctx, const QLinearKernels& kernels, const QLi
     if (a.dynamic_input) {
       for (int64_t r = 0; r < c.rows; ++r) {
         int8_t* row = c.buffer + r * c.kp;
-        c.row_scale[r] = kernels.quantize(a.x + (c.m0 + r) * a.k, a.k, c.kp, row);
-        if (a.weight_bits == 4) {
-          group_sums(row, a.groups, a.k / a.groups, c.sums + r * c.sum_stride);
-        } else if (prefill) {
-          span_sums(row, c.kp, kQUnpackInputs, c.sums + r * c.sum_stride);
+        const float* x = a.x + (c.m0 + r) * a.k;
+        int32_t* sums = c.sums + r * c.sum_stride;
+        if (a.weight_bits == 4 && kernels.quantize_sums != nullptr) {
+          c.row_scale[r] = kernels.quantize_sums(x, a.k, c.kp, a.k / a.groups, row, sums);
+        } else {
+          c.row_scale[r] = kernels.quantize(x, a.k, c.kp, row);
+          if (a.weight_bits == 4) {
+            group_sums(row, a.groups, a.k / a.groups, sums);
+          } else if (prefill) {
+            span_sums(row, c.kp, kQUnpackInputs, sums);
+          }
         }
       }
     }

@@ -64,10 +64,8 @@ inline void qlinear_prefetch_group(const uint8_t* group, int64_t bytes) {
   }
 }
 
-// quantize_row() in 8 lanes: the same float32 steps (vroundps rounds half to even, as
-// nearbyintf does), so the same integers.
-__attribute__((target("avx2"))) inline float quantize_row_avx2(const float* x, int64_t k,
-                                                             int64_t k_padded, int8_t* out) {
+// The largest |x| over x[0, k) and the scale quantize_scale() makes of it.
+__attribute__((target("avx2"))) inline float quantize_scale_avx2(const float* x, int64_t k) {
   const int64_t simd_end = k / 8 * 8;
   const __m256 magnitude_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
   __m256 vmax = _mm256_setzero_ps();
@@ -81,24 +79,56 @@ __attribute__((target("avx2"))) inline float quantize_row_avx2(const float* x, i
   for (int64_t i = simd_end; i < k; ++i) {
     amax = __builtin_fabsf(x[i]) > amax ? __builtin_fabsf(x[i]) : amax;
   }
-  float scale = amax / 127.0f;
-  scale = scale > 0.0f ? scale : 1.0f;
-  const float inverse = 1.0f / scale;
+  return quantize_scale(amax);
+}
+
+// Quantizes x[0, n) (n a multiple of 8) into out with `inverse` = 1 / the scale, as
+// quantize_value() does (vroundps rounds half to even, as nearbyintf does); returns the
+// integers' sum in 8 lanes.
+__attribute__((target("avx2"))) inline __m256i quantize_span_avx2(const float* x, int64_t n,
+                                                                 float inverse, int8_t* out) {
   const __m256 vinverse = _mm256_set1_ps(inverse);
   const __m256 lo = _mm256_set1_ps(-127.0f);
   const __m256 hi = _mm256_set1_ps(127.0f);
-  for (int64_t i = 0; i < simd_end; i += 8) {
+  __m256i sum = _mm256_setzero_si256();
+  for (int64_t i = 0; i < n; i += 8) {
     __m256 q = _mm256_round_ps(_mm256_mul_ps(_mm256_loadu_ps(x + i), vinverse),
                                _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     const __m256i v = _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(q, lo), hi));
+    sum = _mm256_add_epi32(sum, v);
     const __m128i shorts =
         _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
     _mm_storel_epi64(reinterpret_cast<__m128i*>(out + i), _mm_packs_epi16(shorts, shorts));
   }
-  for (int64_t i = simd_end; i < k; ++i) {
-    float q = __builtin_nearbyintf(x[i] * inverse);
-    q = q < -127.0f ? -127.0f : (q > 127.0f ? 127.0f : q);
-    out[i] = static_cast<int8_t>(q);
+  return sum;
+}
+
+// quantize_row() in 8 lanes: the same float32 steps, so the same integers.
+__attribute__((target("avx2"))) inline float quantize_row_avx2(const float* x, int64_t k,
+                                                             int64_t k_padded, int8_t* out) {
+  const float scale = quantize_scale_avx2(x, k);
+  const float inverse = 1.0f / scale;
+  const int64_t simd_end = k / 8 * 8;
+  quantize_span_avx2(x, simd_end, inverse, out);
+  for (int64_t i = simd_end; i < k; ++i) out[i] = quantize_value(x[i], inverse);
+  for (int64_t i = k; i < k_padded; ++i) out[i] = 0;
+  return scale;
+}
+
+// quantize_row_avx2() and group_sums() in one pass: each group's sum from the vectors
+// that quantize it (size: a multiple of kInt4Group that divides k).
+__attribute__((target("avx2"))) inline float quantize_row_sums_avx2(const float* x, int64_t k,
+                                                                  int64_t k_padded,
+                                                                  int64_t size, int8_t* out,
+                                                                  int32_t* sums) {
+  const float scale = quantize_scale_avx2(x, k);
+  const float inverse = 1.0f / scale;
+  for (int64_t g = 0; g * size < k; ++g) {
+    const __m256i lanes = quantize_span_avx2(x + g * size, size, inverse, out + g * size);
+    __m128i half = _mm_add_epi32(_mm256_castsi256_si128(lanes), _mm256_extracti128_si256(lanes, 1));
+    half = _mm_add_epi32(half, _mm_shuffle_epi32(half, _MM_SHUFFLE(1, 0, 3, 2)));
+    half = _mm_add_epi32(half, _mm_shuffle_epi32(half, _MM_SHUFFLE(2, 3, 0, 1)));
+    sums[g] = _mm_cvtsi128_si32(half);
   }
   for (int64_t i = k; i < k_padded; ++i) out[i] = 0;
   return scale;

@@ -126,6 +126,10 @@ using QPrefillFloatInt8 = void (*)(const float* x, int64_t ldx, int64_t rows, in
                                    float* totals);
 
 using QQuantizeRow = float (*)(const float* x, int64_t k, int64_t k_padded, int8_t* out);
+// quantize, and sums[g] = the sum of group g's integers (groups of `size` inputs, int4's
+// row sums), in one pass.
+using QQuantizeSums = float (*)(const float* x, int64_t k, int64_t k_padded, int64_t size,
+                                int8_t* out, int32_t* sums);
 
 // The instance of a kernel template over R = 1..kQRows rows that serves `rows` rows.
 template <typename F>
@@ -222,6 +226,7 @@ struct QLinearKernels {
   QUnpackInt8 unpack_int8;
   QPrefillInt8 prefill_int8;
   QPrefillFloatInt8 prefill_float_int8;
+  QQuantizeSums quantize_sums = nullptr;  // nullptr: quantize, then group_sums()
 };
 
 }  // namespace tailor::quantized

@@ -309,7 +309,8 @@ inline void prefill_int8_avx2(const int8_t* x, int64_t ldx, int64_t rows, const 
 inline constexpr QLinearKernels kQLinearAvx2 = {
     "avx2",           quantize_row_avx2, dynamic_int8_avx2, dynamic_int4_avx2,
     float_int8_avx2,  decode_int4_avx2,  decode_int8_avx2,  unpack_int4_avx2,
-    prefill_int4_avx2, unpack_int8_avx2, prefill_int8_avx2, prefill_float_int8_avx2};
+    prefill_int4_avx2, unpack_int8_avx2, prefill_int8_avx2, prefill_float_int8_avx2,
+    quantize_row_sums_avx2};
 
 }  // namespace tailor::quantized
 

@@ -154,7 +154,8 @@ inline void prefill_int8_vnni(const int8_t* x, int64_t ldx, int64_t rows, const 
 inline constexpr QLinearKernels kQLinearVnni = {
     "avx512vnni",      quantize_row_avx2, dynamic_int8_vnni, dynamic_int4_vnni,
     float_int8_avx512, decode_int4_vnni,  decode_int8_vnni,  unpack_int4_avx2,
-    prefill_int4_vnni, unpack_int8_vnni,  prefill_int8_vnni, nullptr};
+    prefill_int4_vnni, unpack_int8_vnni,  prefill_int8_vnni, nullptr,
+    quantize_row_sums_avx2};
 
 }  // namespace tailor::quantized
 
