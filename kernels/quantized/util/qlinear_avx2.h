@@ -125,7 +125,8 @@ __attribute__((target("avx2"))) inline float quantize_row_sums_avx2(const float*
   const float inverse = 1.0f / scale;
   for (int64_t g = 0; g * size < k; ++g) {
     const __m256i lanes = quantize_span_avx2(x + g * size, size, inverse, out + g * size);
-    __m128i half = _mm_add_epi32(_mm256_castsi256_si128(lanes), _mm256_extracti128_si256(lanes, 1));
+    __m128i half =
+        _mm_add_epi32(_mm256_castsi256_si128(lanes), _mm256_extracti128_si256(lanes, 1));
     half = _mm_add_epi32(half, _mm_shuffle_epi32(half, _MM_SHUFFLE(1, 0, 3, 2)));
     half = _mm_add_epi32(half, _mm_shuffle_epi32(half, _MM_SHUFFLE(2, 3, 0, 1)));
     sums[g] = _mm_cvtsi128_si32(half);

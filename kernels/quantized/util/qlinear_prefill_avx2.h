@@ -140,15 +140,15 @@ __attribute__((target("avx2,fma"))) void prefill_int4_avx2_rows(
                       : _mm256_setzero_ps()};
     const bool start = ends.first && g == 0;
     const bool finish = ends.out != nullptr && g + 1 == groups;
-    const int32_t* group_sums = sums + g;
+    auto end = [&](auto kernel) { kernel(dot, scale, sums + g, sum_stride, totals, ends); };
     if (!start && !finish) {
-      prefill_int4_avx2_group_end<R, false, false>(dot, scale, group_sums, sum_stride, totals, ends);
+      end(&prefill_int4_avx2_group_end<R, false, false>);
     } else if (!finish) {
-      prefill_int4_avx2_group_end<R, true, false>(dot, scale, group_sums, sum_stride, totals, ends);
+      end(&prefill_int4_avx2_group_end<R, true, false>);
     } else if (!start) {
-      prefill_int4_avx2_group_end<R, false, true>(dot, scale, group_sums, sum_stride, totals, ends);
+      end(&prefill_int4_avx2_group_end<R, false, true>);
     } else {
-      prefill_int4_avx2_group_end<R, true, true>(dot, scale, group_sums, sum_stride, totals, ends);
+      end(&prefill_int4_avx2_group_end<R, true, true>);
     }
   }
 }
