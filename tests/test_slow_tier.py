@@ -1,10 +1,12 @@
-"""The slow tier (tests/conftest.py): a test marked slow skips in the README's test
-command, saying how to run it, and runs with --slow."""
+"""The collection hook (tests/conftest.py): a test marked slow skips in the README's test
+command, saying how to run it, and runs with --slow; the files with long fixtures come
+first."""
 
+import os
 import subprocess
 import sys
 
-from tests.conftest import REPO
+from tests.conftest import LONG_FILES_FIRST, REPO
 
 # One test of the tier: the family tests' programs= neighbours (tests/e2e).
 SLOW = "tests/e2e/test_model_families.py::test_family_from_programs_matches_eager"
@@ -26,3 +28,12 @@ def test_the_option_selects_only_the_tier_with_the_marker():
     out = _pytest("--slow", "-m", "slow", "--collect-only", "tests/e2e/test_model_families.py")
     collected = [line for line in out.splitlines() if "::" in line]
     assert collected and all("test_family_from_programs_matches_eager" in c for c in collected), out
+
+
+def test_the_files_with_long_fixtures_are_collected_first():
+    for path in LONG_FILES_FIRST:  # a renamed file would silently lose its place
+        assert os.path.isfile(os.path.join(REPO, path)), path
+    out = _pytest("--collect-only", "tests/test_slow_tier.py", "tests/runtime/test_malformed.py")
+    files = [line.split("::")[0] for line in out.splitlines() if "::" in line]
+    assert files and files[0] == "tests/runtime/test_malformed.py", out
+    assert files[-1] == "tests/test_slow_tier.py", out
