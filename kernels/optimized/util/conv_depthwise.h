@@ -87,17 +87,12 @@ struct ConvDepthwiseJob {
 // clang 7 minutes to compile under the sanitizers (the fuzzer's build), now 3.
 template <int K, int SW>
 struct ConvDepthwisePlanes {
-  template <int W>
-  TL_VEC_INLINE static void run(const ConvDepthwiseJob* job, int64_t first, int64_t end,
-                                float* padded) {
-    planes<W>(*job, first, end, padded);
-  }
-
   // A plane that is one tile has its padding at the same places in the buffer every time:
   // zeroed once, and each plane copies only its rows in.
   template <int W>
-  TL_VEC_INLINE static void planes(const ConvDepthwiseJob& job, int64_t first, int64_t end,
-                                   float* padded) {
+  TL_VEC_INLINE static void run(const ConvDepthwiseJob* job_ptr, int64_t first, int64_t end,
+                                float* padded) {
+    const ConvDepthwiseJob& job = *job_ptr;
     const tailor::native::ConvShape& s = *job.s;
     const ConvDepthwiseTiles& t = job.tiles;
     const bool whole = t.rows == s.out_h && t.cols == s.out_w;
@@ -187,8 +182,7 @@ struct ConvDepthwisePlanes {
       vectors<W, R>(s, in + c * SW, ld, w, bias, out + c, W, false, rows);
     }
     if (c < cols) {
-      tail<W, R>(s, in + c * SW, ld, w, bias, out + c, cols - c, R == 1 || c == 0,
-                        rows);
+      tail<W, R>(s, in + c * SW, ld, w, bias, out + c, cols - c, R == 1 || c == 0, rows);
     }
   }
 
