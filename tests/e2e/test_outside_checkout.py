@@ -2,6 +2,7 @@
 directory, and from the user's PYTHONPATH; editing it re-exports."""
 
 import os
+import shutil
 import subprocess
 
 from codegen import build_layout
@@ -29,6 +30,10 @@ def _scons(*args: str, pythonpath: str = "") -> subprocess.CompletedProcess:
 
 
 def test_factories_from_the_manifest_directory_and_from_pythonpath(tmp_path):
+    # An earlier run's build (other tmp paths, the same manifests) would be up to date:
+    # start from an empty build directory. The builds after the first skip the test cache,
+    # which could hold an earlier run's exports of the same manifest and factory texts.
+    shutil.rmtree(os.path.join(REPO, BUILD), ignore_errors=True)
     beside, elsewhere = tmp_path / "models", tmp_path / "lib"
     (elsewhere / "userpkg").mkdir(parents=True)
     beside.mkdir()
@@ -41,18 +46,21 @@ def test_factories_from_the_manifest_directory_and_from_pythonpath(tmp_path):
     models = f"model={beside / 'local.yaml'},{beside / 'onpath.yaml'}"
     proc = _scons(models, "run=1", pythonpath=str(elsewhere))
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    assert proc.stdout.count("check passed") == 2
+    out = os.path.join(REPO, build_layout.output_dir(["local", "onpath"], build_dir=BUILD))
+    for model in ("local", "onpath"):  # the checks' reports (from the cache, not printed)
+        with open(os.path.join(out, model + ".check.txt")) as f:
+            assert f.read().rstrip().endswith("check passed")
 
     # Without PYTHONPATH the second factory is not found: one message saying where to look.
     (beside / "onpath.yaml").write_text("description: on PYTHONPATH\n"
                                         "factory: userpkg.nets:make\nfactory_args: {scale: 2}\n")
-    missing = _scons(models)
+    missing = _scons(models, "cache=")
     assert missing.returncode != 0 and "PYTHONPATH" in missing.stdout + missing.stderr
 
-    assert _scons(models, pythonpath=str(elsewhere)).returncode == 0
+    assert _scons(models, "cache=", pythonpath=str(elsewhere)).returncode == 0
 
     # An edit of the factory outside the checkout re-exports it, and only it.
     (elsewhere / "userpkg" / "nets.py").write_text(FACTORY.replace("Tanh", "ReLU"))
-    again = _scons(models, "run=1", pythonpath=str(elsewhere))
+    again = _scons(models, "run=1", "cache=", pythonpath=str(elsewhere))
     assert again.returncode == 0, again.stdout[-3000:] + again.stderr[-3000:]
     assert "exporting onpath" in again.stdout and "exporting local" not in again.stdout
