@@ -9,6 +9,7 @@ target's `install:` steps.
 
 import dataclasses
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -192,6 +193,29 @@ _ADDRESS = ["-fsanitize=address,undefined,float-cast-overflow", "-fno-sanitize-r
 SANITIZER_FLAGS = {"address": _ADDRESS, "thread": ["-fsanitize=thread"], "fuzzer": _ADDRESS}
 
 FUZZER_CXX = "clang++"  # libFuzzer is clang's
+CPU_LEVELS = ("baseline", "avx2", "avx512")  # runtime/kernel/cpu_level.h's CpuLevel, in order
+
+
+def host_cpu_level() -> int:
+    """This machine's index in CPU_LEVELS: on x86-64, avx2 where /proc/cpuinfo lists AVX2
+    and FMA, avx512 where AVX-512F too; baseline elsewhere."""
+    if platform.machine() not in ("x86_64", "AMD64"):
+        return 0
+    flags: set = set()
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("flags"):
+                flags = set(line.partition(":")[2].split())
+                break
+    if not {"avx2", "fma"} <= flags:
+        return 0
+    return 2 if "avx512f" in flags else 1
+
+
+def _runs_here(target) -> bool:
+    """Whether the target's binaries are built for this machine (no emulator, no sysroot,
+    no other arch)."""
+    return not (target.emulator or target.sysroot_debs or target.arch)
 
 
 def _configure_fuzzer(tenv, target) -> None:
@@ -199,7 +223,7 @@ def _configure_fuzzer(tenv, target) -> None:
     libFuzzer's coverage (-O1: what libFuzzer suggests, and half the compile time).
     Programs link as with sanitize=address; bin/fuzz_program adds libFuzzer's main
     (FUZZER_LINKFLAGS)."""
-    if target.emulator or target.sysroot_debs or target.arch:
+    if not _runs_here(target):
         raise ManifestError("sanitize=fuzzer: target %s (%s) is not this machine's; libFuzzer "
                             "runs where it is built: use target=host or target=host-xnnpack"
                             % (target.name, target.path))
@@ -255,8 +279,15 @@ def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
     # The map too is written under a temporary name (see _atomic_builder).
     tenv.Append(LINKFLAGS=["-Wl,-Map,${TARGET}.map.tmp"], PROGEMITTER=[_emit_link_map])
     if sanitize in SANITIZER_FLAGS:
-        flags = SANITIZER_FLAGS[sanitize] + ["-fno-omit-frame-pointer", "-g"]
+        # The fuzzer's reports need file and line only; full debug information made its
+        # kernels 11% slower to compile.
+        debug = "-gline-tables-only" if sanitize == "fuzzer" else "-g"
+        flags = SANITIZER_FLAGS[sanitize] + ["-fno-omit-frame-pointer", debug]
         tenv.Append(CXXFLAGS=flags, LINKFLAGS=flags)
+        if _runs_here(target):
+            # Run only here: no code for the CPU levels above this machine's
+            # (runtime/kernel/cpu_level.h, kCpuLevelCeiling).
+            tenv.Append(CPPDEFINES=[("TL_CPU_LEVEL_CEILING", host_cpu_level())])
     if sanitize == "fuzzer":
         _configure_fuzzer(tenv, target)
     # The project's root after the package's: its kernel libraries' sources (#included

@@ -88,6 +88,7 @@ CpuLevel cpu_level() {
     int cap = __atomic_load_n(&g_cap, __ATOMIC_RELAXED);
     if (cap < 0) cap = cap_from_platform();
     if (cap >= 0 && cap < level) level = cap;
+    if (level > static_cast<int>(kCpuLevelCeiling)) level = static_cast<int>(kCpuLevelCeiling);
     __atomic_store_n(&g_level, level, __ATOMIC_RELAXED);
   }
   return static_cast<CpuLevel>(level);

@@ -15,13 +15,25 @@ enum class CpuLevel : int {
   Avx512 = 2,    ///< x86-64 AVX-512F, zmm and mask state saved by the OS
 };
 
+/// The highest level whose code this build compiles: every level, unless the build defines
+/// TL_CPU_LEVEL_CEILING (0, 1 or 2). The sanitized builds of a native target define it as
+/// the building machine's level (site_scons/targets.py): they run only where they are
+/// built, so the code of the levels above can never run, and under the sanitizers it
+/// doubled their kernels' compile time. Kernels that pick per level skip the levels above
+/// with `if constexpr`, so those variants are never instantiated.
+#if defined(TL_CPU_LEVEL_CEILING)
+inline constexpr CpuLevel kCpuLevelCeiling = static_cast<CpuLevel>(TL_CPU_LEVEL_CEILING);
+#else
+inline constexpr CpuLevel kCpuLevelCeiling = CpuLevel::Avx512;
+#endif
+
 /// The highest level this CPU runs, from CPUID and XGETBV (always Baseline off x86-64).
 CpuLevel cpu_level_detected();
 
 /// The level kernels use: cpu_level_detected() lowered to the cap, which is
 /// set_cpu_level_cap()'s if one was set, else tl_pal_cpu_level_cap()'s (the default
-/// platform reads the TL_CPU_LEVEL environment variable: baseline, avx2 or avx512).
-/// Decided on the first call; later calls are a load.
+/// platform reads the TL_CPU_LEVEL environment variable: baseline, avx2 or avx512), and to
+/// kCpuLevelCeiling. Decided on the first call; later calls are a load.
 CpuLevel cpu_level();
 
 /// Caps cpu_level() at `cap` from now on (a level the CPU lacks is never used anyway).

@@ -17,6 +17,7 @@ import torch
 
 from codegen import build_layout
 from tests.conftest import REPO, run_scons
+from tests.ops import harness
 
 BUILD = build_layout.tree("test-e2e-asan")
 MODELS = ("mlp", "gpt_tiny")
@@ -51,6 +52,13 @@ def test_self_check_passes_under_sanitizers(built, model):
         assert marker not in proc.stdout + proc.stderr
     with open(os.path.join(out, f"{model}.check.txt")) as f:
         assert f.read().strip().endswith("check passed")
+
+
+def test_the_runtime_has_no_kernels_above_this_cpus_level(built):
+    # A sanitized build runs only here: no vector code for the CPU levels above this
+    # machine's (runtime/kernel/cpu_level.h, kCpuLevelCeiling).
+    _, out = built
+    assert harness.vector_levels_in(build_layout.runner(out)) == harness.cpu_levels()[1:]
 
 
 @pytest.mark.parametrize("model", MODELS)

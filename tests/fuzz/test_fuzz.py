@@ -18,6 +18,7 @@ sys.path.insert(0, REPO)
 
 from codegen import build_layout  # noqa: E402
 from fuzz import build, seed_programs  # noqa: E402
+from tests.ops import harness  # noqa: E402
 from tests.conftest import run_scons  # noqa: E402
 
 SECONDS = 30
@@ -86,6 +87,14 @@ def test_seeds_reach_every_library(fuzzer):
     for library, files in expected.items():
         missed = [f for f in files if os.path.join(REPO, f) not in covered]
         assert not missed, "%s: the seeds never ran %s" % (library, ", ".join(missed))
+
+
+def test_the_fuzzer_has_no_kernels_above_this_cpus_level(fuzzer):
+    # It runs only where it was built, so the vector code of the CPU levels above this
+    # machine's is left out (runtime/kernel/cpu_level.h, kCpuLevelCeiling): it took half
+    # the fuzzer's compile time. The levels this CPU has are all there.
+    binary, _ = fuzzer
+    assert harness.vector_levels_in(binary) == harness.cpu_levels()[1:]
 
 
 def test_regressions_replay(fuzzer):

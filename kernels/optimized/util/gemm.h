@@ -91,8 +91,12 @@ inline GemmArgs gemm_args(int64_t m, int64_t n, int64_t k, const float* a, const
 /// architecture (on aarch64 every level gives NEON's).
 inline const GemmMicroKernels& gemm_micro_kernels(CpuLevel level) {
 #if defined(__x86_64__)
-  if (level >= CpuLevel::Avx512) return kGemmAvx512;
-  if (level >= CpuLevel::Avx2) return kGemmAvx2;
+  if constexpr (kCpuLevelCeiling >= CpuLevel::Avx512) {
+    if (level >= CpuLevel::Avx512) return kGemmAvx512;
+  }
+  if constexpr (kCpuLevelCeiling >= CpuLevel::Avx2) {
+    if (level >= CpuLevel::Avx2) return kGemmAvx2;
+  }
   return kGemmGeneric;
 #elif defined(__aarch64__)
   (void)level;

@@ -279,8 +279,12 @@ template <class Body, class... Args>
 void vec_run(Args... args) {
 #if defined(__x86_64__)
   const CpuLevel level = cpu_level();
-  if (level >= CpuLevel::Avx512) return vec_run_avx512<Body>(args...);
-  if (level >= CpuLevel::Avx2) return vec_run_avx2<Body>(args...);
+  if constexpr (kCpuLevelCeiling >= CpuLevel::Avx512) {
+    if (level >= CpuLevel::Avx512) return vec_run_avx512<Body>(args...);
+  }
+  if constexpr (kCpuLevelCeiling >= CpuLevel::Avx2) {
+    if (level >= CpuLevel::Avx2) return vec_run_avx2<Body>(args...);
+  }
 #endif
   vec_run_baseline<Body>(args...);
 }

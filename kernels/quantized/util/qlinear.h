@@ -105,8 +105,12 @@ inline void qlinear_store(const QLinearArgs& a, int64_t row, int64_t n0, int64_t
 // TL_CPU_LEVEL cap, which is how tests pick a lower set).
 inline const QLinearKernels& qlinear_kernels() {
 #if defined(__x86_64__)
-  if (cpu_has_avx512_vnni()) return kQLinearVnni;
-  if (cpu_level() >= CpuLevel::Avx2) return kQLinearAvx2;
+  if constexpr (kCpuLevelCeiling >= CpuLevel::Avx512) {
+    if (cpu_has_avx512_vnni()) return kQLinearVnni;
+  }
+  if constexpr (kCpuLevelCeiling >= CpuLevel::Avx2) {
+    if (cpu_level() >= CpuLevel::Avx2) return kQLinearAvx2;
+  }
 #elif defined(__aarch64__)
   return kQLinearNeon;
 #endif

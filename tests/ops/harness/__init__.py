@@ -38,7 +38,8 @@ from tests.ops.harness.libraries import (BUILD, CROSS, CROSS_STACK, CROSS_TARGET
                                          UNCHECKED_DTYPES, XNNPACK, XNNPACK_TARGET,
                                          _cross_target, _missing, _xnnpack_target,
                                          cpu_flags, cpu_levels, fallbacks, libraries,
-                                         load_libraries, split_library, unavailable)
+                                         load_libraries, split_library, unavailable,
+                                         vector_levels_in)
 from tests.ops.harness.program import (EDGE_FLOATS, SHIFTS, SPECIAL_FLOATS, _as_in,
                                        _inputs_of, _make_value, _module, _permuted_inputs,
                                        _resolve_arg, _special_ints, _tensor_specs,

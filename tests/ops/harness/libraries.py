@@ -4,8 +4,9 @@ fallbacks and targets, and the sanitizer and stack settings of every run."""
 import functools
 import glob
 import os
-import platform
 import shutil
+import subprocess
+import sys
 
 from codegen import build_layout
 from codegen.kernel_manifest import load_library
@@ -61,17 +62,20 @@ def cpu_flags() -> set[str]:
 
 
 def cpu_levels() -> list[str]:
-    """The instruction-set levels this machine runs, lowest first (x86-64: baseline, avx2,
-    avx512 as /proc/cpuinfo lists AVX2+FMA and AVX-512F; elsewhere baseline only)."""
-    levels = ["baseline"]
-    if platform.machine() not in ("x86_64", "AMD64"):
-        return levels
-    flags = cpu_flags()
-    if {"avx2", "fma"} <= flags:
-        levels.append("avx2")
-        if "avx512f" in flags:
-            levels.append("avx512")
-    return levels
+    """The instruction-set levels this machine runs, lowest first (the build's reading of
+    /proc/cpuinfo: site_scons/targets.py)."""
+    site_scons = os.path.join(REPO, "site_scons")
+    if site_scons not in sys.path:
+        sys.path.insert(0, site_scons)
+    import targets
+    return list(targets.CPU_LEVELS[:targets.host_cpu_level() + 1])
+
+
+def vector_levels_in(binary: str) -> list[str]:
+    """The levels above baseline whose vector code (optimized/util/vec.h) `binary` holds."""
+    symbols = subprocess.run(["nm", "-C", binary], capture_output=True, text=True,
+                             check=True).stdout
+    return [level for level in ("avx2", "avx512") if f"vec_run_{level}<" in symbols]
 
 
 def libraries() -> list[str]:
