@@ -8,6 +8,8 @@
 //                   one (equal: each output is computed the same way). Exit 1 on a mismatch.
 //   qlinear time [REPS]  microseconds per call of each set on the GPT's shapes, at T=1 and
 //                   T=64, then the best set on 2 threads, best of REPS runs.
+//   qlinear shape M N K [REPS] [GROUP]  microseconds and GMAC/s of one M x N x K product
+//                   with each set: 8da8w, or 8da4w in groups of GROUP inputs.
 //   qlinear stream [REPS] [THREADS] [TOKENS]  every 8da4w linear of a SmolLM-135M-shaped
 //                   decoder (30 layers and the int8 output projection, 95 MB: more than
 //                   the caches hold) on TOKENS input rows (default 1; the projection on
@@ -194,15 +196,18 @@ int time_all(int reps) {
   return 0;
 }
 
-// One 8da8w product of m x n x k with each kernel set: microseconds and GMAC/s.
-int time_shape(int64_t m, int64_t n, int64_t k, int reps) {
+// One m x n x k product with each kernel set, 8da8w (group 0) or 8da4w in groups of `group`
+// inputs: microseconds and GMAC/s.
+int time_shape(int64_t m, int64_t n, int64_t k, int reps, int64_t group) {
   const QLinearKernels* sets[4];
   const int count = kernel_sets(sets);
   KernelContext one = context_on(nullptr);
-  Problem p(Scheme::Dynamic8, m, n, k, 1);
+  const Scheme scheme = group > 0 ? Scheme::Dynamic4 : Scheme::Dynamic8;
+  Problem p(scheme, m, n, k, group > 0 ? k / group : 1);
   for (int s = 0; s < count; ++s) {
     const double us = time_call(one, *sets[s], p, reps);
-    printf("%s %lldx%lldx%lld: %.1f us, %.1f GMAC/s\n", sets[s]->name,
+    printf("%s %s %lldx%lldx%lld: %.1f us, %.1f GMAC/s\n", sets[s]->name,
+           kSchemeNames[static_cast<int>(scheme)],
            static_cast<long long>(m), static_cast<long long>(n), static_cast<long long>(k), us,
            static_cast<double>(m * n * k) / us * 1e-3);
   }
@@ -447,7 +452,7 @@ int main(int argc, char** argv) {
   if (argc >= 2 && strcmp(argv[1], "time") == 0) return time_all(argc >= 3 ? atoi(argv[2]) : 10);
   if (argc >= 5 && strcmp(argv[1], "shape") == 0) {
     return time_shape(atoll(argv[2]), atoll(argv[3]), atoll(argv[4]),
-                      argc >= 6 ? atoi(argv[5]) : 10);
+                      argc >= 6 ? atoi(argv[5]) : 10, argc >= 7 ? atoll(argv[6]) : 0);
   }
   if (argc >= 2 && strcmp(argv[1], "stream") == 0) {
     return stream(argc >= 3 ? atoi(argv[2]) : 10, argc >= 4 ? atoi(argv[3]) : 1,
@@ -457,7 +462,7 @@ int main(int argc, char** argv) {
     return decode(argc >= 3 ? atoi(argv[2]) : 10, argc >= 4 ? argv[3] : "before");
   }
   fprintf(stderr,
-          "usage: qlinear check | time [REPS] | stream [REPS] [THREADS] [TOKENS] | "
-          "decode [REPS] [LABEL]\n");
+          "usage: qlinear check | time [REPS] | shape M N K [REPS] [GROUP] | "
+          "stream [REPS] [THREADS] [TOKENS] | decode [REPS] [LABEL]\n");
   return 2;
 }
