@@ -198,15 +198,19 @@ CPU_LEVELS = ("baseline", "avx2", "avx512")  # runtime/kernel/cpu_level.h's CpuL
 
 def host_cpu_level() -> int:
     """This machine's index in CPU_LEVELS: on x86-64, avx2 where /proc/cpuinfo lists AVX2
-    and FMA, avx512 where AVX-512F too; baseline elsewhere."""
+    and FMA, avx512 where AVX-512F too (every level where it cannot be read); baseline
+    elsewhere."""
     if platform.machine() not in ("x86_64", "AMD64"):
         return 0
     flags: set = set()
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("flags"):
-                flags = set(line.partition(":")[2].split())
-                break
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    flags = set(line.partition(":")[2].split())
+                    break
+    except OSError:
+        return len(CPU_LEVELS) - 1
     if not {"avx2", "fma"} <= flags:
         return 0
     return 2 if "avx512f" in flags else 1

@@ -18,8 +18,8 @@ sys.path.insert(0, REPO)
 
 from codegen import build_layout  # noqa: E402
 from fuzz import build, seed_programs  # noqa: E402
-from tests.ops import harness  # noqa: E402
 from tests.conftest import run_scons  # noqa: E402
+from tests.ops import harness  # noqa: E402
 
 SECONDS = 30
 SEED_BUILD = build_layout.tree("test-fuzz-seeds")
