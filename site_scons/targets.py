@@ -196,19 +196,24 @@ FUZZER_CXX = "clang++"  # libFuzzer is clang's
 CPU_LEVELS = ("baseline", "avx2", "avx512")  # runtime/kernel/cpu_level.h's CpuLevel, in order
 
 
+def cpu_flags() -> set[str]:
+    """The CPU's feature flags as /proc/cpuinfo lists them (x86: avx2, avx512_vnni, ...);
+    OSError where it cannot be read."""
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("flags"):
+                return set(line.partition(":")[2].split())
+    return set()
+
+
 def host_cpu_level() -> int:
     """This machine's index in CPU_LEVELS: on x86-64, avx2 where /proc/cpuinfo lists AVX2
     and FMA, avx512 where AVX-512F too (every level where it cannot be read); baseline
     elsewhere."""
     if platform.machine() not in ("x86_64", "AMD64"):
         return 0
-    flags: set = set()
     try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("flags"):
-                    flags = set(line.partition(":")[2].split())
-                    break
+        flags = cpu_flags()
     except OSError:
         return len(CPU_LEVELS) - 1
     if not {"avx2", "fma"} <= flags:

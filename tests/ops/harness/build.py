@@ -25,11 +25,8 @@ class LibraryBuild:
 
 def runner_path(ptes: list[str], library: str, select: str = "used",
                 build_dir: str = BUILD) -> str:
-    """Where scons puts the runner: site_scons/stages.py names the build directory."""
-    import sys
-    site_scons = os.path.join(REPO, "site_scons")
-    if site_scons not in sys.path:
-        sys.path.insert(0, site_scons)
+    """Where scons puts the runner: site_scons/stages.py names the build directory (on
+    sys.path through harness/libraries.py)."""
     import stages
     # XNNPACK's runtime: host-xnnpack with the target's own kernel libraries.
     library, level = split_library(library)

@@ -13,6 +13,10 @@ from codegen.kernel_manifest import load_library
 from codegen.target import load_target
 from tests.conftest import REPO
 
+# The build's modules (site_scons/): the harness asks them what scons will do.
+sys.path.insert(0, os.path.join(REPO, "site_scons"))
+import targets  # noqa: E402
+
 BUILD = build_layout.tree("test-ops")
 KERNELS_DIR = os.path.join(REPO, "manifests", "kernels")
 XNNPACK = "xnnpack"                 # the delegate, run as a library of its own
@@ -52,22 +56,12 @@ SANITIZER_ENV = {
 } if SANITIZE != "none" else {}
 
 
-def cpu_flags() -> set[str]:
-    """The CPU's feature flags as /proc/cpuinfo lists them (x86: avx2, avx512_vnni, ...)."""
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("flags"):
-                return set(line.partition(":")[2].split())
-    return set()
+cpu_flags = targets.cpu_flags  # /proc/cpuinfo as the build reads it
 
 
 def cpu_levels() -> list[str]:
     """The instruction-set levels this machine runs, lowest first (the build's reading of
     /proc/cpuinfo: site_scons/targets.py)."""
-    site_scons = os.path.join(REPO, "site_scons")
-    if site_scons not in sys.path:
-        sys.path.insert(0, site_scons)
-    import targets
     return list(targets.CPU_LEVELS[:targets.host_cpu_level() + 1])
 
 
@@ -75,7 +69,7 @@ def vector_levels_in(binary: str) -> list[str]:
     """The levels above baseline whose vector code (optimized/util/vec.h) `binary` holds."""
     symbols = subprocess.run(["nm", "-C", binary], capture_output=True, text=True,
                              check=True).stdout
-    return [level for level in ("avx2", "avx512") if f"vec_run_{level}<" in symbols]
+    return [level for level in targets.CPU_LEVELS[1:] if f"vec_run_{level}<" in symbols]
 
 
 def libraries() -> list[str]:
