@@ -1,7 +1,8 @@
 """Exact dtype selection: a runtime built for a Float-only add program carries Float add
 and nothing else, so an Int add program fails on it with an error naming the op and the
-dtype (never wrong results), and it is smaller than the select=all runtime; a runtime in
-which two libraries serve one op in different dtypes runs each of them."""
+dtype (never wrong results), and it is smaller than one with add in every dtype
+(`ops=aten::add.out`), which runs the Int program; a runtime in which two libraries serve
+one op in different dtypes runs each of them."""
 
 import os
 import subprocess
@@ -44,18 +45,19 @@ def programs():
     return made
 
 
-def _build(programs, select: str) -> str:
+def _build(programs, ops: str = "") -> str:
+    """The runtime of the Float program, with `ops` (every dtype) added to its selection."""
     pte = programs["Float"][0]
-    harness.scons(f"programs={pte}", "libraries=portable,prim", f"select={select}",
+    harness.scons(f"programs={pte}", "libraries=portable,prim", f"ops={ops}",
                   "build_dir=" + BUILD)
-    runner = harness.runner_path([pte], "portable", select, BUILD)
+    runner = harness.runner_path([pte], "portable", build_dir=BUILD, ops=ops)
     assert os.path.exists(runner), runner
     return runner
 
 
 @pytest.fixture(scope="module")
 def float_runner(programs):
-    return _build(programs, "used")
+    return _build(programs)
 
 
 def _run(runner, program, inputs, tmp_path):
@@ -87,15 +89,21 @@ def test_int_program_fails_naming_the_op_and_the_dtype(programs, float_runner, t
     assert not os.path.exists(out)
 
 
-def test_float_only_runtime_is_smaller_than_select_all(programs, float_runner):
-    all_runner = _build(programs, "all")
+def test_float_only_runtime_is_smaller_than_one_with_add_in_every_dtype(programs, float_runner,
+                                                                        tmp_path):
+    # The same kernel source and op, only its dtypes differ: what selection by dtype saves.
+    every_dtype_runner = _build(programs, "aten::add.out")
+    pte, inputs = programs["Int"]
+    proc, out = _run(every_dtype_runner, pte, inputs, tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    np.testing.assert_array_equal(np.load(out), np.load(inputs[0]) + np.load(inputs[1]))
 
     def total_size(path):  # `size` prints text, data, bss, dec, ...; dec is their sum
         lines = subprocess.run(["size", path], capture_output=True, text=True,
                                check=True).stdout.splitlines()
         return int(lines[1].split()[3])
 
-    assert total_size(float_runner) < total_size(all_runner)
+    assert total_size(float_runner) < total_size(every_dtype_runner)
 
 
 def _shared_op_programs(exported: list) -> dict:
