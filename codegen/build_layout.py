@@ -92,6 +92,16 @@ def library(out: str, lib: str = "shared") -> str:
     return os.path.join(out, "lib", "libtailor." + ("so" if lib == "shared" else "a"))
 
 
+def check_report(out: str, model: str) -> str:
+    """run=1: the report of `model`'s outputs against torch eager (written when it passed)."""
+    return os.path.join(out, model + ".check.txt")
+
+
+def llm_check_report(out: str, model: str) -> str:
+    """run=1 of an LLM: the report of its app's generation and tokenizer."""
+    return os.path.join(out, model + ".llm-check.txt")
+
+
 def kernel_plan(out: str) -> str:
     return os.path.join(out, "kernel_plan.yaml")
 

@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 from SCons.Script import Action
+from codegen import build_layout
 from program.atomic import write_text_atomic
 from stage_context import python_module
 
@@ -87,7 +88,7 @@ def wire_checks(ctx, runner, programs: list) -> list:
     for model, pte, io_index in programs:
         stem = "%s/%s" % (ctx.out, model.name)
         check = tenv.Command(
-            [stem + ".check.txt"]
+            [build_layout.check_report(ctx.out, model.name)]
             + ([stem + ".trace.json", stem + ".trace.png"] if plan.trace else []),
             [runner[0], pte, tenv.Value("%r %r" % (model.atol, model.rtol)),
              tenv.Value(" ".join(tenv["TL_EMULATOR"])), io_index],
@@ -143,7 +144,7 @@ def wire_llm_checks(ctx, apps: list, programs: list, tokenizers: list, checks: l
                    "--program ${SOURCES[1]} --manifest ${SOURCES[2]} --report $TARGET")
         if emulator:
             command += " --emulator '%s'" % emulator
-        check = ctx.tenv.Command("%s/%s.llm-check.txt" % (ctx.out, model.name),
+        check = ctx.tenv.Command(build_layout.llm_check_report(ctx.out, model.name),
                                  [app, ptes[model.name], model.manifest], Action(
             command, "checking %s's generation and tokenizer" % model.name))
         ctx.tenv.Depends(check, tokenizers + checks + ctx.sources("tailor/llm/*.py"))

@@ -77,3 +77,12 @@ def run_scons(*args: str, check: bool = True) -> subprocess.CompletedProcess:
         pytest.fail("scons %s failed (exit %d):\n%s%s" % (" ".join(args), proc.returncode,
                                                          proc.stdout[-6000:], proc.stderr[-6000:]))
     return proc
+
+
+def passed_check(out: str, model: str) -> str:
+    """The run=1 self-check report of `model` in the build at `out`, which must say it passed
+    (an up-to-date build does not print it again)."""
+    with open(build_layout.check_report(out, model)) as f:
+        report = f.read()
+    assert report.rstrip().endswith("check passed"), report
+    return report

@@ -13,7 +13,7 @@ import torch
 
 import tailor
 from codegen import build_layout
-from tests.conftest import REPO, run_scons
+from tests.conftest import REPO, passed_check, run_scons
 
 BUILD = build_layout.tree("test-e2e-gpt")
 OUT = os.path.join(REPO, build_layout.output_dir(["gpt_tiny", "gpt_tiny_tanh"], build_dir=BUILD,
@@ -47,8 +47,7 @@ def _tokens(length: int) -> torch.Tensor:
 
 @pytest.mark.parametrize("model", MODELS)
 def test_self_check_passed(built, model):
-    with open(os.path.join(built, f"{model}.check.txt")) as f:
-        assert f.read().strip().endswith("check passed")
+    passed_check(built, model)
 
 
 @pytest.mark.parametrize("model", MODELS)

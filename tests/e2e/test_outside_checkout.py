@@ -6,7 +6,7 @@ import shutil
 import subprocess
 
 from codegen import build_layout
-from tests.conftest import REPO, SCONS
+from tests.conftest import REPO, SCONS, passed_check
 
 BUILD = build_layout.tree("test-outside")
 
@@ -48,8 +48,7 @@ def test_factories_from_the_manifest_directory_and_from_pythonpath(tmp_path):
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     out = os.path.join(REPO, build_layout.output_dir(["local", "onpath"], build_dir=BUILD))
     for model in ("local", "onpath"):  # the checks' reports (from the cache, not printed)
-        with open(os.path.join(out, model + ".check.txt")) as f:
-            assert f.read().rstrip().endswith("check passed")
+        passed_check(out, model)
 
     # Without PYTHONPATH the second factory is not found: one message saying where to look.
     (beside / "onpath.yaml").write_text("description: on PYTHONPATH\n"

@@ -13,7 +13,7 @@ import pytest
 import torch
 
 from codegen import build_layout
-from tests.conftest import REPO, run_scons
+from tests.conftest import REPO, passed_check, run_scons
 from tests.ops.harness import cpu_levels
 
 BUILD = build_layout.tree("test-e2e-quantized-conv")
@@ -60,8 +60,7 @@ def built(tmp_path_factory):
 
 def test_self_check_and_kernels(built):
     _, out = built
-    with open(os.path.join(out, f"{NAME}.check.txt")) as f:
-        assert f.read().strip().endswith("check passed")
+    passed_check(out, NAME)
     with open(build_layout.kernel_plan(out)) as f:
         plan = f.read()
     # The dense convolutions run as the quantized convolution; the depthwise one stays a

@@ -17,7 +17,7 @@ import pytest
 import torch
 
 from codegen import build_layout
-from tests.conftest import REPO, run_scons
+from tests.conftest import REPO, passed_check, run_scons
 from tests.ops.harness import cpu_levels
 
 BUILD = build_layout.tree("test-e2e-quantized")
@@ -66,8 +66,7 @@ def built(manifests):
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_self_check_against_the_quantized_model_passes(built, scheme):
-    with open(os.path.join(built, f"{_name(scheme)}.check.txt")) as f:
-        assert f.read().strip().endswith("check passed")
+    passed_check(built, _name(scheme))
 
 
 def test_the_runtime_holds_the_quantized_kernels(built):
@@ -120,8 +119,7 @@ def test_the_demo_gpt_in_8da4w_generates_as_the_quantized_model_with_its_cache()
     from tests.llm.app import LlmApp, split_ids
     run_scons("model=nanogpt_8da4w", "run=1", "build_dir=" + BUILD)
     out = os.path.join(REPO, BUILD, "host", "nanogpt_8da4w")
-    with open(os.path.join(out, "nanogpt_8da4w.check.txt")) as f:
-        assert f.read().strip().endswith("check passed")
+    passed_check(out, "nanogpt_8da4w")
     app = LlmApp(os.path.join(out, "bin", "llm"), os.path.join(out, "nanogpt_8da4w.pte"))
     prompt = [int(t) for t in app.run("--encode", "And God said", program=False).stdout.split()]
     proc = app.run("--prompt", "And God said", "--greedy", "--print-ids", "--max-tokens", "30")
@@ -155,8 +153,7 @@ def test_every_scheme_passes_its_self_check_on(manifests, target, needs):
     run_scons(_models(manifests), f"target={target}", "run=1", "build_dir=" + BUILD)
     out = os.path.join(REPO, BUILD, target, "+".join(_name(s) for s in SCHEMES))
     for scheme in SCHEMES:
-        with open(os.path.join(out, f"{_name(scheme)}.check.txt")) as f:
-            assert f.read().strip().endswith("check passed"), scheme
+        passed_check(out, _name(scheme))
 
 
 class _ScalesApart(torch.nn.Module):

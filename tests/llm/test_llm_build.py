@@ -17,8 +17,9 @@ import subprocess
 
 import pytest
 
+from codegen import build_layout
 from tailor.llm.config import read_config
-from tests.conftest import REPO, run_scons
+from tests.conftest import REPO, passed_check, run_scons
 from tests.ops import harness
 from tests.llm.checkpoints import ARCHITECTURES, save_with_tokenizer
 
@@ -79,9 +80,8 @@ def _build(target: str, checkpoints: dict) -> str:
 @pytest.mark.parametrize("name", list(ARCHITECTURES))
 def test_generates_like_transformers(target, name, checkpoints):
     out = _build(target, checkpoints)
-    with open(os.path.join(out, f"hf_{name}.check.txt")) as f:
-        assert f.read().strip().endswith("check passed")  # the logits against eager
-    with open(os.path.join(out, f"hf_{name}.llm-check.txt")) as f:
+    passed_check(out, f"hf_{name}")  # the logits against eager
+    with open(build_layout.llm_check_report(out, f"hf_{name}")) as f:
         report = f.read()
     assert "against transformers generate(do_sample=False)" in report, report
     assert "the same " in report and "encode and decode alike" in report, report
@@ -94,9 +94,8 @@ def test_a_quantized_tied_decoder_generates_like_its_quantized_eager_model(targe
     output projection both read; the runtime's logits and greedy ids are those of the
     same quantized decoder in eager (quantization may change the ids; the runtime may not)."""
     out = _build(target, checkpoints)
-    with open(os.path.join(out, "hf_qwen2_8da4w.check.txt")) as f:
-        assert f.read().strip().endswith("check passed")
-    with open(os.path.join(out, "hf_qwen2_8da4w.llm-check.txt")) as f:
+    passed_check(out, "hf_qwen2_8da4w")
+    with open(build_layout.llm_check_report(out, "hf_qwen2_8da4w")) as f:
         report = f.read()
     assert "against Tailor's decoder quantized (8da4w, group size 32) in torch eager" in report
     assert "the same " in report and report.strip().endswith("llm check passed"), report

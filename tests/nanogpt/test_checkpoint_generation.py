@@ -9,7 +9,7 @@ import torch
 
 from codegen import build_layout
 from examples.nanogpt.model import make_gpt
-from tests.conftest import REPO, run_scons
+from tests.conftest import REPO, passed_check, run_scons
 from tests.llm.app import LlmApp, split_ids
 
 BUILD = build_layout.tree("test-gpt2-checkpoint")
@@ -49,12 +49,11 @@ def built(tmp_path_factory):
         "kernel_libraries: [kernels/llm/llm_optimized.yaml, kernels/llm/llm_portable.yaml]\n"
         "tolerance: {atol: 1.0e-4, rtol: 1.0e-4}\n"
         "app: {name: llm, sources: [apps/llm/*.cpp, apps/llm/tokenizer/*.cpp]}\n")
-    proc = run_scons(f"model={manifest}", "run=1", "build_dir=" + BUILD)
+    run_scons(f"model={manifest}", "run=1", "build_dir=" + BUILD)
     out = os.path.join(REPO, build_layout.output_dir(["my_gpt2"], build_dir=BUILD))
     # The check's report, not the build's output: an earlier run's check of the same
     # program bytes stays up to date and does not print again.
-    with open(os.path.join(out, "my_gpt2.check.txt")) as f:
-        assert f.read().rstrip().endswith("check passed"), proc.stdout
+    passed_check(out, "my_gpt2")
     made = build_layout.outputs(out)
     return gpt, LlmApp(made.apps["my_gpt2"], made.programs["my_gpt2"])
 
