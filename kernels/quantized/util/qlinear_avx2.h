@@ -284,7 +284,9 @@ __attribute__((target("avx2,fma"))) void decode_int4_avx2_blocks(
                                                                  _mm256_maddubs_epi16(second, xb)));
         }
       }
-      TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) sum[j] = _mm256_add_epi32(sum[j], _mm256_madd_epi16(pairs[j], ones));
+      TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
+        sum[j] = _mm256_add_epi32(sum[j], _mm256_madd_epi16(pairs[j], ones));
+      }
     }
     const __m256i offset = _mm256_set1_epi32(8 * sums[g]);
     TL_QLINEAR_UNROLL for (int j = 0; j < B; ++j) {
