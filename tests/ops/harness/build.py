@@ -23,8 +23,7 @@ class LibraryBuild:
     emulator: tuple[str, ...] = ()   # the command the runner runs under (a cross build)
 
 
-def runner_path(ptes: list[str], library: str, select: str = "used",
-                build_dir: str = BUILD, ops: str = "") -> str:
+def runner_path(ptes: list[str], library: str, build_dir: str = BUILD, ops: str = "") -> str:
     """Where scons puts the runner: site_scons/stages.py names the build directory (on
     sys.path through harness/libraries.py)."""
     import stages
@@ -34,7 +33,7 @@ def runner_path(ptes: list[str], library: str, select: str = "used",
                          else (CROSS_TARGET if level == CROSS else HOST_TARGET,
                                (library, *fallbacks(library))))
     plan = stages.BuildPlan(target_name=target, models=(), programs=tuple(ptes),
-                            libraries=libraries, ops=ops, select=select, run=False,
+                            libraries=libraries, ops=ops, select="used", run=False,
                             sanitize=SANITIZE, verbose=False, build_dir=build_dir)
     return build_layout.runner(os.path.join(REPO, build_dir, plan.target_dir, plan.variant))
 
