@@ -24,7 +24,7 @@ import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
-from codegen.build_layout import BUILD_DIR, output_dir, tree  # noqa: E402
+from codegen.build_layout import BUILD_DIR, check_report, output_dir, tree  # noqa: E402
 SCONS = os.path.join(os.path.dirname(sys.executable), "scons")
 ROOT = os.path.join(REPO, tree("bench-cache"))
 
@@ -45,7 +45,7 @@ def clean(build_dir: str, jobs: int, *options: str, env=None) -> float:
     """A clean build: its self-check must have run and passed."""
     shutil.rmtree(build_dir, ignore_errors=True)
     seconds = scons(build_dir, jobs, *options, env=env)
-    with open(os.path.join(output_dir(["mlp"], build_dir=build_dir), "mlp.check.txt")) as f:
+    with open(check_report(output_dir(["mlp"], build_dir=build_dir), "mlp")) as f:
         assert "check passed" in f.read()
     return seconds
 

@@ -28,9 +28,10 @@ def _build_and_check(model: str):
     when the build is up to date or an earlier run left them in the test cache (the tests
     read what both print): built from the cache first, then both made again without it."""
     run_scons(f"model={model}", "build_dir=" + BUILD)
-    for made in (f"{model}.check.txt", "kernel_plan.yaml"):
-        if os.path.exists(os.path.join(_out(model), made)):
-            os.remove(os.path.join(_out(model), made))
+    for made in (build_layout.check_report(_out(model), model),
+                 build_layout.kernel_plan(_out(model))):
+        if os.path.exists(made):
+            os.remove(made)
     return run_scons(f"model={model}", "run=1", "build_dir=" + BUILD, "cache=")
 
 

@@ -27,8 +27,9 @@ CACHE = os.path.join(REPO, build_layout.tree("test-trace-cache"))
 @pytest.fixture(scope="module")
 def built():
     # The check (and with it the summary) runs again even when the build is up to date.
-    if os.path.exists(build_layout.check_report(OUT, "gpt_tiny")):
-        os.remove(build_layout.check_report(OUT, "gpt_tiny"))
+    report = build_layout.check_report(OUT, "gpt_tiny")
+    if os.path.exists(report):
+        os.remove(report)
     # The cache lends the trace=1 runtime's objects to test_wrong_kernel.py's build.
     return run_scons("model=gpt_tiny", "trace=1", "run=1", "build_dir=" + BUILD,
                      "cache=" + CACHE)
