@@ -8,7 +8,7 @@ does not take), so every row is the row above plus one change. Each
 row links three programs with g++ directly (no SCons, so nothing else changes between
 rows): core = tests/size/app/size_app.cpp with an empty kernel table; app = size_app
 with the model's kernels; runner = runner/ with the model's kernels. The model's
-generated glue comes from one SCons build (build/bench-size). Sizes are bytes after
+generated glue and kernel units come from one SCons build (build/bench-size). Sizes are bytes after
 `strip`, so they are deterministic for a given toolchain.
 """
 
@@ -25,7 +25,9 @@ import yaml
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
-from codegen.build_layout import output_dir, tree  # noqa: E402
+sys.path.insert(0, os.path.join(REPO, "site_scons"))
+import kernel_units  # noqa: E402
+from codegen.build_layout import kernel_plan, output_dir, tree  # noqa: E402
 BUILD_DIR = tree("bench-size")
 TERMINATE = "runtime/platform/default/terminate.cpp"  # linked as an object when a step asks
 
@@ -51,15 +53,20 @@ def host_flags():
     return target["cxx"], list(target["cxxflags"]), list(target["linkflags"])
 
 
-def build_glue(model: str) -> str:
-    """The model's gen/ directory (the registration, the kernel shards: as many as the
-    build makes), via SCons."""
-    out = os.path.join(output_dir([model], build_dir=BUILD_DIR), "gen")
-    targets = [out, os.path.join(BUILD_DIR, "schema", "program_generated.h")]
+def build_glue(model: str) -> tuple[str, list]:
+    """(the model's gen/ directory, the sources of its glue and kernel units), via SCons."""
+    out = output_dir([model], build_dir=BUILD_DIR)
+    targets = [os.path.join(out, "gen"), os.path.join(out, "obj", kernel_units.ARCHIVE),
+               os.path.join(BUILD_DIR, "schema", "program_generated.h")]
     subprocess.run([os.path.join(os.path.dirname(sys.executable), "scons"), "-Q",
                     "model=" + model, "build_dir=" + BUILD_DIR] + targets,
                    cwd=REPO, check=True, stdout=subprocess.DEVNULL)
-    return os.path.join(REPO, out)
+    gen = os.path.join(REPO, out, "gen")
+    units = kernel_units.read_units(os.path.join(REPO, out, "kernel_sources.txt"),
+                                    os.path.join(REPO, kernel_plan(out)), REPO)
+    unit_dir = os.path.join(REPO, os.path.dirname(out), "gen", "kernels")
+    return gen, sorted(glob.glob(os.path.join(gen, "*.cpp"))) + [
+        os.path.join(unit_dir, name + ".cpp") for name, _ in units]
 
 
 def compile_one(cxx, flags, source, obj):
@@ -76,7 +83,7 @@ def stripped_size(cxx, objects, linkflags, out):
     return os.path.getsize(out + ".stripped"), int(text) + int(data)
 
 
-def measure(step_index, glue, jobs, workdir):
+def measure(step_index, gen, glue, jobs, workdir):
     """(core, app, runner) stripped sizes after the first `step_index` + 1 steps."""
     cxx, cxxflags, linkflags = host_flags()
     extra_sources = []
@@ -84,7 +91,7 @@ def measure(step_index, glue, jobs, workdir):
         cxxflags += more_cxx
         linkflags += more_link
         extra_sources += more_sources
-    includes = ["-I" + REPO, "-I" + glue, "-I" + os.path.join(REPO, BUILD_DIR, "schema"),
+    includes = ["-I" + REPO, "-I" + gen, "-I" + os.path.join(REPO, BUILD_DIR, "schema"),
                 "-I" + os.path.join(sysconfig.get_paths()["data"], "include")]
     runtime = [s for s in glob.glob(os.path.join(REPO, "runtime/**/*.cpp"), recursive=True)
                if os.path.relpath(s, REPO) != TERMINATE]
@@ -93,7 +100,7 @@ def measure(step_index, glue, jobs, workdir):
         "extra": [os.path.join(REPO, s) for s in extra_sources],
         "app": [os.path.join(REPO, "tests/size/app/size_app.cpp")],
         "empty": [os.path.join(REPO, "tests/size/app/empty_kernel_table.cpp")],
-        "glue": sorted(glob.glob(os.path.join(glue, "*.cpp"))),
+        "glue": glue,
         "runner": sorted(glob.glob(os.path.join(REPO, "runner/*.cpp"))),
     }
     objects = {}
@@ -120,11 +127,11 @@ def main(argv=None) -> int:
     parser.add_argument("--model", default="mlp")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args(argv)
-    glue = build_glue(args.model)
+    gen, glue = build_glue(args.model)
     rows = []
     for index, (label, *_rest) in enumerate(STEPS):
         with tempfile.TemporaryDirectory() as workdir:
-            rows.append((label, measure(index, glue, args.jobs, workdir)))
+            rows.append((label, measure(index, gen, glue, args.jobs, workdir)))
     print("Stripped file bytes (loaded text+data bytes in parentheses), x86-64, %s; each "
           "row adds one change to the row above, Δ on the stripped file."
           % subprocess.run(["g++", "--version"], capture_output=True, text=True)

@@ -79,7 +79,7 @@ class KernelPlan:
     kernels: tuple[KernelChoice, ...]             # sorted by (op, key)
     selected_dtypes: tuple[DtypeSelection, ...]   # sorted by (op, library); empty when select_all
     # Per kernel source, every op (as the manifest spells it) its library declares in that
-    # file, chosen or not: the only names its code may read a dtype mask for (the shard's
+    # file, chosen or not: the only names its code may read a dtype mask for (the kernel unit's
     # TL_KERNEL_OPS, runtime/kernel/dtype_selection.h).
     source_ops: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
@@ -336,7 +336,7 @@ def choice_report(selection: OpList, libraries: list[KernelLibrary],
 def check_kernel_sources(plan: KernelPlan, libraries: list[KernelLibrary],
                          locate=find_source) -> None:
     """Each chosen kernel's source exists and defines its function, and belongs to one
-    library (a kernel shard compiles it once, under its library's dtype selection), so
+    library (its kernel unit compiles it once, under its library's dtype selection), so
     a manifest typo stops the build naming the entry, not with a compiler or linker error."""
     entries = {(k.library, k.native, k.source): k.entry for lib in libraries
                for k in lib.kernels}

@@ -3,9 +3,9 @@ kernels with the signature its schema gives (the one gen/functions.h declares).
 
 Without them a definition that differs (a parameter missing, `const Tensor&` for a
 `Tensor?`) is an overload the kernel table never calls, and the build fails at link time
-with no word of the kernel's file. Each check is a static_assert that the shard compiling
-the source places, through `#line`, at the definition, so the compiler names the kernel's
-file and line and says what to write. site_scons/stages.py appends them to the shards.
+with no word of the kernel's file. Each check is a static_assert that the kernel unit
+compiling the source places, through `#line`, at the definition, so the compiler names
+the kernel's file and line and says what to write (site_scons/kernel_units.py).
 
 CLI: python -m codegen.signature_checks kernel_plan.yaml SOURCE   (prints the checks)
 """

@@ -10,6 +10,7 @@ import os
 
 from codegen import roots
 from SCons.Script import Action
+from stage_compile import kernel_unit_objects
 
 
 def compile_entries(repo: str, objects: list) -> list:
@@ -24,25 +25,29 @@ def compile_entries(repo: str, objects: list) -> list:
     return sorted(entries, key=lambda e: e["output"])
 
 
-def write_json_value(target, source, env):
-    """Writes the Value's text to the target, whole or not at all."""
+def write_database(target, source, env):
+    """The Value's entries and the kernel units' -> the target, whole or not at all."""
+    entries = json.loads(source[0].read()) + compile_entries(env.Dir("#").abspath,
+                                                             kernel_unit_objects(source[1]))
     tmp = str(target[0]) + ".tmp"
     with open(tmp, "w") as f:
-        f.write(source[0].read())
+        f.write(json.dumps(sorted(entries, key=lambda e: e["output"]), indent=1) + "\n")
     os.replace(tmp, str(target[0]))
     return 0
 
 
-def wire_compilation_db(ctx, objects: list, also_at_root: bool = False) -> list:
-    """The database of `objects` in the build directory (and ./compile_commands.json for
-    editors that look only there, with compiledb=1)."""
-    text = json.dumps(compile_entries(ctx.repo, objects), indent=1) + "\n"
+def wire_compilation_db(ctx, objects: list, selection, also_at_root: bool = False) -> list:
+    """The database of `objects` and of the kernel units the resolved `selection` takes,
+    in the build directory (and ./compile_commands.json for editors that look only there,
+    with compiledb=1)."""
+    text = json.dumps(compile_entries(ctx.repo, objects))
     paths = ["%s/compile_commands.json" % ctx.out] + (
         [os.path.join(roots.project_root(), "compile_commands.json")] if also_at_root else [])
     nodes = []
     for path in paths:
-        node = ctx.tenv.Command(path, ctx.tenv.Value(text),
-                                Action(write_json_value, ctx.label("writing $TARGET")))
+        node = ctx.tenv.Command(path, [ctx.tenv.Value(text), selection.kernel_sources,
+                                       selection.plan_yaml],
+                                Action(write_database, ctx.label("writing $TARGET")))
         ctx.tenv.NoCache(node)
         nodes += node
     return nodes

@@ -10,7 +10,7 @@ taking only bytes no earlier layer took:
      that kernel's cost;
   3. header code elsewhere, by the line table;
   4. other symbols (pyelftools), by the link map's object at their address, or by name
-     in objects that hold several components (kernel shards, LTO partitions);
+     in objects that hold several components (LTO partitions);
   5. the rest of each input section the link map lists, by its object;
 and ELF headers plus page padding make up the difference to the stripped file size.
 Kernel template instances whose names carry a C++ element type are also counted per
@@ -28,7 +28,7 @@ import yaml
 from elftools.elf.constants import SH_FLAGS
 from elftools.elf.elffile import ELFFile
 
-from kernel_shards import is_shard_object
+from kernel_units import object_pattern
 
 # Components that are not per-kernel, in report order.
 PLATFORM = "platform layer"
@@ -165,8 +165,7 @@ def component_of_path(path: str, kernel_groups: dict) -> str | None:
         return {"stdc++": LIBSTDCXX, "supc++": LIBSTDCXX, "gcc": LIBGCC,
                 "gcc_eh": LIBGCC, "c_nonshared": LIBC}[archive.group(1)]
     for source, component in kernel_groups.items():
-        stem = os.path.splitext(source)[0]
-        if p.endswith(source) or re.search(re.escape(stem) + r"\.o$", p):
+        if p.endswith(source) or re.search(object_pattern(source), p):
             return component
     rules = [("/program_generated.h", VERIFIER), ("/flatbuffers/", VERIFIER),
              ("runtime/platform/", PLATFORM), ("runtime/loader/", LOADER),
@@ -249,8 +248,8 @@ def component_of_section(name: str) -> str:
 
 
 def _is_shared_object(path: str) -> bool:
-    """Objects that hold several components: kernel shards and LTO partitions."""
-    return is_shard_object(path) or "ltrans" in path
+    """Objects that hold several components: LTO partitions."""
+    return "ltrans" in path
 
 
 # ----------------------------------------------------------------------- attribution

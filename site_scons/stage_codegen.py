@@ -1,6 +1,6 @@
-"""Codegen stages: op info (selected_ops.yaml) -> kernel plan (kernel_plan.yaml) ->
-glue (gen/register_kernels.cpp, functions.h, selected_dtypes.h, register_backends.cpp)
-and the kernel shards (gen/kernels_<i>.cpp, site_scons/kernel_shards.py)."""
+"""Codegen stages: op info (selected_ops.yaml) -> kernel plan (kernel_plan.yaml) and the
+kernel sources it takes (kernel_sources.txt: stage_compile.py compiles a unit of each) ->
+glue (gen/register_kernels.cpp, functions.h, selected_dtypes.h, register_backends.cpp)."""
 
 import os
 from dataclasses import dataclass
@@ -10,7 +10,6 @@ from SCons.Script import Action
 from codegen import build_layout
 from codegen.backends import plan_backends
 from program.atomic import write_text_atomic
-from kernel_shards import shard_stem, write_kernel_shards
 from stage_context import python_module
 
 
@@ -18,7 +17,8 @@ from stage_context import python_module
 class Selection:
     plan_yaml: object    # kernel_plan.yaml: compiling waits for it (a missing kernel stops
                          # the build before anything compiles)
-    sources: list        # what the variant compiles besides the runtime: glue and shards
+    kernel_sources: object  # kernel_sources.txt: the kernel sources the plan takes
+    sources: list        # the glue the variant compiles besides the runtime
     backends: tuple      # codegen.backends.Backend of the target, with their sources
 
 
@@ -90,8 +90,8 @@ def wire_backend_plan(ctx):
     return backend_plan[0], backends.backends
 
 
-def wire_render(ctx, plan_yaml, kernel_sources, backend_plan) -> list:
-    """The glue, and the shards that pull in the selected kernel sources."""
+def wire_render(ctx, plan_yaml, backend_plan) -> list:
+    """The glue: the kernel and backend tables, the kernels' declarations and dtypes."""
     tenv = ctx.tenv
     gen = "%s/gen" % ctx.out
     glue = tenv.Command(
@@ -102,21 +102,12 @@ def wire_render(ctx, plan_yaml, kernel_sources, backend_plan) -> list:
                "${SOURCES[1]} --out-dir ${TARGET.dir}",
                ctx.label("generating glue -> %s" % tenv.Dir(gen).path)))
     tenv.Depends(glue, _codegen_sources(ctx) + ctx.sources("templates/*.j2"))
-    shards = tenv.Command(["%s/%s.cpp" % (gen, shard_stem(i)) for i in range(ctx.plan.shards)],
-                          [kernel_sources, plan_yaml],
-                          Action(write_kernel_shards,
-                                 ctx.label("sharding kernels into %d files" % ctx.plan.shards)))
-    # The count too: after a -j2 build, -j1's one shard must be rendered again to hold
-    # every kernel (it was up to date with the kernel list, and the link lost half).
-    tenv.Depends(shards, _codegen_sources(ctx) + ["site_scons/kernel_shards.py",
-                                                  "templates/kernel_shard.cpp.j2",
-                                                  tenv.Value("shards=%d" % ctx.plan.shards)])
-    return [glue[0], glue[3]] + list(shards)
+    return [glue[0], glue[3]]
 
 
 def wire_codegen(ctx, programs: list, libraries: list, chosen_libraries: tuple) -> Selection:
     oplist = wire_oplist(ctx, programs, libraries)
     plan_yaml, kernel_sources = wire_resolve(ctx, oplist, libraries, chosen_libraries)
     backend_plan, backends = wire_backend_plan(ctx)
-    return Selection(plan_yaml, wire_render(ctx, plan_yaml, kernel_sources, backend_plan),
+    return Selection(plan_yaml, kernel_sources, wire_render(ctx, plan_yaml, backend_plan),
                      backends)

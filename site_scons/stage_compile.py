@@ -1,18 +1,22 @@
 """Compile and link stages: the runtime core once per target configuration (shared by
-every model set), the variant's glue and kernel shards, then bin/runner, the models'
-apps and (lib=shared) lib/libtailor.so or (lib=static) lib/libtailor.a with the files an
+every model set), the variant's glue and its kernel units (kernel_units.py: an object per
+kernel source, shared too, archived into the variant's obj/kernels.a), then bin/runner,
+the models' apps and (lib=shared) lib/libtailor.so or (lib=static) lib/libtailor.a with the files an
 application's build finds them by (stage_install.py)."""
 
 import os
+import shlex
 from dataclasses import dataclass
 
-from SCons.Script import Action
+from SCons.Script import Action, Scanner
 
 from codegen import build_layout, roots
 from codegen.errors import ManifestError
 from program.flatc import flatc
 
+import kernel_units
 import sysroot
+from stage_codegen import write_value
 from stage_install import wire_prefix
 
 
@@ -22,10 +26,11 @@ class Compiled:
     apps: list           # [(model, app node)] for the models with an `app:`
     defaults: list       # what `scons` builds: runner, apps, shared library
     genv: object         # the environment that compiles generated code
-    gen_objs: list       # glue and kernel shards
+    gen_objs: list       # glue and the kernel archive
     link_objs: list      # the profile's link sources
     runtime_lib: object  # lib/tailor_runtime.a
-    objects: list        # every object the build's programs link (compile_commands.json)
+    objects: list        # every object the build's programs link but the kernel units'
+                         # (compile_commands.json: kernel_unit_objects gives those)
     fuzzer: object = None  # sanitize=fuzzer: bin/fuzz_program (its node list)
 
 
@@ -83,6 +88,69 @@ def _checkout_objects(ctx, sources: list, schema_headers, plan_yaml) -> list:
     ctx.tenv.Depends(objs, schema_headers)
     ctx.tenv.Requires(objs, plan_yaml)
     return objs
+
+
+class _KernelUnits:
+    """Declares the units of one build's kernel_sources.txt as SCons nodes: their text
+    (gen/kernels/<unit>.cpp) and object (obj/kernels/<unit>.o) in the target directory,
+    where every model set of the target configuration finds them."""
+
+    def __init__(self, ctx, kernel_sources, plan_yaml):
+        self.tenv, self.repo = ctx.tenv, ctx.repo
+        self.sources, self.plan = kernel_sources.abspath, plan_yaml.abspath
+        self.gen = "%s/%s/gen/kernels" % (ctx.plan.root, ctx.plan.target_dir)
+        self.obj = "%s/kernels" % ctx.objects
+
+    def objects(self) -> list:
+        if not (os.path.exists(self.sources) and os.path.exists(self.plan)):
+            return []  # not resolved yet: read again once it is
+        nodes = []
+        for name, text in kernel_units.read_units(self.sources, self.plan, self.repo):
+            path = self.tenv.File("%s/%s.o" % (self.obj, name)).abspath
+            if path not in _UNIT_OBJECTS:
+                unit = self.tenv.Command("%s/%s.cpp" % (self.gen, name), self.tenv.Value(text),
+                                         Action(write_value, None))
+                _UNIT_OBJECTS[path] = self.tenv.Object(path, unit)[0]
+            nodes.append(_UNIT_OBJECTS[path])
+        return nodes
+
+
+# Declared once per SCons run, by the first build that selects a unit: a matrix or
+# size=1 build wires several builds into one target directory.
+_UNIT_OBJECTS: dict = {}   # object path -> node
+_BUILDS: dict = {}         # kernel_sources.txt path -> _KernelUnits
+
+
+def kernel_unit_objects(kernel_sources) -> list:
+    """The objects of the units `kernel_sources` (a build's kernel_sources.txt) lists."""
+    return _BUILDS[kernel_sources.abspath].objects()
+
+
+def _scan_units(node, env, path) -> list:
+    """The archive's scanner: the units are its dependencies, so SCons compiles them,
+    as many at once as it runs jobs, before it archives them."""
+    return kernel_unit_objects(node) if node.abspath in _BUILDS else []
+
+
+def _archive_units(target, source, env):
+    # The units again: $SOURCES holds what the scanner found only as dependencies.
+    ar = shlex.split(env.subst("$AR"))
+    kernel_units.write_archive(str(target[0]), [o.abspath for o in kernel_unit_objects(source[0])],
+                               ar)
+    return 0
+
+
+def _kernel_archive(ctx, selection):
+    """<variant>/obj/kernels.a: the objects of the kernel sources the plan takes. They are
+    known only once the kernels resolve, and SCons declares its nodes before it builds:
+    the archive's source scanner reads the resolved kernel_sources.txt and declares them."""
+    kernel_sources = selection.kernel_sources
+    _BUILDS[kernel_sources.abspath] = _KernelUnits(ctx, kernel_sources, selection.plan_yaml)
+    archive = ctx.tenv.Command(
+        "%s/obj/%s" % (ctx.out, kernel_units.ARCHIVE), [kernel_sources, selection.plan_yaml],
+        Action(_archive_units, ctx.label("archiving the kernels -> $TARGET"), varlist=["AR"]),
+        source_scanner=Scanner(_scan_units, name="kernel-units"))
+    return archive[0]
 
 
 def _shared_library(ctx, objs: list, c_api_objs: list) -> list:
@@ -146,12 +214,15 @@ def wire_compile(ctx, selection) -> Compiled:
 
     genv = tenv.Clone()
     genv.Prepend(CPPPATH=["%s/gen" % ctx.out])
-    gen_objs = [obj for node in list(selection.sources) + [_build_defaults(ctx, genv)]
-                for obj in genv.Object("%s/obj/%s.o" % (ctx.out, os.path.splitext(node.name)[0]),
-                                       node)]
+    glue_objs = [obj for node in list(selection.sources) + [_build_defaults(ctx, genv)]
+                 for obj in genv.Object("%s/obj/%s.o" % (ctx.out, os.path.splitext(node.name)[0]),
+                                        node)]
     # Nothing compiles before the kernels resolve: a missing kernel stops the build first.
-    genv.Requires(gen_objs, selection.plan_yaml)
-    objects = runtime_objs + runner_objs + gen_objs + link_objs
+    genv.Requires(glue_objs, selection.plan_yaml)
+    # The kernel table (register_kernels.o) comes first: it names the kernels the
+    # linker takes from the archive.
+    gen_objs = glue_objs + [_kernel_archive(ctx, selection)]
+    objects = runtime_objs + runner_objs + glue_objs + link_objs
     runner = genv.Program(build_layout.runner(ctx.out),
                           runner_objs + gen_objs + link_objs + [runtime_lib])
     if stamp is not None:

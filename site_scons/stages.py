@@ -20,7 +20,6 @@ from codegen.profile import profile_name
 from codegen.target import kernel_library_order, load_target
 from compilation_db import wire_compilation_db
 from exporter.manifest import load_manifest  # the one reader of model manifests
-from kernel_shards import shard_count
 from stage_check import wire_checks, wire_generate, wire_llm_checks
 from stage_codegen import wire_codegen
 from stage_compile import wire_compile
@@ -63,7 +62,6 @@ class BuildPlan:
     generate: str = ""   # a prompt for each model's app, run after the build
     trace: bool = False  # compile the event tracer in (TL_TRACE=1, runtime/trace/)
     lib: str = "none"    # "shared"/"static": also lib/libtailor.so (-fPIC) or .a, with the C API
-    shards: int = 1      # kernel shards (site_scons/kernel_shards.py): one per job
     launcher: str = ""   # compiler launcher (ccache, ...); "" = the target's, "none" = none
     compiledb: bool = False  # also write ./compile_commands.json (each build writes its own)
     threads: int = 1     # the runner's and apps' kernel threads without --threads (0: all)
@@ -137,7 +135,7 @@ def _program_paths(option: str) -> tuple:
     return tuple(_user_path(p.strip()) for p in option.split(",") if p.strip())
 
 
-def plan_build(env, jobs: int = 1) -> list:
+def plan_build(env) -> list:
     """One BuildPlan per target of the command line (target=host,linux-aarch64: a matrix
     build), each with every model; [] when there is nothing to build."""
     models = tuple(_read_model(m.strip()) for m in env["model"].split(",") if m.strip())
@@ -169,7 +167,7 @@ def plan_build(env, jobs: int = 1) -> list:
         plans.append(BuildPlan(target_name, models, programs, libraries, ops,
                                env["select"], env["run"], env["sanitize"], env["verbose"],
                                env["build_dir"], profile, env["log"], env["size"],
-                               env["generate"], env["trace"], env["lib"], shard_count(jobs),
+                               env["generate"], env["trace"], env["lib"],
                                env["launcher"], env["compiledb"] and not plans,
                                default_threads(target, models)))
     return plans
@@ -231,7 +229,7 @@ def wire(env, plan: BuildPlan):
                 + checks + wire_outputs(ctx, compiled, selection, programs))
     if plan.generate:
         defaults += wire_generate(ctx, compiled.apps, programs, checks + tokenizers)
-    defaults += wire_compilation_db(ctx, compiled.objects, plan.compiledb)
+    defaults += wire_compilation_db(ctx, compiled.objects, selection, plan.compiledb)
 
     # Size: the size apps and the report, beside the same build with select=all.
     if plan.size:

@@ -299,7 +299,7 @@ def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
     if sanitize == "fuzzer":
         _configure_fuzzer(tenv, target)
     # The project's root after the package's: its kernel libraries' sources (#included
-    # by the kernel shards by their path from it) and apps' headers.
+    # by the kernel units by their path from it) and apps' headers.
     tenv.Append(CPPPATH=["#"] + [roots.project_root()] * roots.in_project_mode()
                 + [flatc.include_dir()])
     # flatbuffers' internal asserts (an index past a vector's end, ...) go through

@@ -1,27 +1,27 @@
-// Which dtypes each kernel may instantiate, from the generated selected_dtypes.h.
+// Which dtypes each kernel may instantiate: the rows of its own kernel unit, or the
+// build's generated selected_dtypes.h.
 //
-// selected_dtypes.h (on the include path, generated into gen/) either defines
-// `TL_SELECT_ALL_DTYPES 1`, or defines
-//   namespace tailor::gen {
-//   inline constexpr DtypeSelection kSelectedDtypes[] = {{"portable", "add.out", mask}, ...};
-//   }
-// one row per chosen kernel: its library, the op spelled as in the kernel manifest
-// ("add.out" for aten ops, fully qualified "tailor_prim::mul.int" otherwise) and bit
-// `1u << code` per ScalarType code the resolver chose that kernel for. It is included
-// from here, after DtypeSelection is defined, so it needs no includes.
+// A kernel unit (templates/kernel_unit.cpp.j2, one per kernel source) #defines either
+// `TL_SELECT_ALL_DTYPES 1` or TL_KERNEL_DTYPES, the rows of its source's kernels:
+//   {"portable", "add.out", mask}, ...
+// each a library, the op spelled as in the kernel manifest ("add.out" for aten ops, fully
+// qualified "tailor_prim::mul.int" otherwise) and bit `1u << code` per ScalarType code the
+// resolver chose that kernel for. Without either, selected_dtypes.h (on the include path,
+// generated into gen/) defines one or the other for every chosen kernel, as
+//   namespace tailor::gen { inline constexpr DtypeSelection kSelectedDtypes[] = {...}; }
+// Both are read from here, after DtypeSelection is defined, so they need no includes.
 //
-// The kernel shard (templates/kernel_shard.cpp.j2) #defines, around each kernel source
-// it includes, what the macros below read where they are expanded:
+// The unit also #defines what the macros below read where they are expanded:
 //   TL_KERNEL_LIBRARY  "portable"                       whose rows apply
 //   TL_KERNEL_SOURCE   "kernels/portable/op_add.cpp"    the file being compiled
 //   TL_KERNEL_OPS      "add.out|add.Scalar_out"         the ops its manifest gives it
 // A mask is read only in the kernel source itself (__FILE__ ends with TL_KERNEL_SOURCE)
 // and only for an op its manifest declares there; either check failing stops the compile
-// at the call, naming it. So a util header shared by two libraries cannot bake the first
-// includer's mask into code the other runs (#pragma once, unity shards), and an op name
+// at the call, naming it. So a util header cannot bake one includer's mask into inline
+// code another unit also emits (the linker keeps one copy of it for both), and an op name
 // typo cannot silently select no dtype: the mask a kernel runs with is always the row
 // Method load checks calls against. Headers take the mask as a template parameter.
-// A selective build that compiles a kernel source outside a shard must define all three
+// A selective build that compiles a kernel source outside a unit must define the three
 // (tests/runtime/fixtures/test_kernels.cpp does); TL_SELECT_ALL_DTYPES needs none.
 #pragma once
 
@@ -41,7 +41,13 @@ struct DtypeSelection {
 
 }  // namespace tailor
 
+#if defined(TL_KERNEL_DTYPES)
+namespace tailor::gen {
+inline constexpr DtypeSelection kSelectedDtypes[] = {TL_KERNEL_DTYPES};
+}  // namespace tailor::gen
+#elif !defined(TL_SELECT_ALL_DTYPES)
 #include "selected_dtypes.h"
+#endif
 
 namespace tailor {
 

@@ -1,5 +1,5 @@
 """The build's option readers, without running a build: target lists, compiler
-launchers, whether a target's binaries run here, kernel shards."""
+launchers, whether a target's binaries run here."""
 
 import dataclasses
 import os
@@ -8,13 +8,11 @@ import sys
 
 import pytest
 
-from codegen import build_layout
 from codegen.errors import ManifestError
 from codegen.target import load_target
 from tests.conftest import REPO
 
 sys.path.insert(0, os.path.join(REPO, "site_scons"))
-import kernel_shards  # noqa: E402
 import stage_check  # noqa: E402
 import targets  # noqa: E402
 
@@ -61,30 +59,3 @@ def test_a_missing_emulator_skips_instead_of_failing():
     assert "its emulator no-such-qemu is not installed" in stage_check.cannot_run_here(gone)
     if shutil.which("qemu-aarch64"):
         assert stage_check.cannot_run_here(qemu) == ""
-
-
-@pytest.mark.parametrize("jobs, shards", [(1, 1), (2, 2), (64, kernel_shards.MAX_SHARDS),
-                                          (0, 1)])
-def test_one_shard_per_job(jobs, shards):
-    assert kernel_shards.shard_count(jobs) == shards
-
-
-def test_a_build_with_another_job_count_renders_its_shards_again():
-    """After -j2's two shards, -j1's one shard holds every kernel (it was kept as it was,
-    with half of them, and the link failed)."""
-    from tests.conftest import run_scons
-    shutil.rmtree(os.path.join(REPO, build_layout.tree("test-shards")), ignore_errors=True)
-    build = "build_dir=" + build_layout.tree("test-shards")
-    run_scons("model=mlp", build)                            # -j2: two shards
-    # The last -j wins (made here: an earlier run's one shard would come from the cache).
-    proc = run_scons("-j1", "model=mlp", "run=1", build, "cache=")
-    assert "sharding kernels into 1 files" in proc.stdout
-    assert "check passed" in proc.stdout
-
-
-@pytest.mark.parametrize("path, shard", [("build/host/mlp/obj/kernels_3.o", True),
-                                         ("kernels_12.o", True),
-                                         ("build/host/obj/kernels/portable/op_add.o", False),
-                                         ("build/host/mlp/obj/register_kernels.o", False)])
-def test_shard_objects_are_recognised(path, shard):
-    assert kernel_shards.is_shard_object(path) == shard

@@ -22,12 +22,15 @@ ALLOWED_FILES = {
     # build environment, where the project's modules are not importable.
     "setup.py": "setuptools build_base",
 }
-# Inputs to a path classifier (is this object a kernel shard?), not paths the test
+# Inputs to a path classifier (is this object a kernel unit's?), not paths the test
 # looks for.
 ALLOWED_LITERALS = {
-    "tests/build_system/test_build_options.py": {
-        "build/host/mlp/obj/kernels_3.o", "build/host/obj/kernels/portable/op_add.o",
-        "build/host/mlp/obj/register_kernels.o"},
+    "tests/build_system/test_kernel_units.py": {
+        "build/host/obj/kernels/kernels.portable.op_add.0123456789ab.o",
+        "build/host/mlp/obj/kernels.a(kernels.portable.op_add.0123456789ab.o)",
+        "build/host/obj/kernels/kernels.portable.op_add_scalar.0123456789ab.o",
+        "build/host/obj/kernels/kernels.optimized.op_add.0123456789ab.o",
+        "build/host/obj/kernels/portable/op_add.o"},
 }
 SKIP_DIRS = {".venv", "build", ".git", "__pycache__", "node_modules"}
 

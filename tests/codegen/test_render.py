@@ -168,7 +168,7 @@ def test_every_golden_compiles(case):
                      'static_assert(sizeof(tailor::DtypeSelection) > 0, "");\n')
 
 
-def _shard_defines(library: str, source: str = "<stdin>", ops: str = "relu.out") -> str:
+def _kernel_defines(library: str, source: str = "<stdin>", ops: str = "relu.out") -> str:
     return (f'#define TL_KERNEL_LIBRARY "{library}"\n#define TL_KERNEL_SOURCE "{source}"\n'
             f'#define TL_KERNEL_OPS "{ops}"\n')
 
@@ -182,17 +182,28 @@ def _compile_error(golden: str, source: str) -> str:
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not found")
 def test_each_library_reads_its_own_mask():
-    # What a kernel shard does around each source: the same op name, another library's row.
+    # Two kernels of the same op name in one build read their own library's row.
     golden = os.path.join(GOLDEN_DIR, "two_libraries")
     undefine = "#undef TL_KERNEL_LIBRARY\n#undef TL_KERNEL_SOURCE\n#undef TL_KERNEL_OPS\n"
-    _compile(golden, '#include "runtime/kernel/dtype_selection.h"\n' + _shard_defines("portable")
+    _compile(golden, '#include "runtime/kernel/dtype_selection.h"\n' + _kernel_defines("portable")
              + 'static_assert(TL_SELECTED_DTYPE_MASK("relu.out") == 0x10u, "Long");\n'
-             + undefine + _shard_defines("fast")
+             + undefine + _kernel_defines("fast")
              + 'static_assert(TL_SELECTED_DTYPE_MASK("relu.out") == 0x40u, "Float");\n')
-    # Outside a shard, a selective build names no library: a compile error, not a union.
+    # Outside a kernel unit, a selective build names no library: a compile error, not a union.
     assert "TL_KERNEL_LIBRARY" in _compile_error(
         golden, '#include "runtime/kernel/dtype_selection.h"\n'
                 'constexpr unsigned m = TL_SELECTED_DTYPE_MASK("relu.out");\n')
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not found")
+def test_a_kernel_unit_reads_its_own_rows_without_the_builds_selection(tmp_path):
+    # A kernel unit (templates/kernel_unit.cpp.j2) carries its rows: no selected_dtypes.h
+    # is on the include path, and the build's (golden) one is not read when it is.
+    unit = (_kernel_defines("fast") + '#define TL_KERNEL_DTYPES {"fast", "relu.out", 0x48u}\n'
+            '#include "runtime/kernel/dtype_selection.h"\n'
+            'static_assert(TL_SELECTED_DTYPE_MASK("relu.out") == 0x48u, "its row");\n')
+    _compile(str(tmp_path), unit)
+    _compile(os.path.join(GOLDEN_DIR, "two_libraries"), unit)
 
 
 @pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not found")
@@ -203,11 +214,11 @@ def test_masks_are_read_only_by_their_kernel_source_for_its_own_ops(tmp_path):
     header = tmp_path / "shared_util.h"
     header.write_text('#pragma once\nconstexpr unsigned kShared = TL_SELECTED_DTYPE_MASK("relu.out");\n')
     error = _compile_error(golden, '#include "runtime/kernel/dtype_selection.h"\n'
-                           + _shard_defines("portable") + f'#include "{header}"\n')
+                           + _kernel_defines("portable") + f'#include "{header}"\n')
     assert "dtype_mask_read_outside_its_kernel_source" in error, error
     # An op name the manifest does not give this source (a typo) would select nothing.
     error = _compile_error(golden, '#include "runtime/kernel/dtype_selection.h"\n'
-                           + _shard_defines("portable", ops="relu.out|add.out")
+                           + _kernel_defines("portable", ops="relu.out|add.out")
                            + 'constexpr unsigned m = TL_SELECTED_DTYPE_MASK("relu_out");\n')
     assert "op_name_not_declared_for_this_kernel_source" in error, error
 

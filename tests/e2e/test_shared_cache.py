@@ -26,7 +26,7 @@ def _assert_all_from_cache(proc, build_dir: str) -> None:
         assert word not in out, out
     retrieved = {os.path.join(REPO, path)  # (an absolute path joins as itself)
                  for path in re.findall(r"Retrieved `([^']+)' from cache", out)}
-    for name in ("mlp.pte", "mlp.io.tar", "obj/kernels_0.o", "bin/runner"):
+    for name in ("mlp.pte", "mlp.io.tar", "obj/kernels.a", "bin/runner"):
         assert os.path.join(build_dir, "host", "mlp", name) in retrieved, out
     assert any(path.endswith(os.path.join("obj", "runtime", "executor", "method.o"))
                for path in retrieved), out

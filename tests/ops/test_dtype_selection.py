@@ -135,7 +135,8 @@ def test_ops_two_libraries_serve_run_in_each_dtype_in_one_runtime(tmp_path):
     # One runtime holds, for every op the host's libraries share (optimized Float beside
     # portable's other dtypes), a program calling it in a dtype of each library: a dtype
     # the build accepted must never be refused at run time, also when both kernels share
-    # code (kernels/portable/util/where.h) and sit in one unity shard.
+    # code (kernels/portable/util/where.h): its inline code, which both kernels' units
+    # emit and the linker keeps once, must not carry one unit's dtypes into the other.
     fingerprint = harness._exporter_fingerprint()
     harness.export_missing(harness.case_params(), fingerprint)
     exported = []
@@ -147,9 +148,8 @@ def test_ops_two_libraries_serve_run_in_each_dtype_in_one_runtime(tmp_path):
     by_op = _shared_op_programs(exported)
     assert "aten::where.self_out" in by_op and len(by_op) >= 15, sorted(by_op)
     programs = {e.pte: e for per_library in by_op.values() for e in per_library.values()}
-    # -j1: one kernel shard, so both libraries' kernels of an op are one translation unit.
     runner = harness.build_programs("optimized", sorted(programs),
-                                    build_layout.tree("test-ops-shared"), jobs=1)
+                                    build_layout.tree("test-ops-shared"))
     build = harness.LibraryBuild("optimized", runner, selection=None)
     for i, e in enumerate(sorted(programs.values(), key=lambda e: e.pte)):
         run_dir = tmp_path / str(i)

@@ -120,32 +120,31 @@ def test_attribution_of_a_real_binary_sums_to_its_stripped_size(tmp_path):
     assert result.method.startswith("DWARF")
 
 
-def test_kernel_in_a_shard_object_is_credited_to_its_kernel(tmp_path):
-    """A default build (no -g) compiles kernels through the shards in <variant>/obj/, so
-    only the link map's object and the symbol name can credit their bytes: a kernel
-    compiled that way must not count as 0 bytes."""
-    import kernel_shards
+def test_kernel_in_the_kernel_archive_is_credited_to_its_kernel(tmp_path):
+    """A default build (no -g) links each kernel's unit object from the variant's
+    obj/kernels.a, so only the link map's archive member and the symbol name can credit
+    their bytes: a kernel linked that way must not count as 0 bytes."""
+    import kernel_units
     kernel = tmp_path / "kernels" / "portable" / "op_relu.cpp"
     kernel.parent.mkdir(parents=True)
     kernel.write_text(
         "namespace tailor::native {\n"
         "float* relu_out(float* x, int n) { for (int i = 0; i < n; ++i) "
         "x[i] = x[i] > 0 ? x[i] : 0; return x; }\n}\n")
-    stem = kernel_shards.shard_stem(0)
-    (tmp_path / "gen").mkdir()
-    (tmp_path / "gen" / (stem + ".cpp")).write_text('#include "kernels/portable/op_relu.cpp"\n')
     (tmp_path / "main.cpp").write_text(
         "namespace tailor::native { float* relu_out(float*, int); }\n"
         "int main(int argc, char**) { float x[4] = {-1, 2, -3, 4};\n"
         "  return (int)tailor::native::relu_out(x, argc)[0]; }\n")
-    obj = os.path.join("obj", stem + ".o")  # where the build puts a shard's object
-    (tmp_path / "obj").mkdir()
-    subprocess.run(["g++", "-O2", "-ffunction-sections", "-I.", "-c",
-                    os.path.join("gen", stem + ".cpp"), "-o", obj], cwd=tmp_path, check=True)
+    # Named as the build names a unit's object: its source, then a digest of its text.
+    obj = "%s.%s.o" % (kernel_units.flat_name(RELU.source), "0" * kernel_units.DIGEST_CHARS)
+    subprocess.run(["g++", "-O2", "-ffunction-sections", "-I.", "-c", str(kernel), "-o", obj],
+                   cwd=tmp_path, check=True)
+    kernel_units.write_archive(str(tmp_path / kernel_units.ARCHIVE), [str(tmp_path / obj)], ["ar"])
     subprocess.run(["g++", "-O2", "-ffunction-sections", "-Wl,--gc-sections",
-                    "-Wl,-Map,app.map", "main.cpp", obj, "-o", "app"], cwd=tmp_path,
-                   check=True)
-    assert kernel_shards.is_shard_object(obj)
+                    "-Wl,-Map,app.map", "main.cpp", kernel_units.ARCHIVE, "-o", "app"],
+                   cwd=tmp_path, check=True)
     with open(tmp_path / "app.map") as f:
-        result = sr.attribute(str(tmp_path / "app"), f.read(), [RELU])
+        text = f.read()
+    assert "%s(%s)" % (kernel_units.ARCHIVE, obj) in text  # the member, as matched
+    result = sr.attribute(str(tmp_path / "app"), text, [RELU])
     assert result.components.get(sr.kernel_components([RELU])[RELU.source], 0) > 0

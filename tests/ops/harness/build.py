@@ -59,9 +59,9 @@ def build_library(library: str, selection: Selection) -> LibraryBuild:
     return LibraryBuild(library, runner, selection, level)
 
 
-def build_programs(library: str, ptes: list[str], build_dir: str = BUILD, jobs: int = 2) -> str:
+def build_programs(library: str, ptes: list[str], build_dir: str = BUILD) -> str:
     """One runtime of `library` (with its fallbacks) for every program in `ptes`, built
-    through the real flow (`jobs` kernel shards); returns its runner."""
+    through the real flow; returns its runner."""
     base, level = split_library(library)
     how = ([f"target={XNNPACK_TARGET}"] if base == XNNPACK
            else ["libraries=" + ",".join((base, *fallbacks(base)))])
@@ -72,8 +72,7 @@ def build_programs(library: str, ptes: list[str], build_dir: str = BUILD, jobs: 
     os.makedirs(os.path.join(REPO, build_dir), exist_ok=True)
     with open(os.path.join(REPO, listing), "w") as f:
         f.write("".join(p + "\n" for p in ptes))
-    scons("programs=@" + listing, *how, "build_dir=" + build_dir, "sanitize=" + SANITIZE,
-          jobs=jobs)
+    scons("programs=@" + listing, *how, "build_dir=" + build_dir, "sanitize=" + SANITIZE)
     runner = runner_path(ptes, library, build_dir=build_dir)
     assert os.path.exists(runner), f"the build made no {runner}"
     return runner

@@ -1,0 +1,40 @@
+"""Kernel units (site_scons/kernel_units.py): an object per selected kernel source, named
+by its source and its text, so builds that select a source alike share its object."""
+
+import os
+import re
+import shutil
+import sys
+
+import pytest
+
+from codegen import build_layout
+from tests.conftest import REPO, run_scons
+
+sys.path.insert(0, os.path.join(REPO, "site_scons"))
+import kernel_units  # noqa: E402
+
+
+def test_a_second_model_set_compiles_only_the_kernels_it_adds():
+    """mlp_ln after mlp in one build directory takes mlp's kernel objects as they are
+    and compiles only the kernels mlp does not have."""
+    shutil.rmtree(os.path.join(REPO, build_layout.tree("test-units")), ignore_errors=True)
+    build = "build_dir=" + build_layout.tree("test-units")
+    unit = re.compile(r"compiling \S*/gen/kernels/(\S+)\.cpp")
+    first = unit.findall(run_scons("model=mlp", build, "cache=").stdout)
+    assert any(name.startswith("kernels.optimized.op_addmm.") for name in first), first
+    proc = run_scons("model=mlp_ln", "run=1", build, "cache=")
+    second = unit.findall(proc.stdout)
+    assert second and not set(second) & set(first), proc.stdout
+    assert "check passed" in proc.stdout
+
+
+@pytest.mark.parametrize("path, matches", [
+    ("build/host/obj/kernels/kernels.portable.op_add.0123456789ab.o", True),
+    ("build/host/mlp/obj/kernels.a(kernels.portable.op_add.0123456789ab.o)", True),
+    ("build/host/obj/kernels/kernels.portable.op_add_scalar.0123456789ab.o", False),
+    ("build/host/obj/kernels/kernels.optimized.op_add.0123456789ab.o", False),
+    ("build/host/obj/kernels/portable/op_add.o", False)])
+def test_unit_objects_are_recognised_by_their_source(path, matches):
+    pattern = kernel_units.object_pattern("kernels/portable/op_add.cpp")
+    assert bool(re.search(pattern, path)) == matches
