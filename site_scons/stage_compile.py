@@ -1,8 +1,8 @@
 """Compile and link stages: the runtime core once per target configuration (shared by
 every model set), the variant's glue and its kernel units (kernel_units.py: an object per
 kernel source, shared too, archived into the variant's obj/kernels.a), then bin/runner,
-the models' apps and (lib=shared) lib/libtailor.so or (lib=static) lib/libtailor.a with the files an
-application's build finds them by (stage_install.py)."""
+the models' apps and (lib=shared) lib/libtailor.so or (lib=static) lib/libtailor.a with
+the files an application's build finds them by (stage_install.py)."""
 
 import os
 import shlex
@@ -134,9 +134,8 @@ def _scan_units(node, env, path) -> list:
 
 def _archive_units(target, source, env):
     # The units again: $SOURCES holds what the scanner found only as dependencies.
-    ar = shlex.split(env.subst("$AR"))
-    kernel_units.write_archive(str(target[0]), [o.abspath for o in kernel_unit_objects(source[0])],
-                               ar)
+    objects = [o.abspath for o in kernel_unit_objects(source[0])]
+    kernel_units.write_archive(str(target[0]), objects, shlex.split(env.subst("$AR")))
     return 0
 
 
