@@ -62,8 +62,7 @@ def build_glue(model: str) -> tuple[str, list]:
                     "model=" + model, "build_dir=" + BUILD_DIR] + targets,
                    cwd=REPO, check=True, stdout=subprocess.DEVNULL)
     gen = os.path.join(REPO, out, "gen")
-    units = kernel_units.read_units(os.path.join(REPO, out, "kernel_sources.txt"),
-                                    os.path.join(REPO, kernel_plan(out)), REPO)
+    units = kernel_units.read_units(os.path.join(REPO, kernel_plan(out)))
     unit_dir = os.path.join(REPO, os.path.dirname(out), "gen", "kernels")
     return gen, sorted(glob.glob(os.path.join(gen, "*.cpp"))) + [
         os.path.join(unit_dir, name + ".cpp") for name, _ in units]

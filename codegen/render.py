@@ -105,6 +105,15 @@ def _prepack_declarations(plan: KernelPlan) -> list[tuple[str, str]]:
     return sorted({tuple(k.prepack.rsplit("::", 1)) for k in plan.kernels if k.prepack})
 
 
+def dtype_rows(selections) -> tuple[DtypeRow, ...]:
+    """The rows of `selections` (DtypeSelection) as selected_dtypes.h and the kernel units
+    (site_scons/kernel_units.py) write them."""
+    return tuple(DtypeRow(s.library, s.op, f"0x{s.mask:x}u",
+                          "all dtypes" if s.mask == ALL_DTYPES_MASK
+                          else ", ".join(s.dtypes) or "none")
+                 for s in selections)
+
+
 def render_files(plan: KernelPlan) -> dict[str, str]:
     """{file name: text} of every generated file."""
     wrappers = {}
@@ -112,9 +121,7 @@ def render_files(plan: KernelPlan) -> dict[str, str]:
         if k.wrapper not in wrappers:
             schema = parse_schema(k.schema, where=f"kernel plan: {k.op}")
             wrappers[k.wrapper] = _wrapper(k.wrapper, k.op, k.native, schema)
-    rows = tuple(DtypeRow(s.library, s.op, f"0x{s.mask:x}u", "all dtypes" if s.mask == ALL_DTYPES_MASK
-                          else ", ".join(s.dtypes) or "none")
-                 for s in plan.selected_dtypes)
+    rows = dtype_rows(plan.selected_dtypes)
     # Each table row carries its own kernel's mask: two libraries' kernels of one op
     # were chosen for different dtypes.
     selected = {(s.library, s.op): s.mask for s in plan.selected_dtypes}

@@ -9,8 +9,9 @@ import json
 import os
 
 from codegen import roots
-from SCons.Script import Action
-from stage_compile import kernel_unit_objects
+from program.atomic import write_text_atomic
+from SCons.Script import Action, Scanner
+from stage_compile import declare_kernel_units
 
 
 def compile_entries(repo: str, objects: list) -> list:
@@ -25,14 +26,23 @@ def compile_entries(repo: str, objects: list) -> list:
     return sorted(entries, key=lambda e: e["output"])
 
 
+_UNIT_ENTRIES: dict = {}  # kernel_plan.yaml path -> its units' entries
+
+
+def _scan_units(node, env, path) -> list:
+    """Declares the plan's kernel units (in SCons's main thread) and keeps their entries;
+    no dependency: the database need not wait for them to compile."""
+    objects = declare_kernel_units(node)
+    if objects:
+        _UNIT_ENTRIES[node.abspath] = compile_entries(env.Dir("#").abspath, objects)
+    return []
+
+
 def write_database(target, source, env):
     """The Value's entries and the kernel units' -> the target, whole or not at all."""
-    entries = json.loads(source[0].read()) + compile_entries(env.Dir("#").abspath,
-                                                             kernel_unit_objects(source[1]))
-    tmp = str(target[0]) + ".tmp"
-    with open(tmp, "w") as f:
-        f.write(json.dumps(sorted(entries, key=lambda e: e["output"]), indent=1) + "\n")
-    os.replace(tmp, str(target[0]))
+    entries = json.loads(source[0].read()) + _UNIT_ENTRIES.get(source[1].abspath, [])
+    write_text_atomic(str(target[0]), json.dumps(sorted(entries, key=lambda e: e["output"]),
+                                                 indent=1) + "\n")
     return 0
 
 
@@ -45,9 +55,11 @@ def wire_compilation_db(ctx, objects: list, selection, also_at_root: bool = Fals
         [os.path.join(roots.project_root(), "compile_commands.json")] if also_at_root else [])
     nodes = []
     for path in paths:
-        node = ctx.tenv.Command(path, [ctx.tenv.Value(text), selection.kernel_sources,
-                                       selection.plan_yaml],
-                                Action(write_database, ctx.label("writing $TARGET")))
+        node = ctx.tenv.Command(path, [ctx.tenv.Value(text), selection.plan_yaml],
+                                Action(write_database, ctx.label("writing $TARGET")),
+                                source_scanner=Scanner(_scan_units, name="kernel-unit-entries"))
+        # A unit's name comes from the plan and its template.
+        ctx.tenv.Depends(node, "templates/kernel_unit.cpp.j2")
         ctx.tenv.NoCache(node)
         nodes += node
     return nodes

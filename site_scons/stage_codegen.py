@@ -1,5 +1,5 @@
-"""Codegen stages: op info (selected_ops.yaml) -> kernel plan (kernel_plan.yaml) and the
-kernel sources it takes (kernel_sources.txt: stage_compile.py compiles a unit of each) ->
+"""Codegen stages: op info (selected_ops.yaml) -> kernel plan (kernel_plan.yaml, and the
+kernel sources it takes: kernel_sources.txt; stage_compile.py compiles a unit of each) ->
 glue (gen/register_kernels.cpp, functions.h, selected_dtypes.h, register_backends.cpp)."""
 
 import os
@@ -17,7 +17,6 @@ from stage_context import python_module
 class Selection:
     plan_yaml: object    # kernel_plan.yaml: compiling waits for it (a missing kernel stops
                          # the build before anything compiles)
-    kernel_sources: object  # kernel_sources.txt: the kernel sources the plan takes
     sources: list        # the glue the variant compiles besides the runtime
     backends: tuple      # codegen.backends.Backend of the target, with their sources
 
@@ -65,7 +64,7 @@ def wire_oplist(ctx, programs: list, libraries: list):
 
 def wire_resolve(ctx, oplist, libraries: list, chosen_libraries: tuple):
     """One kernel per (op, dtypes), or one clear error before compiling."""
-    plan_yaml, kernel_sources = ctx.tenv.Command(
+    plan_yaml, _ = ctx.tenv.Command(
         [build_layout.kernel_plan(ctx.out), "%s/kernel_sources.txt" % ctx.out],
         [oplist, ctx.target_manifest] + libraries,
         Action(python_module("codegen.resolve") + " --oplist ${SOURCES[0]} --target "
@@ -74,7 +73,7 @@ def wire_resolve(ctx, oplist, libraries: list, chosen_libraries: tuple):
                + (" --libraries " + ",".join(chosen_libraries) if chosen_libraries else ""),
                ctx.label("resolving kernels -> ${TARGETS[0]}")))
     ctx.tenv.Depends(plan_yaml, _codegen_sources(ctx))
-    return plan_yaml, kernel_sources
+    return plan_yaml
 
 
 def wire_backend_plan(ctx):
@@ -107,7 +106,6 @@ def wire_render(ctx, plan_yaml, backend_plan) -> list:
 
 def wire_codegen(ctx, programs: list, libraries: list, chosen_libraries: tuple) -> Selection:
     oplist = wire_oplist(ctx, programs, libraries)
-    plan_yaml, kernel_sources = wire_resolve(ctx, oplist, libraries, chosen_libraries)
+    plan_yaml = wire_resolve(ctx, oplist, libraries, chosen_libraries)
     backend_plan, backends = wire_backend_plan(ctx)
-    return Selection(plan_yaml, kernel_sources, wire_render(ctx, plan_yaml, backend_plan),
-                     backends)
+    return Selection(plan_yaml, wire_render(ctx, plan_yaml, backend_plan), backends)

@@ -30,7 +30,7 @@ class Compiled:
     link_objs: list      # the profile's link sources
     runtime_lib: object  # lib/tailor_runtime.a
     objects: list        # every object the build's programs link but the kernel units'
-                         # (compile_commands.json: kernel_unit_objects gives those)
+                         # (compile_commands.json: declare_kernel_units gives those)
     fuzzer: object = None  # sanitize=fuzzer: bin/fuzz_program (its node list)
 
 
@@ -91,62 +91,75 @@ def _checkout_objects(ctx, sources: list, schema_headers, plan_yaml) -> list:
 
 
 class _KernelUnits:
-    """Declares the units of one build's kernel_sources.txt as SCons nodes: their text
+    """Declares the units of one build's kernel plan as SCons nodes: their text
     (gen/kernels/<unit>.cpp) and object (obj/kernels/<unit>.o) in the target directory,
-    where every model set of the target configuration finds them."""
+    where every model set of the target configuration finds them. Only scanners declare,
+    in SCons's main thread; actions read what the last one declared."""
 
-    def __init__(self, ctx, kernel_sources, plan_yaml):
-        self.tenv, self.repo = ctx.tenv, ctx.repo
-        self.sources, self.plan = kernel_sources.abspath, plan_yaml.abspath
+    def __init__(self, ctx, plan_yaml):
+        self.tenv, self.plan = ctx.tenv, plan_yaml.abspath
         self.gen = "%s/%s/gen/kernels" % (ctx.plan.root, ctx.plan.target_dir)
         self.obj = "%s/kernels" % ctx.objects
+        self.objects, self.error = [], None
 
-    def objects(self) -> list:
-        if not (os.path.exists(self.sources) and os.path.exists(self.plan)):
-            return []  # not resolved yet: read again once it is
+    def declare(self) -> list:
+        """The objects of the plan's units, or [] while it cannot be read: SCons may scan
+        before the plan is resolved, and scans again once it is rebuilt."""
+        try:
+            units = kernel_units.read_units(self.plan)
+        except Exception as e:  # missing, or an older build's naming a removed source
+            self.objects, self.error = [], e
+            return []
         nodes = []
-        for name, text in kernel_units.read_units(self.sources, self.plan, self.repo):
+        for name, text in units:
             path = self.tenv.File("%s/%s.o" % (self.obj, name)).abspath
             if path not in _UNIT_OBJECTS:
                 unit = self.tenv.Command("%s/%s.cpp" % (self.gen, name), self.tenv.Value(text),
                                          Action(write_value, None))
                 _UNIT_OBJECTS[path] = self.tenv.Object(path, unit)[0]
             nodes.append(_UNIT_OBJECTS[path])
+        self.objects, self.error = nodes, None
         return nodes
 
 
 # Declared once per SCons run, by the first build that selects a unit: a matrix or
 # size=1 build wires several builds into one target directory.
 _UNIT_OBJECTS: dict = {}   # object path -> node
-_BUILDS: dict = {}         # kernel_sources.txt path -> _KernelUnits
+_BUILDS: dict = {}         # kernel_plan.yaml path -> _KernelUnits
 
 
-def kernel_unit_objects(kernel_sources) -> list:
-    """The objects of the units `kernel_sources` (a build's kernel_sources.txt) lists."""
-    return _BUILDS[kernel_sources.abspath].objects()
+def declare_kernel_units(plan_yaml) -> list:
+    """For a scanner of a node whose source is a build's kernel plan: declares the
+    plan's units and returns their objects ([] for any other node)."""
+    units = _BUILDS.get(getattr(plan_yaml, "abspath", None))  # (a Value has no path)
+    return units.declare() if units is not None else []
 
 
 def _scan_units(node, env, path) -> list:
     """The archive's scanner: the units are its dependencies, so SCons compiles them,
     as many at once as it runs jobs, before it archives them."""
-    return kernel_unit_objects(node) if node.abspath in _BUILDS else []
+    return declare_kernel_units(node)
 
 
 def _archive_units(target, source, env):
-    # The units again: $SOURCES holds what the scanner found only as dependencies.
-    objects = [o.abspath for o in kernel_unit_objects(source[0])]
-    kernel_units.write_archive(str(target[0]), objects, shlex.split(env.subst("$AR")))
+    # $SOURCES holds no scanned dependency: the units come from the scan.
+    units = _BUILDS[source[0].abspath]
+    if units.error is not None:
+        print("error: cannot read the kernel units of %s: %s"
+              % (roots.shown(units.plan), units.error))
+        return 1
+    kernel_units.write_archive(str(target[0]), [o.abspath for o in units.objects],
+                               shlex.split(env.subst("$AR")))
     return 0
 
 
 def _kernel_archive(ctx, selection):
     """<variant>/obj/kernels.a: the objects of the kernel sources the plan takes. They are
     known only once the kernels resolve, and SCons declares its nodes before it builds:
-    the archive's source scanner reads the resolved kernel_sources.txt and declares them."""
-    kernel_sources = selection.kernel_sources
-    _BUILDS[kernel_sources.abspath] = _KernelUnits(ctx, kernel_sources, selection.plan_yaml)
+    the archive's source scanner reads the resolved plan and declares them."""
+    _BUILDS[selection.plan_yaml.abspath] = _KernelUnits(ctx, selection.plan_yaml)
     archive = ctx.tenv.Command(
-        "%s/obj/%s" % (ctx.out, kernel_units.ARCHIVE), [kernel_sources, selection.plan_yaml],
+        "%s/obj/%s" % (ctx.out, kernel_units.ARCHIVE), selection.plan_yaml,
         Action(_archive_units, ctx.label("archiving the kernels -> $TARGET"), varlist=["AR"]),
         source_scanner=Scanner(_scan_units, name="kernel-units"))
     return archive[0]

@@ -43,7 +43,9 @@ struct DtypeSelection {
 
 #if defined(TL_KERNEL_DTYPES)
 namespace tailor::gen {
-inline constexpr DtypeSelection kSelectedDtypes[] = {TL_KERNEL_DTYPES};
+// Internal linkage (not inline), as the functions reading it below: units hold different
+// rows, and one inline entity must be the same in every translation unit.
+constexpr DtypeSelection kSelectedDtypes[] = {TL_KERNEL_DTYPES};
 }  // namespace tailor::gen
 #elif !defined(TL_SELECT_ALL_DTYPES)
 #include "selected_dtypes.h"
@@ -53,7 +55,7 @@ namespace tailor {
 
 /// Bit `1u << code` for each dtype selected for the kernel of `op` (a string literal) in
 /// `library`. Kernels read it through TL_SELECTED_DTYPE_MASK(op) and the TL_SWITCH_* macros.
-constexpr uint32_t selected_dtype_mask(const char* library, const char* op) {
+static constexpr uint32_t selected_dtype_mask(const char* library, const char* op) {
 #if defined(TL_SELECT_ALL_DTYPES) && TL_SELECT_ALL_DTYPES
   (void)library;
   (void)op;
@@ -110,8 +112,8 @@ constexpr bool in_op_list(const char* list, const char* op) {
 }
 
 /// selected_dtype_mask(library, op), read from `file` (the __FILE__ of the expansion).
-constexpr uint32_t kernel_dtype_mask(const char* library, const char* source, const char* ops,
-                                     const char* file, const char* op) {
+static constexpr uint32_t kernel_dtype_mask(const char* library, const char* source,
+                                            const char* ops, const char* file, const char* op) {
   if (!ends_with(file, source)) {
     dtype_mask_read_outside_its_kernel_source__pass_it_as_a_template_argument();
   }
