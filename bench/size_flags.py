@@ -8,8 +8,8 @@ does not take), so every row is the row above plus one change. Each
 row links three programs with g++ directly (no SCons, so nothing else changes between
 rows): core = tests/size/app/size_app.cpp with an empty kernel table; app = size_app
 with the model's kernels; runner = runner/ with the model's kernels. The model's
-generated glue and kernel units come from one SCons build (build/bench-size). Sizes are bytes after
-`strip`, so they are deterministic for a given toolchain.
+generated glue and kernel units come from one SCons build (build/bench-size). Sizes are
+bytes after `strip`, so they are deterministic for a given toolchain.
 """
 
 import argparse
@@ -27,7 +27,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
 sys.path.insert(0, os.path.join(REPO, "site_scons"))
 import kernel_units  # noqa: E402
-from codegen.build_layout import kernel_plan, output_dir, tree  # noqa: E402
+from codegen.build_layout import kernel_plan, kernel_unit_source, output_dir, tree  # noqa: E402
 BUILD_DIR = tree("bench-size")
 TERMINATE = "runtime/platform/default/terminate.cpp"  # linked as an object when a step asks
 
@@ -63,9 +63,9 @@ def build_glue(model: str) -> tuple[str, list]:
                    cwd=REPO, check=True, stdout=subprocess.DEVNULL)
     gen = os.path.join(REPO, out, "gen")
     units = kernel_units.read_units(os.path.join(REPO, kernel_plan(out)))
-    unit_dir = os.path.join(REPO, os.path.dirname(out), "gen", "kernels")
+    config = os.path.join(REPO, os.path.dirname(out))  # the target configuration's directory
     return gen, sorted(glob.glob(os.path.join(gen, "*.cpp"))) + [
-        os.path.join(unit_dir, name + ".cpp") for name, _ in units]
+        kernel_unit_source(config, name) for name, _ in units]
 
 
 def compile_one(cxx, flags, source, obj):

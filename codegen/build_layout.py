@@ -117,6 +117,17 @@ def size_core(config_dir: str) -> str:
     return app(os.path.join(config_dir, "core"), "size_core")
 
 
+def kernel_unit_source(config_dir: str, name: str) -> str:
+    """A kernel unit's generated source, shared by every variant of the target
+    configuration (<build_dir>/<target dir>; site_scons/kernel_units.py)."""
+    return os.path.join(config_dir, "gen", "kernels", name + ".cpp")
+
+
+def kernel_unit_object(config_dir: str, name: str) -> str:
+    """A kernel unit's object, beside the runtime's objects of the configuration."""
+    return os.path.join(config_dir, "obj", "kernels", name + ".o")
+
+
 def fuzzer(out: str) -> str:
     """sanitize=fuzzer: the libFuzzer target."""
     return app(out, "fuzz_program")

@@ -98,8 +98,7 @@ class _KernelUnits:
 
     def __init__(self, ctx, plan_yaml):
         self.tenv, self.plan = ctx.tenv, plan_yaml.abspath
-        self.gen = "%s/%s/gen/kernels" % (ctx.plan.root, ctx.plan.target_dir)
-        self.obj = "%s/kernels" % ctx.objects
+        self.config_dir = "%s/%s" % (ctx.plan.root, ctx.plan.target_dir)
         self.objects, self.error = [], None
 
     def declare(self) -> list:
@@ -112,10 +111,10 @@ class _KernelUnits:
             return []
         nodes = []
         for name, text in units:
-            path = self.tenv.File("%s/%s.o" % (self.obj, name)).abspath
+            path = self.tenv.File(build_layout.kernel_unit_object(self.config_dir, name)).abspath
             if path not in _UNIT_OBJECTS:
-                unit = self.tenv.Command("%s/%s.cpp" % (self.gen, name), self.tenv.Value(text),
-                                         Action(write_value, None))
+                unit = self.tenv.Command(build_layout.kernel_unit_source(self.config_dir, name),
+                                         self.tenv.Value(text), Action(write_value, None))
                 _UNIT_OBJECTS[path] = self.tenv.Object(path, unit)[0]
             nodes.append(_UNIT_OBJECTS[path])
         self.objects, self.error = nodes, None

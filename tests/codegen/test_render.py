@@ -209,8 +209,9 @@ def test_a_kernel_unit_reads_its_own_rows_without_the_builds_selection(tmp_path)
 @pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not found")
 def test_masks_are_read_only_by_their_kernel_source_for_its_own_ops(tmp_path):
     golden = os.path.join(GOLDEN_DIR, "two_libraries")
-    # A header shared by two libraries' kernels would keep its first includer's mask
-    # (#pragma once): reading one there stops the compile, naming the rule.
+    # A header's inline code, emitted by the units of two libraries' kernels and kept once
+    # by the linker, would run one unit's mask in the other: reading one there stops the
+    # compile, naming the rule.
     header = tmp_path / "shared_util.h"
     header.write_text('#pragma once\nconstexpr unsigned kShared = TL_SELECTED_DTYPE_MASK("relu.out");\n')
     error = _compile_error(golden, '#include "runtime/kernel/dtype_selection.h"\n'

@@ -38,9 +38,9 @@ def runner_path(ptes: list[str], library: str, build_dir: str = BUILD, ops: str 
     return build_layout.runner(os.path.join(REPO, build_dir, plan.target_dir, plan.variant))
 
 
-def scons(*args: str, jobs: int = 2) -> None:
-    """Runs scons; a failure shows the end of its output (not the long command line)."""
-    proc = subprocess.run([SCONS, f"-j{jobs}", *args], cwd=REPO, capture_output=True, text=True)
+def scons(*args: str) -> None:
+    """Runs scons -j2; a failure shows the end of its output (not the long command line)."""
+    proc = subprocess.run([SCONS, "-j2", *args], cwd=REPO, capture_output=True, text=True)
     if proc.returncode != 0:
         raise AssertionError(f"scons failed (exit {proc.returncode}):\n"
                              f"{proc.stdout[-4000:]}{proc.stderr[-4000:]}")
