@@ -4,11 +4,12 @@ BERT, DistilBERT, ViT-style and Whisper encoders, timm ViT/DeiT, torch.nn's Tran
 MultiheadAttention, LSTM and GRU, a 1-D keyword-spotting CNN, and (examples/zoo/
 operator_models.py) a ConvNeXt-V2 GRN block, a spatial transformer and a Conv3d video model.
 
-Per target, ONE runtime holds them all: one model of each family comes from its model
-manifest (manifests/models/, with run=1's self-check), the others (the slow tier: --slow)
-are exported here with export(..., target=...) and built in with programs=, then run by
-the runner on the example inputs and compared with eager. The transformers models also run at a second
-sequence length (their manifests make it dynamic)."""
+Per target, ONE runtime holds them all (host-xnnpack's in the slow tier, --slow): one
+model of each family comes from its model manifest (manifests/models/, with run=1's
+self-check), the others (the slow tier) are exported here with export(..., target=...) and
+built in with programs=, then run by the runner on the example inputs and compared with
+eager. The transformers models also run at a second sequence length (their manifests make
+it dynamic)."""
 
 import glob
 import os
@@ -49,9 +50,12 @@ def _programs() -> dict:
 
 
 def _targets() -> list:
+    """host, then host-xnnpack in the slow tier: the default run delegates to XNNPACK in
+    tests/backends/ and the op harness, and one more runtime of 13 models took 2.5 minutes
+    of it."""
     missing = harness.unavailable(harness.XNNPACK)
-    return ["host", pytest.param("host-xnnpack", marks=pytest.mark.skipif(
-        bool(missing), reason=missing or ""))]
+    return ["host", pytest.param("host-xnnpack", marks=[
+        pytest.mark.slow, pytest.mark.skipif(bool(missing), reason=missing or "")])]
 
 
 _built = {}
