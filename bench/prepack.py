@@ -114,7 +114,7 @@ def main(argv=None) -> int:
     result = "\n".join(lines) + "\n"
     print(result)
     if args.write:
-        benchmarks_md.write_section(SECTION, (
+        benchmarks_md.write_section(SECTION, keep_subsections=True, text=(
             "Constant weights packed once at method load (runtime/kernel/prepack.h: the "
             "GEMM's b strips of a linear layer, Winograd's transformed filters) against "
             "packed on every call (`runner --no-prepack`, the same binary and program), "

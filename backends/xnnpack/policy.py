@@ -17,22 +17,31 @@ from exporter.delegation import LoweredMethod
 # Ops on which XNNPACK beats the optimized kernels: a delegate beside them needs one.
 WINS_BESIDE_OPTIMIZED = frozenset(WINDOW)
 
-# The constants of winograd_fits() in kernels/optimized/util/conv_winograd.h.
+# The constants of winograd_fits() in kernels/optimized/util/conv_winograd.h, for filters
+# transformed at load (a convolution XNNPACK could run has a constant weight, which the
+# runtime prepacks).
 WINOGRAD_MIN_CHANNELS = 32
-WINOGRAD_MAX_IN_CHANNELS = 256   # kWinogradMaxInChannels
-WINOGRAD_MIN_TILES = 32          # kWinogradMinTiles
+WINOGRAD_MAX_IN_CHANNELS = 256          # kWinogradMaxInChannels
+WINOGRAD_PACKED_MAX_IN_CHANNELS = 512   # kWinogradPackedMaxInChannels
+WINOGRAD_PACKED_MAX_TILES_W = 96        # kWinogradPackedMaxTilesW
+WINOGRAD_PACKED_MIN_TILES = 16          # kWinogradPackedMinTiles
 
 
 def winograd_fits(in_channels: int, out_channels: int, kernel: tuple, stride: tuple,
                   dilation: tuple, groups: int, out_h: int, out_w: int) -> bool:
     """Whether the optimized convolution runs a 2-d one of these sizes by Winograd
-    F(2x2, 3x3): 3x3, stride and dilation 1, one group, 32 to 256 input channels and 32
-    or more output channels, 32 tiles of 2x2 or more (the kernel's scratch budget, which
-    it also checks, holds every such shape)."""
-    tiles = (out_h + 1) // 2 * ((out_w + 1) // 2)
+    F(2x2, 3x3), its filters transformed at load: 3x3, stride and dilation 1, one group,
+    32 or more output channels, 16 tiles of 2x2 or more, and 32 to 256 input channels, or
+    up to 512 with rows of 96 tiles at most (the kernel's scratch budget, which it also
+    checks, holds every such shape)."""
+    tiles_w = (out_w + 1) // 2
+    tiles = (out_h + 1) // 2 * tiles_w
+    channels = (in_channels <= WINOGRAD_MAX_IN_CHANNELS
+                or (in_channels <= WINOGRAD_PACKED_MAX_IN_CHANNELS
+                    and tiles_w <= WINOGRAD_PACKED_MAX_TILES_W))
     return (tuple(kernel) == (3, 3) and set(stride) | set(dilation) == {1} and groups == 1
-            and WINOGRAD_MIN_CHANNELS <= in_channels <= WINOGRAD_MAX_IN_CHANNELS
-            and out_channels >= WINOGRAD_MIN_CHANNELS and tiles >= WINOGRAD_MIN_TILES)
+            and in_channels >= WINOGRAD_MIN_CHANNELS and channels
+            and out_channels >= WINOGRAD_MIN_CHANNELS and tiles >= WINOGRAD_PACKED_MIN_TILES)
 
 
 def winograd_on_kernels(m: LoweredMethod, i: int) -> bool:

@@ -4,7 +4,8 @@ of shapes through a compiled probe: a change to one side alone fails here.
 - Winograd: the partitioner leaves to the optimized kernels the convolutions they run by
   Winograd (policy.winograd_fits); the kernel decides by winograd_fits() in
   kernels/optimized/util/conv_winograd.h, with its filters transformed at load (a
-  delegated convolution's weight is a constant, so it is prepacked) or not.
+  delegated convolution's weight is a constant, so it is prepacked) and, by a narrower
+  rule, not.
 - Channels-last reshapes: the partitioner delegates a reshape only when it moves no
   element (layout.reshape_keeps_memory); the delegate checks the payload by
   reshape_keeps_memory() in backends/xnnpack/runtime/xnnpack_shapes.h.
@@ -79,7 +80,7 @@ int main() {
 def _winograd_grid():
     channels = (1, 16, 31, 32, 64, 255, 256, 257, 512)
     kernels = ((3, 3), (1, 1), (3, 1), (5, 5))
-    outputs = (1, 6, 7, 8, 11, 14, 28, 56, 112, 224)
+    outputs = (1, 6, 7, 8, 11, 14, 28, 56, 112, 192, 194, 224)
     for cin, cout, kernel, stride, dilation, groups in itertools.product(
             channels, channels, kernels, (1, 2), (1, 2), (1, 2)):
         for out_h, out_w in itertools.product(outputs, outputs):
@@ -102,7 +103,10 @@ def test_the_partitioner_and_the_kernel_agree_on_winograd(tmp_path):
         shape = (f"cin {cin} cout {cout} kernel {kernel} stride {stride} dilation "
                  f"{dilation} groups {groups} out {out_h}x{out_w}")
         assert answers[2 * k] == str(int(python)), "prepacked filters: " + shape
-        assert answers[2 * k + 1] == str(int(python)), "filters transformed per call: " + shape
+        # Filters transformed per call: a narrower rule (no U block fits the scratch
+        # beside a band of more than 256 channels; the transform pays off from 32 tiles).
+        per_call = python and cin <= 256 and (out_h + 1) // 2 * ((out_w + 1) // 2) >= 32
+        assert answers[2 * k + 1] == str(int(per_call)), "filters transformed per call: " + shape
 
 
 def _nchw_shapes():

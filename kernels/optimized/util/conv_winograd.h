@@ -80,25 +80,37 @@ inline WinogradPlan winograd_plan(const tailor::native::ConvShape& s, bool packe
   return p;
 }
 
-// Tiles an output needs at least: each filter's transform serves that many tiles. On
-// 7x7 outputs (16 tiles, half a strip of the GEMM) of 512 channels, im2col took half
-// Winograd's time (ResNet-18's last stage).
+// Tiles an output needs at least: each filter's transform serves that many tiles. With
+// the filters transformed per call, 7x7 outputs (16 tiles) of 512 channels took twice
+// im2col's time (ResNet-18's last stage, AVX-512); transformed at load, 16 tiles fill an
+// AVX2 strip of the GEMM and Winograd wins from there (that layer 3.3 -> 1.85 ms, AVX2).
 inline constexpr int64_t kWinogradMinTiles = 32;
+inline constexpr int64_t kWinogradPackedMinTiles = 16;
 
 // Input channels at most: a U block of 64 filters then takes 1 MB of the scratch, and a
-// band several tile rows. backends/xnnpack/policy.py's winograd_fits() keeps the same rule
+// band several tile rows. With the filters transformed at load no U block takes scratch:
+// up to 512 input channels fit a band of one row of at most 96 tiles.
+// backends/xnnpack/policy.py's winograd_fits() keeps the same rule
 // (tests/backends/test_xnnpack_parity.py compares the two).
 inline constexpr int64_t kWinogradMaxInChannels = 256;
+inline constexpr int64_t kWinogradPackedMaxInChannels = 512;
+inline constexpr int64_t kWinogradPackedMaxTilesW = 96;
 
-/// Whether Winograd serves `s`: a 3x3 filter, stride and dilation 1, one group, 32 to
-/// 256 input channels and 32 or more output channels, and tiles enough, for the
-/// transforms to cost little against the products.
+/// Whether Winograd serves `s`: a 3x3 filter, stride and dilation 1, one group, 32 or
+/// more input and output channels, and tiles enough, for the transforms to cost little
+/// against the products; up to 256 input channels, or 512 with `packed_u` and rows of
+/// 96 tiles at most.
 inline bool winograd_fits(const tailor::native::ConvShape& s, bool packed_u = false) {
+  const int64_t tiles_w = (s.out_w + 1) / 2, tiles = (s.out_h + 1) / 2 * tiles_w;
+  const bool sized =
+      packed_u ? tiles >= kWinogradPackedMinTiles &&
+                     (s.in_channels <= kWinogradMaxInChannels ||
+                      (s.in_channels <= kWinogradPackedMaxInChannels &&
+                       tiles_w <= kWinogradPackedMaxTilesW))
+               : tiles >= kWinogradMinTiles && s.in_channels <= kWinogradMaxInChannels;
   return s.kernel_h == 3 && s.kernel_w == 3 && s.stride_h == 1 && s.stride_w == 1 &&
          s.dilation_h == 1 && s.dilation_w == 1 && s.groups == 1 && s.in_channels >= 32 &&
-         s.in_channels <= kWinogradMaxInChannels && s.out_channels >= 32 &&
-         (s.out_h + 1) / 2 * ((s.out_w + 1) / 2) >= kWinogradMinTiles &&
-         winograd_plan(s, packed_u).band > 0;
+         s.out_channels >= 32 && sized && winograd_plan(s, packed_u).band > 0;
 }
 
 // U[o][xi][ic] = (G g G^T)[xi] for output channels [oc0, oc0 + count) of `weight`

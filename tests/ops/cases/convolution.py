@@ -46,7 +46,8 @@ CASES = [
     # Winograd F(2x2, 3x3) (util/conv_winograd.h): 3x3, stride 1, 32 or more channels each
     # side, 32 or more 2x2 tiles. Odd output sizes (the last tile half outside), paddings
     # 0 to 2, output channels in several blocks of 64 (65, 129), a plane in several bands
-    # of tile rows (70x70: 35 tile rows of 35), no bias, a batch of 2.
+    # of tile rows (70x70: 35 tile rows of 35), no bias, a batch of 2; with the filters
+    # transformed at load (the runner's default) also 16 tiles, and 300 input channels.
     OpCase("convolution.default", ("Float",),
            [((1, 33, 13, 11), Constant((65, 33, 3, 3)), Constant((65,)), Arg([1, 1]),
              Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
@@ -55,7 +56,11 @@ CASES = [
             ((1, 64, 9, 17), Constant((129, 64, 3, 3)), Constant((129,)), Arg([1, 1]),
              Arg([2, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
             ((1, 32, 70, 70), Constant((32, 32, 3, 3)), Constant((32,)), Arg([1, 1]),
-             Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1))],
+             Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
+            ((1, 300, 7, 7), Constant((40, 300, 3, 3)), Constant((40,)), Arg([1, 1]),
+             Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
+            ((1, 48, 8, 7), Constant((33, 48, 3, 3)), Arg(None), Arg([1, 1]), Arg([1, 1]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1))],
            domain="small", name="winograd"),
     OpCase("convolution.default", ("Float",),
            [((1, 7, 65), Constant((8, 7, 5)), Constant((8,)), Arg([1]), Arg([2]), Arg([1]),
