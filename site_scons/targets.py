@@ -229,8 +229,8 @@ def _runs_here(target) -> bool:
 
 def _configure_fuzzer(tenv, target) -> None:
     """sanitize=fuzzer: clang++ for a native target, every object instrumented for
-    libFuzzer's coverage (at -O1, like every sanitized build). Programs link as with sanitize=address; bin/fuzz_program adds libFuzzer's main
-    (FUZZER_LINKFLAGS)."""
+    libFuzzer's coverage (at -O1, like every sanitized build). Programs link as with
+    sanitize=address; bin/fuzz_program adds libFuzzer's main (FUZZER_LINKFLAGS)."""
     if not _runs_here(target):
         raise ManifestError("sanitize=fuzzer: target %s (%s) is not this machine's; libFuzzer "
                             "runs where it is built: use target=host or target=host-xnnpack"
