@@ -24,10 +24,14 @@ def test_slow_tests_skip_without_the_option():
 
 
 def test_the_option_selects_only_the_tier_with_the_marker():
-    # -m slow --slow: the tier's tests and nothing else (collected only, not run).
+    # -m slow --slow: the tier's tests and nothing else (collected only, not run): the
+    # programs= neighbours on both targets, and host-xnnpack's runtime of the manifests.
     out = _pytest("--slow", "-m", "slow", "--collect-only", "tests/e2e/test_model_families.py")
     collected = [line for line in out.splitlines() if "::" in line]
-    assert collected and all("test_family_from_programs_matches_eager" in c for c in collected), out
+    assert any("test_family_from_programs_matches_eager" in c and "-host]" in c
+               for c in collected), out
+    assert collected and all("test_family_from_programs_matches_eager" in c
+                             or c.endswith("-host-xnnpack]") for c in collected), out
 
 
 def test_the_files_with_long_fixtures_are_collected_first():
