@@ -291,10 +291,11 @@ def configure(env, repo: str, target_name: str, sanitize: str, verbose: bool,
         # and clang) compile the kernels 11-13% faster than full debug information (-g).
         flags = SANITIZER_FLAGS[sanitize] + ["-fno-omit-frame-pointer", "-g1"]
         tenv.Append(CXXFLAGS=flags, LINKFLAGS=flags)
-        # -O1 after the target's level (the last one counts): what the sanitizers' and
-        # libFuzzer's documentation suggest, and the instrumented kernels' inlining at -O2
-        # takes minutes (optimized/op_convolution.cpp under ASan: 274 s at -O2, 50 at -O1).
-        tenv.Append(CXXFLAGS=["-O1"])
+        # -O1 after the target's and profile's level (the last one counts; at the link
+        # too, where the size profile's LTO compiles): what the sanitizers' and libFuzzer's
+        # documentation suggest, and the instrumented kernels' inlining at -O2 takes
+        # minutes (optimized/op_convolution.cpp under ASan: 274 s at -O2, 50 at -O1).
+        tenv.Append(CXXFLAGS=["-O1"], LINKFLAGS=["-O1"])
         if _runs_here(target):
             # Run only here: no code for the CPU levels above this machine's
             # (runtime/kernel/cpu_level.h, kCpuLevelCeiling).

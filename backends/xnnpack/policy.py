@@ -25,6 +25,24 @@ WINOGRAD_MAX_IN_CHANNELS = 256          # kWinogradMaxInChannels
 WINOGRAD_PACKED_MAX_IN_CHANNELS = 512   # kWinogradPackedMaxInChannels
 WINOGRAD_PACKED_MAX_TILES_W = 96        # kWinogradPackedMaxTilesW
 WINOGRAD_PACKED_MIN_TILES = 16          # kWinogradPackedMinTiles
+# winograd_plan()'s scratch budget, which decides the widest outputs: one band of a tile
+# row (its transformed input and products, its input rows) must fit.
+WINOGRAD_FLOATS = 1 << 20       # kWinogradFloats
+WINOGRAD_CHANNEL_BLOCK = 64     # kWinogradChannelBlock
+WINOGRAD_MAX_TILES = 256        # kWinogradMaxTiles
+WINOGRAD_SLACK = 16             # kWinogradSlack
+GEMM_MAX_NR = 32                # kGemmMaxNr (util/gemm_ukernel.h)
+
+
+def _one_tile_row_fits(in_channels: int, out_channels: int, tiles_w: int) -> bool:
+    """winograd_plan()'s test for its smallest band, one tile row, with packed filters."""
+    if tiles_w > WINOGRAD_MAX_TILES:
+        return False
+    block = min(out_channels, WINOGRAD_CHANNEL_BLOCK)
+    ld = -(-tiles_w // GEMM_MAX_NR) * GEMM_MAX_NR + WINOGRAD_SLACK
+    row_ld = tiles_w + 1 + WINOGRAD_SLACK
+    floats = 16 * ((in_channels + block) * ld + 2 * WINOGRAD_SLACK) + 8 * row_ld
+    return floats <= WINOGRAD_FLOATS
 
 
 def winograd_fits(in_channels: int, out_channels: int, kernel: tuple, stride: tuple,
@@ -32,8 +50,8 @@ def winograd_fits(in_channels: int, out_channels: int, kernel: tuple, stride: tu
     """Whether the optimized convolution runs a 2-d one of these sizes by Winograd
     F(2x2, 3x3), its filters transformed at load: 3x3, stride and dilation 1, one group,
     32 or more output channels, 16 tiles of 2x2 or more, and 32 to 256 input channels, or
-    up to 512 with rows of 96 tiles at most (the kernel's scratch budget, which it also
-    checks, holds every such shape)."""
+    up to 512 with rows of 96 tiles at most; and a row of tiles within the kernel's
+    scratch (the widest outputs: over 320 columns at 256 input channels)."""
     tiles_w = (out_w + 1) // 2
     tiles = (out_h + 1) // 2 * tiles_w
     channels = (in_channels <= WINOGRAD_MAX_IN_CHANNELS
@@ -41,7 +59,8 @@ def winograd_fits(in_channels: int, out_channels: int, kernel: tuple, stride: tu
                     and tiles_w <= WINOGRAD_PACKED_MAX_TILES_W))
     return (tuple(kernel) == (3, 3) and set(stride) | set(dilation) == {1} and groups == 1
             and in_channels >= WINOGRAD_MIN_CHANNELS and channels
-            and out_channels >= WINOGRAD_MIN_CHANNELS and tiles >= WINOGRAD_PACKED_MIN_TILES)
+            and out_channels >= WINOGRAD_MIN_CHANNELS and tiles >= WINOGRAD_PACKED_MIN_TILES
+            and _one_tile_row_fits(in_channels, out_channels, tiles_w))
 
 
 def winograd_on_kernels(m: LoweredMethod, i: int) -> bool:

@@ -91,9 +91,9 @@ struct ConvBiasRows {
   }
 };
 
-// Narrow outputs of stride 1 (under 16 columns: ResNet's last 7x7 stage) would gather
-// their patches in runs of a few floats, each with its bounds: im2col took 10% of such a
-// convolution. Instead the input is copied once into zero-padded planes, and the product
+// Narrow outputs of stride 1 (under 16 columns: a CNN's last 7x7 stage, where Winograd
+// does not take it) would gather their patches in runs of a few floats, each with its
+// bounds: im2col took 10% of such a convolution. Instead the input is copied once into zero-padded planes, and the product
 // runs over "wide" rows as long as the padded ones: output (oh, ow) is column
 // oh * padded_w + ow, so every patch row is ONE contiguous run of the padded planes
 // (offset kh * padded_w + kw), and the columns past out_w are computed and dropped when
