@@ -93,12 +93,12 @@ struct ConvBiasRows {
 
 // Narrow outputs of stride 1 (under 16 columns: a CNN's last 7x7 stage, where Winograd
 // does not take it) would gather their patches in runs of a few floats, each with its
-// bounds: im2col took 10% of such a convolution. Instead the input is copied once into zero-padded planes, and the product
-// runs over "wide" rows as long as the padded ones: output (oh, ow) is column
-// oh * padded_w + ow, so every patch row is ONE contiguous run of the padded planes
-// (offset kh * padded_w + kw), and the columns past out_w are computed and dropped when
-// the wide result is copied into out (with the bias). A strip is 32 columns wide either
-// way: 7 rows of 9 (61 columns) take 2 strips as 49 do.
+// bounds: im2col took 10% of such a convolution. Instead the input is copied once into
+// zero-padded planes, and the product runs over "wide" rows as long as the padded ones:
+// output (oh, ow) is column oh * padded_w + ow, so every patch row is ONE contiguous run
+// of the padded planes (offset kh * padded_w + kw), and the columns past out_w are
+// computed and dropped when the wide result is copied into out (with the bias). A strip
+// is 32 columns wide either way: 7 rows of 9 (61 columns) take 2 strips as 49 do.
 inline constexpr int64_t kConvNarrowWidth = 16;
 // Floats of scratch the padded planes and the wide result may take (2 MB).
 inline constexpr int64_t kConvNarrowFloats = 512 * 1024;

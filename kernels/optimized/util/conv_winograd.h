@@ -90,7 +90,7 @@ inline constexpr int64_t kWinogradPackedMinTiles = 16;
 // Input channels at most: a U block of 64 filters then takes 1 MB of the scratch, and a
 // band several tile rows. With the filters transformed at load no U block takes scratch:
 // up to 512 input channels fit a band of one row of at most 96 tiles.
-// backends/xnnpack/policy.py's winograd_fits() keeps the same rule
+// backends/xnnpack/policy.py's winograd_fits() keeps the packed rule
 // (tests/backends/test_xnnpack_parity.py compares the two).
 inline constexpr int64_t kWinogradMaxInChannels = 256;
 inline constexpr int64_t kWinogradPackedMaxInChannels = 512;

@@ -32,8 +32,8 @@ CASES = [
     # The narrow path (util/conv_gemm.h, conv_narrow): stride 1, rows of under 16 outputs,
     # patches as runs of zero-padded planes and a wide product: several column and depth
     # blocks (a 200-row plane, 576 deep), the packed product (130 output channels, from 31
-    # input channels: Winograd takes 32 and more), 1x3
-    # and 5x5 filters, asymmetric padding, groups, no bias.
+    # input channels: Winograd takes 32 and more), 1x3 and 5x5 filters, asymmetric
+    # padding, groups, no bias.
     OpCase("convolution.default", ("Float",),
            [((1, 64, 200, 10), Constant((8, 64, 3, 3)), Constant((8,)), Arg([1, 1]),
              Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
