@@ -9,6 +9,7 @@ no report."""
 
 import os
 import subprocess
+import time
 
 import numpy as np
 import pytest
@@ -129,6 +130,22 @@ def test_a_methods_delegates_share_one_thread_pool(program):
     assert kernels_only == 2           # the kernels' pool: the caller and 2 workers
     assert one > kernels_only          # and XNNPACK's
     assert two == one                  # one pool for the method, not one per delegate
+
+
+def test_delegate_threads_sleep_between_calls(program):
+    """After a call the delegates' workers sleep: pthreadpool's would otherwise poll for
+    their next job for tens of milliseconds, a core the kernels or the application lose."""
+    import tailor
+    library = os.path.join(_build(program), "lib", "libtailor.so")
+    x = np.random.default_rng(0).standard_normal((32, 64), dtype=np.float32)
+    with tailor.Runtime(library).load(program) as loaded:
+        for name in ("forward", "mixed"):
+            method = loaded.method(name, threads=2)
+            method.run(x)
+            start = time.process_time()  # every thread of this process
+            time.sleep(0.3)
+            busy = time.process_time() - start
+            assert busy < 0.005, f"{name}: {busy * 1000:.1f} ms of CPU while idle"
 
 
 @pytest.mark.slow  # a sanitized library of its own: minutes (.ci/run runs the tier)
