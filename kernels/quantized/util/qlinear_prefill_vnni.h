@@ -151,10 +151,14 @@ inline void prefill_int8_vnni(const int8_t* x, int64_t ldx, int64_t rows, const 
 
 #undef TL_QLINEAR_VNNI512
 
+// The weight-only prefill is AVX2's: a pair's 16 outputs are one zmm, so a row's
+// product is one multiply-add per broadcast input, where AVX2's two ymm halves share it;
+// the float GEMM's own rows (float_int8_avx512, converting the weights again for every few
+// rows) took 2.1x fp32's time at T=64.
 inline constexpr QLinearKernels kQLinearVnni = {
     "avx512vnni",      quantize_row_avx2, dynamic_int8_vnni, dynamic_int4_vnni,
     float_int8_avx512, decode_int4_vnni,  decode_int8_vnni,  unpack_int4_avx2,
-    prefill_int4_vnni, unpack_int8_vnni,  prefill_int8_vnni, nullptr,
+    prefill_int4_vnni, unpack_int8_vnni,  prefill_int8_vnni, prefill_float_int8_avx2,
     quantize_row_sums_avx2};
 
 }  // namespace tailor::quantized
