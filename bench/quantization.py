@@ -248,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
     print(text)
     if args.write:
         from bench import benchmarks_md
-        benchmarks_md.write_section("Quantization", (
+        benchmarks_md.write_section("Quantization", keep_subsections=True, text=(
             f"Each scheme of `quantize:` against fp32 on {cpu_name()}, one thread (host target: "
             f"the best int8 kernels the CPU runs, {int8_kernels()} on this one). GPT: perplexity "
             "on 200 held-out 64-token windows of its "
