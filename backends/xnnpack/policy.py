@@ -2,20 +2,20 @@
 
 Beside the portable kernels alone every group XNNPACK can run is delegated. Beside the
 optimized kernels (a target whose kernel_libraries list `optimized`) a group becomes a
-delegate only if it holds a convolution or a pooling: there XNNPACK's NHWC kernels beat
-the optimized im2col ones, while on linear layers, softmax and elementwise arithmetic
-they are no faster than the optimized GEMM and vector kernels, and each delegate call
-adds its setup and the copies at its edges. The exception: 3x3 stride-1 convolutions the
+delegate only if it holds a dense convolution (more than one input channel a group):
+there XNNPACK's NHWC kernels beat the optimized im2col ones, while on linear layers,
+softmax, elementwise arithmetic, pooling and depthwise convolutions they are no faster
+than the optimized kernels, and each delegate call adds its setup and the layout copies
+at its edges (an int8 MobileNetV2, whose float depthwise layers sat between quantized
+convolutions as 18 delegates of their own, ran 1.7x slower than on the kernels). The
+exception: 3x3 stride-1 convolutions the
 optimized kernels run by Winograd stay with them (winograd_fits(); the kernel's own rule
 is winograd_fits() in kernels/optimized/util/conv_winograd.h, and
 tests/backends/test_xnnpack_parity.py compares the two over a grid of shapes).
 """
 
-from backends.xnnpack.support import CONV, RESHAPE, SQUEEZE, WINDOW, conv_ints
+from backends.xnnpack.support import CONV, RESHAPE, SQUEEZE, conv_ints
 from exporter.delegation import LoweredMethod
-
-# Ops on which XNNPACK beats the optimized kernels: a delegate beside them needs one.
-WINS_BESIDE_OPTIMIZED = frozenset(WINDOW)
 
 # The constants of winograd_fits() in kernels/optimized/util/conv_winograd.h, for filters
 # transformed at load (a convolution XNNPACK could run has a constant weight, which the
@@ -83,12 +83,19 @@ def refuse(m: LoweredMethod, i: int, beside_optimized: bool):
     return None
 
 
+def dense_convolution(m: LoweredMethod, i: int) -> bool:
+    """Whether call `i` is a convolution of more than one input channel a group, where
+    XNNPACK beats the optimized kernels: a delegate beside them needs one."""
+    call = m.calls[i]
+    return call.op == CONV and m.tensor(call.args[1]).sizes[1] > 1
+
+
 def worth(m: LoweredMethod, calls: list, beside_optimized: bool):
     """None when a delegate running `calls` pays off, else why not."""
     if all(m.calls[i].op in RESHAPE or m.calls[i].op in SQUEEZE
            or m.calls[i].op == "aten::clone.out" for i in calls):
         return "only reshapes and copies: not worth a delegate call"
-    if beside_optimized and not any(m.calls[i].op in WINS_BESIDE_OPTIMIZED for i in calls):
-        return ("no convolution or pooling: the optimized kernels run these as fast "
-                "without a delegate call")
+    if beside_optimized and not any(dense_convolution(m, i) for i in calls):
+        return ("no dense convolution: the optimized kernels run these as fast without a "
+                "delegate call and its layout copies")
     return None

@@ -286,18 +286,43 @@ def test_a_conv_net_is_one_delegate_with_repacked_weights_stored_once():
     assert layouts[0] == "ChannelsLast" and layouts[len(args) - 1] == "Plain"
 
 
-def test_beside_the_optimized_kernels_only_groups_with_a_convolution_or_pooling_delegate():
+NO_DENSE_CONVOLUTION = ("no dense convolution: the optimized kernels run these as fast "
+                        "without a delegate call and its layout copies")
+
+
+class DepthwiseBetweenKernels(torch.nn.Module):
+    """A depthwise convolution with its ReLU6, and a max pooling, each alone between GELUs
+    (which XNNPACK 2022 lacks): what an int8 MobileNet's float layers look like between
+    its quantized convolutions."""
+
+    def __init__(self):
+        super().__init__()
+        self.dw = torch.nn.Conv2d(8, 8, 3, padding=1, groups=8)
+
+    def forward(self, x):
+        y = torch.nn.functional.gelu(torch.nn.functional.relu6(self.dw(
+            torch.nn.functional.gelu(x))))
+        return torch.nn.functional.gelu(torch.nn.functional.max_pool2d(y, 2))
+
+
+def test_beside_the_optimized_kernels_only_groups_with_a_dense_convolution_delegate():
     """host-xnnpack lists the optimized kernels: a linear-only group would be no faster on
-    XNNPACK, so the MLP stays with the kernels, the conv net stays one delegate."""
+    XNNPACK, nor a group of a depthwise convolution or a pooling alone, which would add
+    layout copies at its edges; they stay with the kernels. The conv net stays one
+    delegate, and without the optimized kernels the lone groups are delegated."""
     beside = XnnpackPartitioner(beside_optimized=True)
     mlp = export(Mlp(), (torch.randn(4, 16),), partitioner=beside)
     assert "DelegateCall" not in _kinds(mlp)
-    assert {why for _, _, why in mlp.delegation.outside} == {
-        "no convolution or pooling: the optimized kernels run these as fast without a "
-        "delegate call"}
+    assert {why for _, _, why in mlp.delegation.outside} == {NO_DENSE_CONVOLUTION}
     torch.manual_seed(0)
     conv = export(ConvNet().eval(), (torch.randn(1, 3, 16, 16),), partitioner=beside)
     assert _kinds(conv) == ["DelegateCall"]
+    x = (torch.randn(1, 8, 8, 8),)
+    lone = export(DepthwiseBetweenKernels().eval(), x, partitioner=beside)
+    assert "DelegateCall" not in _kinds(lone)
+    assert NO_DENSE_CONVOLUTION in {why for _, _, why in lone.delegation.outside}
+    alone = export(DepthwiseBetweenKernels().eval(), x, partitioner=XnnpackPartitioner())
+    assert _kinds(alone).count("DelegateCall") == 2
 
 
 def test_beside_the_optimized_kernels_winograd_convolutions_stay_with_the_kernels():
