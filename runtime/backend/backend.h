@@ -40,7 +40,7 @@ struct BackendInitContext {
   DelegateHandle* previous;
 };
 
-/// One backend: a name the program's Delegate entries use ("xnnpack") and four
+/// One backend: a name the program's Delegate entries use ("xnnpack") and its
 /// functions. A Method calls init() once per DelegateCall at load, execute() each time
 /// the instruction runs and destroy() when it is destroyed.
 struct Backend {
@@ -59,6 +59,11 @@ struct Backend {
   Error (*execute)(DelegateHandle* handle, ArrayRef<EValue*> args);
   /// Optional (nullptr when init() keeps no state): frees what init() created.
   void (*destroy)(DelegateHandle* handle);
+  /// Optional: the backend's own threads stop waiting for its next call and sleep. A
+  /// Method calls it when a kernel is about to split work over the application's threads
+  /// after this delegate ran: a thread of the backend polling for work would take a core
+  /// the kernel's threads need.
+  void (*rest)(DelegateHandle* handle) = nullptr;
 };
 
 namespace gen {

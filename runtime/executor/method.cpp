@@ -188,6 +188,7 @@ Error Method::execute() {
                  error_name(err));
           return err;
         }
+        ctx.set_rest(step.backend->rest, step.handle);
         ++pc;
         break;
       }

@@ -8,6 +8,8 @@
 
 namespace tailor {
 
+struct DelegateHandle;  // runtime/backend/backend.h
+
 /// One task of KernelContext::parallel_for(): `i` is its index, `context` the caller's
 /// data, `scratch` the slice of the thread running it (empty but for what the calling
 /// kernel holds, when the task runs on the calling thread).
@@ -35,6 +37,10 @@ class KernelContext final {
         task(context, i, scratch());
       }
       return;
+    }
+    if (rest_ != nullptr) {  // once, before the first split after a delegate
+      rest_(rest_handle_);
+      rest_ = nullptr;
     }
     Job job{task, context, scratch_};
     parallel_->run(parallel_->impl, count, &run_task, &job);
@@ -80,6 +86,12 @@ class KernelContext final {
   void set_parallel(const Parallel* parallel) { parallel_ = parallel; }
   /// Set by Method::execute(): one slice per thread of the Parallel (at least one).
   void set_scratch(KernelScratch* slices) { scratch_ = slices; }
+  /// Set by Method::execute() after a delegate call (Backend::rest): called before the
+  /// next parallel_for() that splits, so the delegate's threads leave the cores to it.
+  void set_rest(void (*rest)(DelegateHandle*), DelegateHandle* handle) {
+    rest_ = rest;
+    rest_handle_ = handle;
+  }
 
  private:
   struct Job {
@@ -113,6 +125,8 @@ class KernelContext final {
   const Parallel* parallel_ = nullptr;
   KernelScratch* scratch_ = nullptr;
   const void* packed_ = nullptr;
+  void (*rest_)(DelegateHandle*) = nullptr;
+  DelegateHandle* rest_handle_ = nullptr;
   KernelScratch empty_;
 };
 

@@ -107,14 +107,18 @@ MethodPool* new_pool(const BackendOptions& options) {
   return p;
 }
 
-// Sends the pool's workers to sleep now. After a job pthreadpool's workers poll for the
-// next one for a million iterations (tens of milliseconds) unless the job asked them to
-// yield, and XNNPACK asks only with its runtime's last operator, when that one is split at
-// all: polling, they took a core from the kernels that run between delegates (ResNet-18
-// and the ViT on two threads: 20-27 and 26 ms, 17 and 16 ms parked) and from the
-// application between calls. An empty job of one task a thread asks; the workers are
-// still polling when it comes, so it costs no wake-up.
-void park_workers(pthreadpool_t pool) {
+// Backend::rest: sends the pool's workers to sleep now. After a job pthreadpool's workers
+// poll for the next one for a million iterations (tens of milliseconds; XNNPACK's yield
+// flag acts only after a runtime's last operator, and only when that one is split), so
+// after a delegate they took a core from the optimized kernels splitting their work next
+// (ResNet-18 and the ViT on two threads: 20-27 and 26 ms, 17 and 16 ms rested). An empty
+// job of one task a thread asks them to yield; they are still polling when it comes, so it
+// wakes no one. Not after every call: a method of small delegates between serial kernels
+// would wake them again for each (gpt_tiny beside the portable kernels, T=1, two threads:
+// 0.02 -> 0.1 ms).
+void rest(DelegateHandle* h) {
+  if (h->pool == nullptr) return;
+  pthreadpool_t pool = h->pool->pool;
   pthreadpool_parallelize_1d(pool, [](void*, size_t) {}, nullptr,
                              pthreadpool_get_threads_count(pool),
                              PTHREADPOOL_FLAG_YIELD_WORKERS);
@@ -216,7 +220,6 @@ Error execute(DelegateHandle* h, ArrayRef<EValue*> args) {
   }
   xnn_status s = xnn_setup_runtime(runtime, h->externals.size(), h->externals.data());
   if (s == xnn_status_success) s = xnn_invoke_runtime(runtime);
-  if (h->pool != nullptr) park_workers(h->pool->pool);
   TL_CHECK_OR_RETURN_ERROR(s == xnn_status_success, DelegateInvalidCompatibility,
                            "%s: XNNPACK failed to run a delegate (status %d)", h->where,
                            static_cast<int>(s));
@@ -233,6 +236,6 @@ Error execute(DelegateHandle* h, ArrayRef<EValue*> args) {
 
 }  // namespace
 
-const Backend kBackend = {"xnnpack", &is_available, &init, &execute, &destroy};
+const Backend kBackend = {"xnnpack", &is_available, &init, &execute, &destroy, &rest};
 
 }  // namespace tailor::xnnpack
