@@ -8,5 +8,6 @@ __all__ = ["XnnpackPartitioner", "make_partitioner"]
 
 def make_partitioner(kernel_libraries: tuple = ()) -> XnnpackPartitioner:
     """The partitioner for a runtime with `kernel_libraries` (backend.yaml names it):
-    beside the optimized kernels only convolutions and pooling are worth a delegate."""
+    beside the optimized kernels only groups with a dense convolution, a transposed one or
+    an average pooling are worth a delegate (policy.py)."""
     return XnnpackPartitioner(beside_optimized="optimized" in kernel_libraries)

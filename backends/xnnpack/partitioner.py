@@ -24,7 +24,8 @@ resizing are in pad_resize.py, PReLU (where(x > 0, x, w * x)) in prelu.py.
     print(program.delegation.format())
 
 Beside the optimized kernels (XnnpackPartitioner(beside_optimized=True)) only groups
-holding a dense convolution are delegated (policy.py), and 3x3 stride-1 convolutions the
+holding a dense or transposed convolution or an average pooling are delegated
+(policy.py), and 3x3 stride-1 convolutions the
 optimized kernels run by Winograd (2.25x fewer multiply-adds) stay with them. ResNet-18
 at 224x224, one thread: all on XNNPACK 34.8 ms, all on the optimized kernels 32.2 ms,
 split this way 28.8 ms (bench/versus_onnxruntime.py has the GPT's rows).
@@ -41,7 +42,7 @@ class XnnpackPartitioner(Partitioner):
 
     def __init__(self, beside_optimized: bool = False):
         """`beside_optimized`: the runtime also has the optimized kernels (its target lists
-        them), so only groups with a dense convolution are worth a delegate."""
+        them), so only some groups are worth a delegate (policy.worth)."""
         self._layouts = None
         self.beside_optimized = beside_optimized
 

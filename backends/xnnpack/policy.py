@@ -2,19 +2,21 @@
 
 Beside the portable kernels alone every group XNNPACK can run is delegated. Beside the
 optimized kernels (a target whose kernel_libraries list `optimized`) a group becomes a
-delegate only if it holds a dense convolution (more than one input channel a group):
-there XNNPACK's NHWC kernels beat the optimized im2col ones, while on linear layers,
-softmax, elementwise arithmetic, pooling and depthwise convolutions they are no faster
-than the optimized kernels, and each delegate call adds its setup and the layout copies
-at its edges (an int8 MobileNetV2, whose float depthwise layers sat between quantized
-convolutions as 18 delegates of their own, ran 1.7x slower than on the kernels). The
-exception: 3x3 stride-1 convolutions the
+delegate only if it holds a dense convolution (more than one input channel a group), a
+transposed one or an average pooling: there XNNPACK's NHWC kernels beat the optimized
+ones (im2col; portable's loops), while on linear layers, softmax, elementwise arithmetic,
+max pooling, means and depthwise convolutions they are no faster than the optimized
+kernels, and each delegate call adds its setup and the layout copies at its edges (an
+int8 MobileNetV2, whose float depthwise layers sat between quantized convolutions as 18
+delegates of their own, ran 1.7x slower than on the kernels). The exception: 3x3
+stride-1 convolutions the
 optimized kernels run by Winograd stay with them (winograd_fits(); the kernel's own rule
 is winograd_fits() in kernels/optimized/util/conv_winograd.h, and
 tests/backends/test_xnnpack_parity.py compares the two over a grid of shapes).
 """
 
-from backends.xnnpack.support import CONV, RESHAPE, SQUEEZE, conv_ints
+from backends.xnnpack.support import (ADAPTIVE_AVG_POOL, AVG_POOL, CONV, RESHAPE, SQUEEZE,
+                                      conv_ints)
 from exporter.delegation import LoweredMethod
 
 # The constants of winograd_fits() in kernels/optimized/util/conv_winograd.h, for filters
@@ -83,11 +85,15 @@ def refuse(m: LoweredMethod, i: int, beside_optimized: bool):
     return None
 
 
-def dense_convolution(m: LoweredMethod, i: int) -> bool:
-    """Whether call `i` is a convolution of more than one input channel a group, where
-    XNNPACK beats the optimized kernels: a delegate beside them needs one."""
+def wins_beside_optimized(m: LoweredMethod, i: int) -> bool:
+    """Whether XNNPACK runs call `i` faster than the optimized kernels (a delegate beside
+    them needs one such call): a dense convolution (more than one input channel a group:
+    a transposed one's weight is [in, out / groups, ...]) or a transposed one, which the
+    optimized kernels leave to portable's loops, and average pooling, which they lack."""
     call = m.calls[i]
-    return call.op == CONV and m.tensor(call.args[1]).sizes[1] > 1
+    if call.op == CONV:
+        return bool(m.literal(call.args[6])) or m.tensor(call.args[1]).sizes[1] > 1
+    return call.op in (AVG_POOL, ADAPTIVE_AVG_POOL)
 
 
 def worth(m: LoweredMethod, calls: list, beside_optimized: bool):
@@ -95,7 +101,7 @@ def worth(m: LoweredMethod, calls: list, beside_optimized: bool):
     if all(m.calls[i].op in RESHAPE or m.calls[i].op in SQUEEZE
            or m.calls[i].op == "aten::clone.out" for i in calls):
         return "only reshapes and copies: not worth a delegate call"
-    if beside_optimized and not any(dense_convolution(m, i) for i in calls):
-        return ("no dense convolution: the optimized kernels run these as fast without a "
-                "delegate call and its layout copies")
+    if beside_optimized and not any(wins_beside_optimized(m, i) for i in calls):
+        return ("no dense convolution or average pooling: the optimized kernels run these "
+                "as fast without a delegate call and its layout copies")
     return None

@@ -42,7 +42,7 @@ struct BackendInitContext {
 
 /// One backend: a name the program's Delegate entries use ("xnnpack") and its
 /// functions. A Method calls init() once per DelegateCall at load, execute() each time
-/// the instruction runs and destroy() when it is destroyed.
+/// the instruction runs, rest() as it says and destroy() when it is destroyed.
 struct Backend {
   const char* name;
   /// True when the backend can run on this machine (e.g. the CPU has the instructions
@@ -60,9 +60,10 @@ struct Backend {
   /// Optional (nullptr when init() keeps no state): frees what init() created.
   void (*destroy)(DelegateHandle* handle);
   /// Optional: the backend's own threads stop waiting for its next call and sleep. A
-  /// Method calls it when a kernel is about to split work over the application's threads
-  /// after this delegate ran: a thread of the backend polling for work would take a core
-  /// the kernel's threads need.
+  /// Method calls it, with the handle of the last delegate it ran, when a kernel is about
+  /// to split work over the application's threads after that delegate (in the same run or
+  /// the next): a thread of the backend polling for work would take a core the kernel's
+  /// threads need.
   void (*rest)(DelegateHandle* handle) = nullptr;
 };
 

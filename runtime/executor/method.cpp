@@ -55,6 +55,8 @@ Method& Method::operator=(Method&& other) {
   prepacked_bytes_ = other.prepacked_bytes_;
   seed_ = other.seed_;
   runs_ = other.runs_;
+  rest_ = other.rest_;
+  rest_handle_ = other.rest_handle_;
   // The moved-from method keeps nothing to destroy.
   other.steps_ = nullptr;
   other.num_steps_ = 0;
@@ -163,6 +165,7 @@ Error Method::execute() {
   ctx.set_parallel(parallel_);
   ctx.set_scratch(scratch_);
   ctx.set_random_run(seed_, runs_++);
+  ctx.set_rest(rest_, rest_handle_);
   size_t pc = 0;  // load checked every index and kind: the loop below only dispatches
   TL_TRACE_BEGIN_EXECUTE(tracer_, name_);
   while (pc < num_steps_) {
@@ -188,7 +191,7 @@ Error Method::execute() {
                  error_name(err));
           return err;
         }
-        ctx.set_rest(step.backend->rest, step.handle);
+        if (step.backend->rest != nullptr) ctx.set_rest(step.backend->rest, step.handle);
         ++pc;
         break;
       }
@@ -205,6 +208,8 @@ Error Method::execute() {
         break;
     }
   }
+  rest_ = ctx.pending_rest();
+  rest_handle_ = ctx.pending_rest_handle();
   return TL_TRACED_END(tracer_, Error::Ok);
 }
 

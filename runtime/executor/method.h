@@ -120,6 +120,10 @@ class Method final {
   size_t prepacked_bytes_ = 0;
   uint64_t seed_ = 0;
   uint64_t runs_ = 0;  // execute() calls since the seed was set
+  // The Backend::rest the last run left for its next split (the run ended with a
+  // delegate): the next run's first split makes it.
+  void (*rest_)(DelegateHandle*) = nullptr;
+  DelegateHandle* rest_handle_ = nullptr;
 
 #if TL_TRACE
  public:

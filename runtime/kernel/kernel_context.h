@@ -92,6 +92,9 @@ class KernelContext final {
     rest_ = rest;
     rest_handle_ = handle;
   }
+  /// The rest no split has made yet (nullptr: none), which Method keeps for its next run.
+  void (*pending_rest() const)(DelegateHandle*) { return rest_; }
+  DelegateHandle* pending_rest_handle() const { return rest_handle_; }
 
  private:
   struct Job {

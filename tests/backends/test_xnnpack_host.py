@@ -19,7 +19,7 @@ from tests.conftest import REPO, passed_check, run_scons
 BUILD = build_layout.tree("test-backends")
 # Beside the portable kernels alone, XNNPACK takes every group it can run: the MLP whole
 # and gpt_tiny's linear layers (beside the optimized kernels, the target's default, only
-# groups with a dense convolution: tests/backends/test_xnnpack_partition.py).
+# groups with a dense convolution or an average pooling: test_xnnpack_partition.py).
 OUT = os.path.join(REPO, build_layout.output_dir(["mlp", "gpt_tiny"], build_dir=BUILD,
                                                  target="host-xnnpack",
                                                  libraries=["portable", "prim"]))

@@ -286,8 +286,8 @@ def test_a_conv_net_is_one_delegate_with_repacked_weights_stored_once():
     assert layouts[0] == "ChannelsLast" and layouts[len(args) - 1] == "Plain"
 
 
-NO_DENSE_CONVOLUTION = ("no dense convolution: the optimized kernels run these as fast "
-                        "without a delegate call and its layout copies")
+NO_DENSE_CONVOLUTION = ("no dense convolution or average pooling: the optimized kernels run "
+                        "these as fast without a delegate call and its layout copies")
 
 
 class DepthwiseBetweenKernels(torch.nn.Module):
@@ -323,6 +323,20 @@ def test_beside_the_optimized_kernels_only_groups_with_a_dense_convolution_deleg
     assert NO_DENSE_CONVOLUTION in {why for _, _, why in lone.delegation.outside}
     alone = export(DepthwiseBetweenKernels().eval(), x, partitioner=XnnpackPartitioner())
     assert _kinds(alone).count("DelegateCall") == 2
+
+
+@pytest.mark.parametrize("layer", [
+    torch.nn.ConvTranspose2d(8, 1, 2, stride=2),    # one input channel a group in its weight
+    torch.nn.AvgPool2d(2),
+])
+def test_beside_the_optimized_kernels_lone_transposed_convolutions_and_average_pools_delegate(
+        layer):
+    """What the optimized kernels leave to portable's loops or lack, XNNPACK takes even
+    alone between kernels: a transposed convolution, an average pooling."""
+    module = torch.nn.Sequential(torch.nn.GELU(), layer, torch.nn.GELU()).eval()
+    program = export(module, (torch.randn(1, 8, 8, 8),),
+                     partitioner=XnnpackPartitioner(beside_optimized=True))
+    assert _kinds(program).count("DelegateCall") == 1
 
 
 def test_beside_the_optimized_kernels_winograd_convolutions_stay_with_the_kernels():

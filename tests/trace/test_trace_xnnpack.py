@@ -14,7 +14,7 @@ from tests.conftest import REPO, run_scons
 
 BUILD = build_layout.tree("test-trace")
 # Beside the portable kernels, so that XNNPACK takes mlp_ln's linear layers (beside the
-# optimized ones it takes only groups with a dense convolution).
+# optimized ones it takes only groups with a dense convolution or an average pooling).
 OUT = os.path.join(REPO, build_layout.output_dir(["mlp_ln"], build_dir=BUILD, target="host-xnnpack",
                                                  trace=True, libraries=["portable", "prim"]))
 PROGRAM = build_layout.program(OUT, "mlp_ln")

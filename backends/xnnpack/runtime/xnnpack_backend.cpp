@@ -108,14 +108,14 @@ MethodPool* new_pool(const BackendOptions& options) {
 }
 
 // Backend::rest: sends the pool's workers to sleep now. After a job pthreadpool's workers
-// poll for the next one for a million iterations (tens of milliseconds; XNNPACK's yield
-// flag acts only after a runtime's last operator, and only when that one is split), so
-// after a delegate they took a core from the optimized kernels splitting their work next
+// poll for the next one for a million iterations (tens of milliseconds), so after a
+// delegate they took a core from the optimized kernels splitting their work next
 // (ResNet-18 and the ViT on two threads: 20-27 and 26 ms, 17 and 16 ms rested). An empty
-// job of one task a thread asks them to yield; they are still polling when it comes, so it
-// wakes no one. Not after every call: a method of small delegates between serial kernels
-// would wake them again for each (gpt_tiny beside the portable kernels, T=1, two threads:
-// 0.02 -> 0.1 ms).
+// job of one task a thread asks them to yield; right after a delegate they are still
+// polling, so it wakes no one (later it wakes them, once). Not after every call, nor by
+// XNN_FLAG_YIELD_WORKERS (runtimes are made without it: it yields after a runtime's last
+// operator): a method of small delegates between serial kernels would wake them again for
+// each (gpt_tiny beside the portable kernels, T=1, two threads: 0.02 -> 0.1 ms).
 void rest(DelegateHandle* h) {
   if (h->pool == nullptr) return;
   pthreadpool_t pool = h->pool->pool;

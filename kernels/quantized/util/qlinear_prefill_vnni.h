@@ -151,10 +151,10 @@ inline void prefill_int8_vnni(const int8_t* x, int64_t ldx, int64_t rows, const 
 
 #undef TL_QLINEAR_VNNI512
 
-// The weight-only prefill is AVX2's: a pair's 16 outputs are one zmm, so a row's
-// product is one multiply-add per broadcast input, where AVX2's two ymm halves share it;
-// the float GEMM's own rows (float_int8_avx512, converting the weights again for every few
-// rows) took 2.1x fp32's time at T=64.
+// The weight-only prefill is AVX2's (a pair's weights converted to floats once per 256
+// inputs, then every row against them): without one, float_int8_avx512 converted them
+// again for every few rows, 2.1x fp32's time at T=64 (now 1.11x). A zmm version would do
+// one multiply-add per broadcast input where AVX2's two ymm halves do two.
 inline constexpr QLinearKernels kQLinearVnni = {
     "avx512vnni",      quantize_row_avx2, dynamic_int8_vnni, dynamic_int4_vnni,
     float_int8_avx512, decode_int4_vnni,  decode_int8_vnni,  unpack_int4_avx2,
