@@ -153,7 +153,8 @@ def test_delegate_threads_rest_when_kernels_split_after_them(program):
 @pytest.mark.slow  # a sanitized library of its own: minutes (.ci/run runs the tier)
 def test_no_data_race_under_thread_sanitizer(program, tmp_path):
     out = _build(program, "sanitize=thread")
-    env = dict(os.environ, TSAN_OPTIONS="halt_on_error=1:exitcode=66")
+    env = dict(os.environ, TSAN_OPTIONS="halt_on_error=1:exitcode=66:suppressions="
+               + os.path.join(HERE, "tsan.supp"))
     proc = _run(out, program, tmp_path, ["-fsanitize=thread", "-g"], env)
     report = proc.stdout + proc.stderr
     assert "ThreadSanitizer" not in report, report
