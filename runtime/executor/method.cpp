@@ -56,7 +56,6 @@ Method& Method::operator=(Method&& other) {
   seed_ = other.seed_;
   runs_ = other.runs_;
   rest_ = other.rest_;
-  rest_handle_ = other.rest_handle_;
   // The moved-from method keeps nothing to destroy.
   other.steps_ = nullptr;
   other.num_steps_ = 0;
@@ -165,7 +164,7 @@ Error Method::execute() {
   ctx.set_parallel(parallel_);
   ctx.set_scratch(scratch_);
   ctx.set_random_run(seed_, runs_++);
-  ctx.set_rest(rest_, rest_handle_);
+  ctx.set_rest(rest_);
   size_t pc = 0;  // load checked every index and kind: the loop below only dispatches
   TL_TRACE_BEGIN_EXECUTE(tracer_, name_);
   while (pc < num_steps_) {
@@ -191,7 +190,7 @@ Error Method::execute() {
                  error_name(err));
           return err;
         }
-        if (step.backend->rest != nullptr) ctx.set_rest(step.backend->rest, step.handle);
+        if (step.backend->rest != nullptr) ctx.set_rest({step.backend->rest, step.handle});
         ++pc;
         break;
       }
@@ -209,7 +208,6 @@ Error Method::execute() {
     }
   }
   rest_ = ctx.pending_rest();
-  rest_handle_ = ctx.pending_rest_handle();
   return TL_TRACED_END(tracer_, Error::Ok);
 }
 

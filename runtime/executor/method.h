@@ -11,6 +11,7 @@
 #include "runtime/core/scalar_type.h"
 #include "runtime/executor/memory_manager.h"
 #include "runtime/executor/program.h"
+#include "runtime/kernel/kernel_context.h"
 #include "runtime/kernel/kernel_scratch.h"
 #include "runtime/kernel/parallel.h"
 
@@ -122,8 +123,7 @@ class Method final {
   uint64_t runs_ = 0;  // execute() calls since the seed was set
   // The Backend::rest the last run left for its next split (the run ended with a
   // delegate): the next run's first split makes it.
-  void (*rest_)(DelegateHandle*) = nullptr;
-  DelegateHandle* rest_handle_ = nullptr;
+  DelegateRest rest_;
 
 #if TL_TRACE
  public:

@@ -10,6 +10,12 @@ namespace tailor {
 
 struct DelegateHandle;  // runtime/backend/backend.h
 
+/// A delegate whose backend's threads are to rest (Backend::rest) before the next split.
+struct DelegateRest {
+  void (*rest)(DelegateHandle*) = nullptr;  // nullptr: none pending
+  DelegateHandle* handle = nullptr;
+};
+
 /// One task of KernelContext::parallel_for(): `i` is its index, `context` the caller's
 /// data, `scratch` the slice of the thread running it (empty but for what the calling
 /// kernel holds, when the task runs on the calling thread).
@@ -38,9 +44,9 @@ class KernelContext final {
       }
       return;
     }
-    if (rest_ != nullptr) {  // once, before the first split after a delegate
-      rest_(rest_handle_);
-      rest_ = nullptr;
+    if (rest_.rest != nullptr) {  // once, before the first split after a delegate
+      rest_.rest(rest_.handle);
+      rest_ = DelegateRest{};
     }
     Job job{task, context, scratch_};
     parallel_->run(parallel_->impl, count, &run_task, &job);
@@ -88,13 +94,9 @@ class KernelContext final {
   void set_scratch(KernelScratch* slices) { scratch_ = slices; }
   /// Set by Method::execute() after a delegate call (Backend::rest): called before the
   /// next parallel_for() that splits, so the delegate's threads leave the cores to it.
-  void set_rest(void (*rest)(DelegateHandle*), DelegateHandle* handle) {
-    rest_ = rest;
-    rest_handle_ = handle;
-  }
-  /// The rest no split has made yet (nullptr: none), which Method keeps for its next run.
-  void (*pending_rest() const)(DelegateHandle*) { return rest_; }
-  DelegateHandle* pending_rest_handle() const { return rest_handle_; }
+  void set_rest(DelegateRest rest) { rest_ = rest; }
+  /// The rest no split has made yet, which Method keeps for its next run.
+  DelegateRest pending_rest() const { return rest_; }
 
  private:
   struct Job {
@@ -128,8 +130,7 @@ class KernelContext final {
   const Parallel* parallel_ = nullptr;
   KernelScratch* scratch_ = nullptr;
   const void* packed_ = nullptr;
-  void (*rest_)(DelegateHandle*) = nullptr;
-  DelegateHandle* rest_handle_ = nullptr;
+  DelegateRest rest_;
   KernelScratch empty_;
 };
 

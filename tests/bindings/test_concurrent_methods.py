@@ -1,10 +1,10 @@
 """Methods of one program used from several threads at once through the C API, as
 c_api/tailor.h allows: a program with a method XNNPACK runs whole, one with no delegate
 (its GEMMs split over 2 kernel threads) and one with two delegates around a kernel and a
-GEMM after them,
-built with lib=shared for host-xnnpack; tests/bindings/concurrent_methods.cpp loads and
-runs them on 4 threads, 2 kernel threads each, against a single-threaded run of each,
-which the test compares with torch eager; a method's delegates share one thread pool.
+GEMM after them, built with lib=shared for host-xnnpack;
+tests/bindings/concurrent_methods.cpp loads and runs them on 4 threads, 2 kernel threads
+each, against a single-threaded run of each, which the test compares with torch eager; a
+method's delegates share one thread pool.
 Again under ThreadSanitizer (sanitize=thread), and the runner of that build on 2 threads:
 no report."""
 
