@@ -82,9 +82,10 @@ def test_each_constant_weight_is_packed_once_at_load(built):
     want = np.load(os.path.join(folder, "want.npy"))
     packed, out = _run(host, folder, "--repeat", "5")
     # Two copies, however many runs: the linear weight (10240 x 100: 7 strips of 16, each
-    # 10240 deep) and the convolution's 40 x 32 filters as 16 transformed taps each.
+    # 10240 deep) and the convolution's 40 x 32 filters as 16 transformed taps each, for
+    # 64 tiles streamed (conv_winograd.h): each tap's 32 x 40 as 3 strips of 16.
     linear = HEADER + 10240 * 112 * FLOAT
-    winograd = HEADER + 16 * 40 * 32 * FLOAT
+    winograd = HEADER + 16 * 32 * 48 * FLOAT
     assert packed["prepacked_weights"] == 2
     assert packed["prepacked_bytes"] == linear + winograd
     np.testing.assert_array_equal(out, want)
@@ -103,10 +104,12 @@ def test_method_memory_reserves_the_packed_copies(built):
                            env=dict(os.environ, TL_CPU_LEVEL=level))
         return int(re.search(r"plans (\d+) bytes of memory", r.stderr)[1])
 
-    # The copies follow the CPU's strips: AVX2's 16 columns pad 100 to 112, the baseline's
-    # 8 to 104; the method plans exactly the difference.
+    # The copies follow the CPU's strips: AVX2's 16 columns pad the linear layer's 100 to
+    # 112 and the streamed filters' 40 to 48, the baseline's 8 to 104 and 40; the method
+    # plans exactly the difference.
     if _avx2():
-        assert planned("avx2") - planned("baseline") == 10240 * (112 - 104) * FLOAT
+        assert planned("avx2") - planned("baseline") == (10240 * (112 - 104) +
+                                                         16 * 32 * (48 - 40)) * FLOAT
 
 
 def _symbols(binary):

@@ -31,7 +31,9 @@ CASES = [
     OpCase("max_pool2d_with_indices.default", ("Float",), [((2, 16, 57, 57),)],
            args=([3, 3], [2, 2], [1, 1]), name="threads"),
     # Stride 2 (im2col by column blocks, with a bias), a 7x7 over 3 channels, and a 3x3
-    # stride 1 of 32 channels (Winograd: its transforms split by channels).
+    # stride 1 of 32 channels (Winograd: its transforms split by channels) and of 64 on a
+    # 7x7 output (16 tiles: its filters streamed, the 16 products and their transposes
+    # over the threads).
     OpCase(*_CONV, [((1, 8, 64, 64), Constant((16, 8, 3, 3)), Constant((16,)), Arg([2, 2]),
                      Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1))],
            domain="small", name="threads_im2col"),
@@ -39,6 +41,8 @@ CASES = [
                      Arg([3, 3]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1))],
            domain="small", name="threads_7x7"),
     OpCase(*_CONV, [((1, 32, 18, 18), Constant((32, 32, 3, 3)), Constant((32,)), Arg([1, 1]),
+                     Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
+                    ((1, 64, 7, 7), Constant((96, 64, 3, 3)), Constant((96,)), Arg([1, 1]),
                      Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1))],
            domain="small", name="threads_winograd"),
     # Depthwise planes in chunks over the threads: 7x7 planes of 5x5 windows (each one

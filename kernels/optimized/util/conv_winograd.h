@@ -48,7 +48,35 @@ struct WinogradPlan {
   int64_t v_step = 0, m_step = 0;    // floats from V[xi] to V[xi + 1], M[xi] to M[xi + 1]
   int64_t channel_block = 0;         // output channels per U block
   int64_t row_ld = 0;                // row stride of the split input rows
+  bool streamed = false;             // products by winograd_streamed() (packed U only)
 };
+
+// Tiles at most for which the packed filters are streamed (winograd_streamed()): a
+// filter then serves few products, so the GEMM is bound by reading U, not by its
+// multiply-adds.
+inline constexpr int64_t kWinogradStreamMaxTiles = 64;
+
+// The plan of winograd_streamed() for `s` (one band of every tile, its V and M sharing
+// one buffer), when its scratch fits.
+inline bool winograd_streamed_plan(const tailor::native::ConvShape& s, WinogradPlan* plan) {
+  WinogradPlan& p = *plan;
+  const int64_t tiles = p.tiles_h * p.tiles_w;
+  if (tiles > kWinogradStreamMaxTiles) return false;
+  const int64_t cin = s.in_channels, cout = s.out_channels;
+  const int64_t wide = cin > cout ? cin : cout;
+  const int64_t ld = (tiles + kWinogradSlack - 1) / kWinogradSlack * kWinogradSlack +
+                     kWinogradSlack;
+  const int64_t step = wide * ld + kWinogradSlack;  // a line past whole rows, as below
+  const int64_t floats = 16 * step + 16 * tiles * (cin + cout) +
+                         (2 * p.tiles_h + 2) * 2 * p.row_ld;
+  if (floats > kWinogradFloats) return false;
+  p.band = p.tiles_h;
+  p.ld = ld;
+  p.v_step = p.m_step = step;
+  p.channel_block = cout;
+  p.streamed = true;
+  return true;
+}
 
 /// `packed_u`: the filters were transformed at load (winograd_packed_u()), so no U block
 /// takes scratch.
@@ -58,6 +86,7 @@ inline WinogradPlan winograd_plan(const tailor::native::ConvShape& s, bool packe
   p.tiles_w = (s.out_w + 1) / 2;
   p.channel_block = gemm_min(s.out_channels, kWinogradChannelBlock);
   p.row_ld = p.tiles_w + 1 + kWinogradSlack;
+  if (packed_u && winograd_streamed_plan(s, &p)) return p;
   const int64_t cin = s.in_channels;
   for (int64_t band = gemm_min(p.tiles_h, kWinogradMaxTiles / p.tiles_w); band >= 1; --band) {
     // Whole strips of the GEMM (its row_slack), then a vector's slack for the transforms.
@@ -316,31 +345,78 @@ struct WinogradOutput {
 };
 
 // Every filter transformed once at method load (runtime/kernel/prepack.h): a header
-// naming the weights and their shape, then U for all output channels as
-// WinogradFilters writes a block of them, [out][16][in]. The transform otherwise runs on
-// every call (for every band when the outputs take several blocks).
+// naming the weights, their shape and the layout, then U for all output channels. Most
+// shapes take it as WinogradFilters writes a block of them, [out][16][in]; a streamed
+// plan (winograd_streamed()) takes U[xi] transposed, [in][out], as the GEMM's packed b
+// (util/gemm_prepack.h: depth blocks of strips `nr` wide) for each xi in turn. The
+// transform otherwise runs on every call (for every band when the outputs take several
+// blocks).
 struct WinogradPackedU {
   uint32_t magic;
   int64_t in_channels;
   int64_t out_channels;
+  int64_t nr;  // the strips' width of a streamed layout; 0: [out][16][in]
   const float* source;
 };
 inline constexpr uint32_t kWinogradPackedUMagic = 0x55474e57;  // "WNGU"
 inline constexpr size_t kWinogradPackedUHeader = kPrepackAlignment;
 static_assert(sizeof(WinogradPackedU) <= kWinogradPackedUHeader, "the header fits its line");
 
+// The strips' width of the packed layout of `s`: 0 unless its plan is streamed.
+inline int64_t winograd_packed_nr(const tailor::native::ConvShape& s) {
+  return winograd_plan(s, true).streamed ? gemm_micro_kernels(cpu_level()).nr : 0;
+}
+
 /// Bytes of the transformed filters of `s` (a 3x3 weight [out][in][3][3]).
 inline size_t winograd_packed_u_bytes(const tailor::native::ConvShape& s) {
-  return kWinogradPackedUHeader +
-         static_cast<size_t>(16 * s.out_channels * s.in_channels) * sizeof(float);
+  const int64_t nr = winograd_packed_nr(s);
+  const int64_t width = nr > 0 ? gemm_packed_width(s.out_channels, nr) : s.out_channels;
+  return kWinogradPackedUHeader + static_cast<size_t>(16 * width * s.in_channels) * sizeof(float);
+}
+
+// u[xi] = (G g G^T)[xi] of one filter, in WinogradFilters' order of operations (the same
+// floats either layout).
+inline void winograd_filter(const float* g, float* u) {
+  float p[4][3];
+  for (int j = 0; j < 3; ++j) {
+    const float outer = g[j] + g[6 + j];
+    p[0][j] = g[j];
+    p[1][j] = 0.5f * (outer + g[3 + j]);
+    p[2][j] = 0.5f * (outer - g[3 + j]);
+    p[3][j] = g[6 + j];
+  }
+  for (int i = 0; i < 4; ++i) {
+    const float outer = p[i][0] + p[i][2];
+    u[4 * i + 0] = p[i][0];
+    u[4 * i + 1] = 0.5f * (outer + p[i][1]);
+    u[4 * i + 2] = 0.5f * (outer - p[i][1]);
+    u[4 * i + 3] = p[i][2];
+  }
 }
 
 inline void winograd_pack_u(const tailor::native::ConvShape& s, const float* weight,
                             void* packed) {
-  WinogradPackedU header{kWinogradPackedUMagic, s.in_channels, s.out_channels, weight};
+  const int64_t cin = s.in_channels, cout = s.out_channels, nr = winograd_packed_nr(s);
+  WinogradPackedU header{kWinogradPackedUMagic, cin, cout, nr, weight};
   __builtin_memcpy(packed, &header, sizeof(header));
   float* u = reinterpret_cast<float*>(static_cast<uint8_t*>(packed) + kWinogradPackedUHeader);
-  vec_run<WinogradFilters>(weight, s.in_channels, int64_t{0}, s.out_channels, u);
+  if (nr == 0) {
+    vec_run<WinogradFilters>(weight, cin, int64_t{0}, cout, u);
+    return;
+  }
+  // U[xi]'s element (ic, o) where gemm_pack_whole_b() would put b's: depth block pc,
+  // strip o / nr, row ic - pc, lane o % nr; the strips' lanes past cout stay zeros.
+  const int64_t width = gemm_packed_width(cout, nr), kc_max = gemm_min(cin, kGemmDepth);
+  __builtin_memset(u, 0, static_cast<size_t>(16 * width * cin) * sizeof(float));
+  for (int64_t o = 0; o < cout; ++o) {
+    for (int64_t ic = 0; ic < cin; ++ic) {
+      float t[16];
+      winograd_filter(weight + (o * cin + ic) * 9, t);
+      const int64_t pc = ic / kc_max * kc_max, kc = gemm_min(cin - pc, kc_max);
+      float* dst = u + pc * width + o / nr * kc * nr + (ic - pc) * nr + o % nr;
+      for (int xi = 0; xi < 16; ++xi) dst[xi * width * cin] = t[xi];
+    }
+  }
 }
 
 /// U of `packed` (KernelContext::packed()) when it holds `weight` transformed for `s`,
@@ -351,11 +427,94 @@ inline const float* winograd_packed_u(const void* packed, const tailor::native::
   WinogradPackedU header;
   __builtin_memcpy(&header, packed, sizeof(header));
   if (header.magic != kWinogradPackedUMagic || header.in_channels != s.in_channels ||
-      header.out_channels != s.out_channels || header.source != weight) {
+      header.out_channels != s.out_channels || header.source != weight ||
+      header.nr != winograd_packed_nr(s)) {
     return nullptr;
   }
   return reinterpret_cast<const float*>(static_cast<const uint8_t*>(packed) +
                                         kWinogradPackedUHeader);
+}
+
+// dst[j * ld_dst + i] = src[i * ld_src + j] for i < rows, j < cols: blocks of W x W by
+// vectors (vec_transpose), the edges one float at a time.
+struct WinogradTranspose {
+  template <int W>
+  TL_VEC_INLINE static void run(const float* src, int64_t ld_src, int64_t rows, int64_t cols,
+                                float* dst, int64_t ld_dst) {
+    const int64_t rows_w = rows / W * W, cols_w = cols / W * W;
+    for (int64_t i0 = 0; i0 < rows_w; i0 += W) {
+      for (int64_t j0 = 0; j0 < cols_w; j0 += W) {
+        VecF<W> v[W];
+        TL_GEMM_UNROLL
+        for (int r = 0; r < W; ++r) vec_load<W>(src + (i0 + r) * ld_src + j0, v[r]);
+        vec_transpose<W>(v);
+        TL_GEMM_UNROLL
+        for (int r = 0; r < W; ++r) vec_store<W>(dst + (j0 + r) * ld_dst + i0, v[r]);
+      }
+    }
+    for (int64_t i = 0; i < rows; ++i) {
+      for (int64_t j = i < rows_w ? cols_w : 0; j < cols; ++j) {
+        dst[j * ld_dst + i] = src[i * ld_src + j];
+      }
+    }
+  }
+};
+
+// A streamed plan's products: with few tiles, each element of U serves few multiply-adds,
+// so reading U bounds the GEMM. Read as the GEMM's a (U[xi] @ V[xi], rows of U far apart
+// and each element broadcast) it ran at a fraction of the multiply-add rate (ResNet-18's
+// 512-channel 7x7 layers, 16 tiles: 2.7 ms); here U[xi] is the packed b, streamed in
+// vector loads, and the products are transposed: MT[xi] = VT[xi] @ U[xi]^T, [tile][out],
+// with V and M transposed around them (a small cost with few tiles).
+inline bool winograd_streamed(KernelContext& ctx, const tailor::native::ConvShape& s,
+                              const WinogradPlan& p, const float* in, const float* packed_u,
+                              const float* bias, float* out) {
+  const int64_t cin = s.in_channels, cout = s.out_channels;
+  const int64_t tiles = p.tiles_h * p.tiles_w, plane = s.out_h * s.out_w;
+  const GemmMicroKernels& uk = gemm_micro_kernels(cpu_level());
+  const int64_t width = gemm_packed_width(cout, uk.nr);
+  ScratchScope scope(ctx.scratch());
+  float* vm = ctx.scratch().allocate<float>(16 * p.v_step);  // V, then M
+  float* vt = ctx.scratch().allocate<float>(16 * tiles * cin);
+  float* mt = ctx.scratch().allocate<float>(16 * tiles * cout);
+  if (vm == nullptr || vt == nullptr || mt == nullptr) return false;
+  const int64_t split_floats = (2 * p.band + 2) * 2 * p.row_ld;
+  bool split_failed = false;
+  for (int64_t n = 0; n < s.batch; ++n) {
+    ctx.parallel_range(cin, tiles * 64, [&](int64_t begin, int64_t end, KernelScratch& mine) {
+      float* split = mine.allocate<float>(split_floats);
+      if (split == nullptr) {
+        __atomic_store_n(&split_failed, true, __ATOMIC_RELAXED);
+        return;
+      }
+      vec_run<WinogradInput>(&s, &p, in + (n * cin + begin) * s.in_h * s.in_w, end - begin,
+                             int64_t{0}, p.tiles_h, split, vm + begin * p.ld);
+    });
+    if (__atomic_load_n(&split_failed, __ATOMIC_RELAXED)) return false;
+    ctx.parallel_range(16, tiles * cin, [&](int64_t begin, int64_t end, KernelScratch&) {
+      for (int64_t xi = begin; xi < end; ++xi) {
+        vec_run<WinogradTranspose>(static_cast<const float*>(vm) + xi * p.v_step, p.ld, cin,
+                                   tiles, vt + xi * tiles * cin, cin);
+      }
+    });
+    GemmArgs g = gemm_args(tiles, cout, cin, vt, packed_u, mt);
+    g.ldb = width;
+    g.packed_b = packed_u;
+    if (!gemm_batch(ctx, uk, g, 16, tiles * cin, width * cin, tiles * cout)) return false;
+    ctx.parallel_range(16, tiles * cout, [&](int64_t begin, int64_t end, KernelScratch&) {
+      for (int64_t xi = begin; xi < end; ++xi) {
+        vec_run<WinogradTranspose>(static_cast<const float*>(mt) + xi * tiles * cout, cout,
+                                   tiles, cout, vm + xi * p.m_step, p.ld);
+      }
+    });
+    ctx.parallel_range(cout, tiles * 64, [&](int64_t begin, int64_t end, KernelScratch&) {
+      vec_run<WinogradOutput>(&s, &p, static_cast<const float*>(vm) + begin * p.ld,
+                              end - begin, int64_t{0}, p.tiles_h,
+                              bias != nullptr ? bias + begin : nullptr,
+                              out + (n * cout + begin) * plane);
+    });
+  }
+  return true;
 }
 
 /// out = convolution of `in` by `weight` (+ bias) for `s`, which winograd_fits(s,
@@ -366,6 +525,7 @@ inline bool conv_winograd_float(KernelContext& ctx, const tailor::native::ConvSh
                                 const float* in, const float* weight, const float* bias,
                                 float* out, const float* packed_u = nullptr) {
   const WinogradPlan p = winograd_plan(s, packed_u != nullptr);
+  if (p.streamed) return winograd_streamed(ctx, s, p, in, packed_u, bias, out);
   const int64_t cin = s.in_channels;
   ScratchScope scope(ctx.scratch());
   float* u = packed_u != nullptr ? nullptr

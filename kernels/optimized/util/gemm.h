@@ -297,6 +297,7 @@ inline bool gemm_job_part(const GemmJob& job, int64_t task, KernelScratch& scrat
   GemmArgs g = job.g;
   g.a += batch * job.a_step;
   g.b += batch * job.b_step;
+  if (g.packed_b != nullptr) g.packed_b += batch * job.b_step;
   g.c += batch * job.c_step;
   if (!job.by_rows) {
     const int64_t j0 = part * job.step;
@@ -315,10 +316,10 @@ inline void gemm_job_task(void* context, int64_t task, KernelScratch& scratch) {
   if (!gemm_job_part(job, task, scratch)) __atomic_store_n(&job.failed, true, __ATOMIC_RELAXED);
 }
 
-/// `count` GEMMs: the i-th is `g` with a, b and c advanced by i times a_step, b_step,
-/// c_step; split over ctx's threads (KernelContext::parallel_for) when there is work
-/// enough: whole GEMMs when there are as many as threads, else ranges of column strips
-/// (or of row tiles, for a narrow c) of each. Each thread takes kGemmScratchBytes of its
+/// `count` GEMMs: the i-th is `g` with a, b (and packed_b) and c advanced by i times
+/// a_step, b_step, c_step; split over ctx's threads (KernelContext::parallel_for) when
+/// there is work enough: whole GEMMs when there are as many as threads, else ranges of
+/// column strips (or of row tiles, for a narrow c) of each. Each thread takes kGemmScratchBytes of its
 /// scratch slice; false when one had less (the kernel fails with MemoryAllocationFailed).
 inline bool gemm_batch(KernelContext& ctx, const GemmMicroKernels& uk, const GemmArgs& g,
                        int64_t count, int64_t a_step, int64_t b_step, int64_t c_step) {
