@@ -8,13 +8,14 @@
 //
 //   M[xi][oc, tile] = U[xi][oc, ic] @ V[xi][ic, tile],   U = G g G^T, V = B^T d B
 //
-// 2.25x fewer multiply-adds than im2col's product, and no patch gather: the transforms
-// read the input and write the output once. Work goes by bands of whole tile rows (their
-// V stays in L2), and within a band by blocks of 64 output channels (their U).
-// Everything lives in the calling thread's scratch (kConvWinogradScratchBytes); a
-// shape whose band of one tile row would not fit goes to im2col instead. The
-// transforms take no multiplies in B and A (only adds), halves in G: on small integer
-// values the result is exact, as im2col's.
+// 2.25x fewer multiply-adds than im2col's product, and no patch gather: the transforms read
+// the input and write the output once. Work goes by bands of whole tile rows (their V stays
+// in L2), and within a band by blocks of 64 output channels (their U). With the filters
+// transformed at load and few tiles, the products are streamed instead
+// (winograd_streamed(): U the GEMM's packed b, one band). Everything lives in the calling
+// thread's scratch (kConvWinogradScratchBytes); a shape whose band of one tile row would
+// not fit goes to im2col instead. The transforms take no multiplies in B and A (only adds),
+// halves in G: on small integer values the result is exact, as im2col's.
 #pragma once
 
 #include "kernels/optimized/util/gemm.h"
@@ -25,7 +26,8 @@
 
 namespace tailor::optimized {
 
-// Floats of scratch a convolution may take for U, V, M and the input rows (4 MB: one
+// Floats of scratch a convolution may take for U, V, M (VT and MT streamed) and the
+// input rows (4 MB: one
 // band holds a 14x14 output of 256 channels, so each filter is transformed once), the
 // GEMM's own on top.
 inline constexpr int64_t kWinogradFloats = 1024 * 1024;
@@ -48,16 +50,14 @@ struct WinogradPlan {
   int64_t v_step = 0, m_step = 0;    // floats from V[xi] to V[xi + 1], M[xi] to M[xi + 1]
   int64_t channel_block = 0;         // output channels per U block
   int64_t row_ld = 0;                // row stride of the split input rows
-  bool streamed = false;             // products by winograd_streamed() (packed U only)
+  bool streamed = false;             // products by winograd_streamed()
 };
 
-// Tiles at most for which the packed filters are streamed (winograd_streamed()): a
-// filter then serves few products, so the GEMM is bound by reading U, not by its
-// multiply-adds.
+// Tiles at most for which filters transformed at load are streamed (winograd_streamed()).
 inline constexpr int64_t kWinogradStreamMaxTiles = 64;
 
 // The plan of winograd_streamed() for `s` (one band of every tile, its V and M sharing
-// one buffer), when its scratch fits.
+// one buffer, VT and MT beside them), when its scratch fits.
 inline bool winograd_streamed_plan(const tailor::native::ConvShape& s, WinogradPlan* plan) {
   WinogradPlan& p = *plan;
   const int64_t tiles = p.tiles_h * p.tiles_w;
@@ -79,14 +79,19 @@ inline bool winograd_streamed_plan(const tailor::native::ConvShape& s, WinogradP
 }
 
 /// `packed_u`: the filters were transformed at load (winograd_packed_u()), so no U block
-/// takes scratch.
-inline WinogradPlan winograd_plan(const tailor::native::ConvShape& s, bool packed_u = false) {
+/// takes scratch; `streamed`: in winograd_streamed()'s layout (band 0 when its plan does
+/// not fit `s`).
+inline WinogradPlan winograd_plan(const tailor::native::ConvShape& s, bool packed_u = false,
+                                  bool streamed = false) {
   WinogradPlan p;
   p.tiles_h = (s.out_h + 1) / 2;
   p.tiles_w = (s.out_w + 1) / 2;
   p.channel_block = gemm_min(s.out_channels, kWinogradChannelBlock);
   p.row_ld = p.tiles_w + 1 + kWinogradSlack;
-  if (packed_u && winograd_streamed_plan(s, &p)) return p;
+  if (streamed) {
+    winograd_streamed_plan(s, &p);
+    return p;
+  }
   const int64_t cin = s.in_channels;
   for (int64_t band = gemm_min(p.tiles_h, kWinogradMaxTiles / p.tiles_w); band >= 1; --band) {
     // Whole strips of the GEMM (its row_slack), then a vector's slack for the transforms.
@@ -362,9 +367,14 @@ inline constexpr uint32_t kWinogradPackedUMagic = 0x55474e57;  // "WNGU"
 inline constexpr size_t kWinogradPackedUHeader = kPrepackAlignment;
 static_assert(sizeof(WinogradPackedU) <= kWinogradPackedUHeader, "the header fits its line");
 
-// The strips' width of the packed layout of `s`: 0 unless its plan is streamed.
+// Whether filters transformed at load for `s` are streamed (winograd_streamed()).
+inline bool winograd_streams(const tailor::native::ConvShape& s) {
+  return winograd_plan(s, true, true).band > 0;
+}
+
+// The strips' width of the layout winograd_pack_u() writes for `s`: 0 unless streamed.
 inline int64_t winograd_packed_nr(const tailor::native::ConvShape& s) {
-  return winograd_plan(s, true).streamed ? gemm_micro_kernels(cpu_level()).nr : 0;
+  return winograd_streams(s) ? gemm_micro_kernels(cpu_level()).nr : 0;
 }
 
 /// Bytes of the transformed filters of `s` (a 3x3 weight [out][in][3][3]).
@@ -404,8 +414,8 @@ inline void winograd_pack_u(const tailor::native::ConvShape& s, const float* wei
     vec_run<WinogradFilters>(weight, cin, int64_t{0}, cout, u);
     return;
   }
-  // U[xi]'s element (ic, o) where gemm_pack_whole_b() would put b's: depth block pc,
-  // strip o / nr, row ic - pc, lane o % nr; the strips' lanes past cout stay zeros.
+  // U[xi][o, ic] where gemm_pack_whole_b() would put b[ic, o] of b = U[xi]^T: depth
+  // block pc, strip o / nr, row ic - pc, lane o % nr; the lanes past cout stay zeros.
   const int64_t width = gemm_packed_width(cout, nr), kc_max = gemm_min(cin, kGemmDepth);
   __builtin_memset(u, 0, static_cast<size_t>(16 * width * cin) * sizeof(float));
   for (int64_t o = 0; o < cout; ++o) {
@@ -420,17 +430,21 @@ inline void winograd_pack_u(const tailor::native::ConvShape& s, const float* wei
 }
 
 /// U of `packed` (KernelContext::packed()) when it holds `weight` transformed for `s`,
-/// else nullptr (the filters are transformed per call).
+/// else nullptr (the filters are transformed per call); `streamed` says its layout. A
+/// copy made for the planned sizes serves a call of other sizes (a dynamic dimension) in
+/// its own layout: [out][16][in] any, a streamed one those it still fits.
 inline const float* winograd_packed_u(const void* packed, const tailor::native::ConvShape& s,
-                                      const float* weight) {
+                                      const float* weight, bool* streamed) {
   if (packed == nullptr) return nullptr;
   WinogradPackedU header;
   __builtin_memcpy(&header, packed, sizeof(header));
   if (header.magic != kWinogradPackedUMagic || header.in_channels != s.in_channels ||
       header.out_channels != s.out_channels || header.source != weight ||
-      header.nr != winograd_packed_nr(s)) {
+      (header.nr != 0 &&
+       (header.nr != gemm_micro_kernels(cpu_level()).nr || !winograd_streams(s)))) {
     return nullptr;
   }
+  *streamed = header.nr != 0;
   return reinterpret_cast<const float*>(static_cast<const uint8_t*>(packed) +
                                         kWinogradPackedUHeader);
 }
@@ -460,12 +474,12 @@ struct WinogradTranspose {
   }
 };
 
-// A streamed plan's products: with few tiles, each element of U serves few multiply-adds,
-// so reading U bounds the GEMM. Read as the GEMM's a (U[xi] @ V[xi], rows of U far apart
-// and each element broadcast) it ran at a fraction of the multiply-add rate (ResNet-18's
-// 512-channel 7x7 layers, 16 tiles: 2.7 ms); here U[xi] is the packed b, streamed in
-// vector loads, and the products are transposed: MT[xi] = VT[xi] @ U[xi]^T, [tile][out],
-// with V and M transposed around them (a small cost with few tiles).
+// A streamed plan's products. With few tiles each element of U serves few multiply-adds,
+// so reading U bounds the GEMM: read as its a (U[xi] @ V[xi], rows of U far apart, each
+// element broadcast) it ran at a fraction of the multiply-add rate (ResNet-18's
+// 512-channel 7x7 layers, 16 tiles: 2.7 ms). Here U[xi]^T is the packed b, read in vector
+// loads, and the products transposed, MT[xi] = VT[xi] @ U[xi]^T ([tile][out]), with V and
+// M transposed around them (a small cost with few tiles).
 inline bool winograd_streamed(KernelContext& ctx, const tailor::native::ConvShape& s,
                               const WinogradPlan& p, const float* in, const float* packed_u,
                               const float* bias, float* out) {
@@ -497,14 +511,18 @@ inline bool winograd_streamed(KernelContext& ctx, const tailor::native::ConvShap
                                    tiles, vt + xi * tiles * cin, cin);
       }
     });
-    GemmArgs g = gemm_args(tiles, cout, cin, vt, packed_u, mt);
-    g.ldb = width;
+    GemmArgs g = gemm_args(tiles, cout, cin, vt, packed_u, mt);  // b unread: packed_b
     g.packed_b = packed_u;
     if (!gemm_batch(ctx, uk, g, 16, tiles * cin, width * cin, tiles * cout)) return false;
     ctx.parallel_range(16, tiles * cout, [&](int64_t begin, int64_t end, KernelScratch&) {
       for (int64_t xi = begin; xi < end; ++xi) {
+        float* m = vm + xi * p.m_step;
         vec_run<WinogradTranspose>(static_cast<const float*>(mt) + xi * tiles * cout, cout,
-                                   tiles, cout, vm + xi * p.m_step, p.ld);
+                                   tiles, cout, m, p.ld);
+        // The output transform's vectors read past a row's tiles: zeros, not stale scratch.
+        for (int64_t o = 0; o < cout; ++o) {
+          __builtin_memset(m + o * p.ld + tiles, 0, (p.ld - tiles) * sizeof(float));
+        }
       }
     });
     ctx.parallel_range(cout, tiles * 64, [&](int64_t begin, int64_t end, KernelScratch&) {
@@ -519,12 +537,14 @@ inline bool winograd_streamed(KernelContext& ctx, const tailor::native::ConvShap
 
 /// out = convolution of `in` by `weight` (+ bias) for `s`, which winograd_fits(s,
 /// packed_u != nullptr), all contiguous NCHW floats, the GEMMs over ctx's threads; with
-/// `packed_u` (winograd_packed_u()) its filters are not transformed again. False when the
-/// calling thread's scratch has less than kConvWinogradScratchBytes.
+/// `packed_u` (winograd_packed_u(), in the layout `streamed` says) its filters are not
+/// transformed again. False when the calling thread's scratch has less than
+/// kConvWinogradScratchBytes.
 inline bool conv_winograd_float(KernelContext& ctx, const tailor::native::ConvShape& s,
                                 const float* in, const float* weight, const float* bias,
-                                float* out, const float* packed_u = nullptr) {
-  const WinogradPlan p = winograd_plan(s, packed_u != nullptr);
+                                float* out, const float* packed_u = nullptr,
+                                bool streamed = false) {
+  const WinogradPlan p = winograd_plan(s, packed_u != nullptr, streamed);
   if (p.streamed) return winograd_streamed(ctx, s, p, in, packed_u, bias, out);
   const int64_t cin = s.in_channels;
   ScratchScope scope(ctx.scratch());

@@ -316,10 +316,11 @@ inline void gemm_job_task(void* context, int64_t task, KernelScratch& scratch) {
   if (!gemm_job_part(job, task, scratch)) __atomic_store_n(&job.failed, true, __ATOMIC_RELAXED);
 }
 
-/// `count` GEMMs: the i-th is `g` with a, b (and packed_b) and c advanced by i times
-/// a_step, b_step, c_step; split over ctx's threads (KernelContext::parallel_for) when
-/// there is work enough: whole GEMMs when there are as many as threads, else ranges of
-/// column strips (or of row tiles, for a narrow c) of each. Each thread takes kGemmScratchBytes of its
+/// `count` GEMMs: the i-th is `g` with a, b (or packed_b: b_step counts its floats) and c
+/// advanced by i times a_step, b_step, c_step; split over ctx's threads
+/// (KernelContext::parallel_for) when there is work enough: whole GEMMs when there are as
+/// many as threads, else ranges of column strips (or of row tiles, for a narrow c) of
+/// each. Each thread takes kGemmScratchBytes of its
 /// scratch slice; false when one had less (the kernel fails with MemoryAllocationFailed).
 inline bool gemm_batch(KernelContext& ctx, const GemmMicroKernels& uk, const GemmArgs& g,
                        int64_t count, int64_t a_step, int64_t b_step, int64_t c_step) {
