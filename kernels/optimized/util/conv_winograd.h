@@ -450,11 +450,12 @@ inline const float* winograd_packed_u(const void* packed, const tailor::native::
 }
 
 // dst[j * ld_dst + i] = src[i * ld_src + j] for i < rows, j < cols: blocks of W x W by
-// vectors (vec_transpose), the edges one float at a time.
+// vectors (vec_transpose), the edges one float at a time; then zeros for rows <= i <
+// width in each row of dst.
 struct WinogradTranspose {
   template <int W>
   TL_VEC_INLINE static void run(const float* src, int64_t ld_src, int64_t rows, int64_t cols,
-                                float* dst, int64_t ld_dst) {
+                                float* dst, int64_t ld_dst, int64_t width) {
     const int64_t rows_w = rows / W * W, cols_w = cols / W * W;
     for (int64_t i0 = 0; i0 < rows_w; i0 += W) {
       for (int64_t j0 = 0; j0 < cols_w; j0 += W) {
@@ -470,6 +471,9 @@ struct WinogradTranspose {
       for (int64_t j = i < rows_w ? cols_w : 0; j < cols; ++j) {
         dst[j * ld_dst + i] = src[i * ld_src + j];
       }
+    }
+    if (width > rows) {
+      for (int64_t j = 0; j < cols; ++j) vec_fill<W>(dst + j * ld_dst + rows, width - rows, 0.0f);
     }
   }
 };
@@ -493,6 +497,8 @@ inline bool winograd_streamed(KernelContext& ctx, const tailor::native::ConvShap
   float* mt = ctx.scratch().allocate<float>(16 * tiles * cout);
   if (vm == nullptr || vt == nullptr || mt == nullptr) return false;
   const int64_t split_floats = (2 * p.band + 2) * 2 * p.row_ld;
+  const int64_t reach = (p.tiles_h - 1) * p.tiles_w +
+                        (p.tiles_w + kWinogradSlack - 1) / kWinogradSlack * kWinogradSlack;
   bool split_failed = false;
   for (int64_t n = 0; n < s.batch; ++n) {
     ctx.parallel_range(cin, tiles * 64, [&](int64_t begin, int64_t end, KernelScratch& mine) {
@@ -508,7 +514,7 @@ inline bool winograd_streamed(KernelContext& ctx, const tailor::native::ConvShap
     ctx.parallel_range(16, tiles * cin, [&](int64_t begin, int64_t end, KernelScratch&) {
       for (int64_t xi = begin; xi < end; ++xi) {
         vec_run<WinogradTranspose>(static_cast<const float*>(vm) + xi * p.v_step, p.ld, cin,
-                                   tiles, vt + xi * tiles * cin, cin);
+                                   tiles, vt + xi * tiles * cin, cin, int64_t{0});
       }
     });
     GemmArgs g = gemm_args(tiles, cout, cin, vt, packed_u, mt);  // b unread: packed_b
@@ -516,13 +522,10 @@ inline bool winograd_streamed(KernelContext& ctx, const tailor::native::ConvShap
     if (!gemm_batch(ctx, uk, g, 16, tiles * cin, width * cin, tiles * cout)) return false;
     ctx.parallel_range(16, tiles * cout, [&](int64_t begin, int64_t end, KernelScratch&) {
       for (int64_t xi = begin; xi < end; ++xi) {
-        float* m = vm + xi * p.m_step;
+        // Zeros past each row's tiles, as far as the output transform's vectors (of at
+        // most kWinogradSlack lanes) read.
         vec_run<WinogradTranspose>(static_cast<const float*>(mt) + xi * tiles * cout, cout,
-                                   tiles, cout, m, p.ld);
-        // The output transform's vectors read past a row's tiles: zeros, not stale scratch.
-        for (int64_t o = 0; o < cout; ++o) {
-          __builtin_memset(m + o * p.ld + tiles, 0, (p.ld - tiles) * sizeof(float));
-        }
+                                   tiles, cout, vm + xi * p.m_step, p.ld, reach);
       }
     });
     ctx.parallel_range(cout, tiles * 64, [&](int64_t begin, int64_t end, KernelScratch&) {
