@@ -108,8 +108,7 @@ Tensor& convolution_out(KernelContext& ctx, const Tensor& input, const Tensor& w
   const float* w = weight.const_data<float>();
   const float* b = bias != nullptr ? bias->const_data<float>() : nullptr;
   float* y = out.mutable_data<float>();
-  bool streamed = false;  // the filters Winograd transformed at load, if any, and their layout
-  const float* u = winograd_packed_u(ctx.packed(), s, w, &streamed);
+  const WinogradPacked packed = winograd_packed_u(ctx.packed(), s, w);  // none: u nullptr
   if (transposed) {
     tailor::native::conv_transposed_direct(s, x, w, b, y);
   } else if (s.volumetric()) {  // no key of its manifest sends one: portable's loop
@@ -119,8 +118,8 @@ Tensor& convolution_out(KernelContext& ctx, const Tensor& input, const Tensor& w
                         out, TL_SCRATCH_TOO_SMALL, "convolution.out");
   } else if (s.out_per_group() < kConvGemmMinRows) {
     tailor::native::conv_direct(s, x, w, b, y);
-  } else if (winograd_fits(s, u != nullptr)) {
-    TL_KERNEL_CHECK_MSG(ctx, conv_winograd_float(ctx, s, x, w, b, y, u, streamed),
+  } else if (winograd_fits(s, packed.u != nullptr)) {
+    TL_KERNEL_CHECK_MSG(ctx, conv_winograd_float(ctx, s, x, w, b, y, packed),
                         MemoryAllocationFailed, out, TL_SCRATCH_TOO_SMALL, "convolution.out");
   } else {
     TL_KERNEL_CHECK_MSG(ctx, conv_gemm_float(ctx, s, x, w, b, y), MemoryAllocationFailed, out,

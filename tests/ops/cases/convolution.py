@@ -45,31 +45,50 @@ CASES = [
              Arg([2, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(2))],
            domain="small", name="narrow"),
     # Winograd F(2x2, 3x3) (util/conv_winograd.h): 3x3, stride 1, 32 or more channels each
-    # side, 32 or more 2x2 tiles. Odd output sizes (the last tile half outside), paddings
-    # 0 to 2, output channels in several blocks of 64 (65, 129), a plane in several bands
-    # of tile rows (70x70: 35 tile rows of 35), no bias, a batch of 2; with the filters
-    # transformed at load (the runner's default) also 16 tiles, and 300 input channels.
-    # Transformed at load, outputs of 64 tiles or fewer stream their filters
-    # (winograd_streamed(): all but the 70x70 and the 19x17, which keeps three blocks of
-    # output channels in the [out][16][in] layout): output channels that pad the GEMM's
-    # last strip (65, 129, 33), input channels in two depth blocks (300), tile and channel
-    # counts off the transposes' vectors (42, 54).
+    # side, 32 or more 2x2 tiles; up to 64 of them (larger outputs take F(4x4), below).
+    # Odd output sizes (the last tile half outside), paddings 0 to 2, no bias, a batch of
+    # 2; with the filters transformed at load (the runner's default) also 16 tiles and 300
+    # input channels. Transformed at load, the filters are streamed
+    # (winograd_streamed()): output channels that pad the GEMM's last strip (65, 129,
+    # 33), input channels in two depth blocks (300), tile and channel counts off the
+    # transposes' vectors (42, 54). A weight that is no constant is transformed per call
+    # (12x12), and 512 input channels on rows of 95 tiles take F(2x2) by bands of one
+    # tile row of their own, F(4x4) not fitting the scratch (8x190). Exact on these small
+    # integers.
     OpCase("convolution.default", ("Float",),
            [((1, 33, 13, 11), Constant((65, 33, 3, 3)), Constant((65,)), Arg([1, 1]),
-             Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
-            ((1, 33, 19, 17), Constant((129, 33, 3, 3)), Constant((129,)), Arg([1, 1]),
              Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
             ((2, 40, 15, 14), Constant((32, 40, 3, 3)), Arg(None), Arg([1, 1]), Arg([0, 0]),
              Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
             ((1, 64, 9, 17), Constant((129, 64, 3, 3)), Constant((129,)), Arg([1, 1]),
              Arg([2, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
-            ((1, 32, 70, 70), Constant((32, 32, 3, 3)), Constant((32,)), Arg([1, 1]),
-             Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
             ((1, 300, 7, 7), Constant((40, 300, 3, 3)), Constant((40,)), Arg([1, 1]),
              Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
             ((1, 48, 8, 7), Constant((33, 48, 3, 3)), Arg(None), Arg([1, 1]), Arg([1, 1]),
-             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1))],
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
+            ((1, 32, 12, 12), (40, 32, 3, 3), Constant((40,)), Arg([1, 1]), Arg([1, 1]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
+            ((1, 512, 8, 190), Constant((32, 512, 3, 3)), Arg(None), Arg([1, 1]),
+             Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1))],
            domain="small", name="winograd"),
+    # Winograd F(4x4, 3x3), for outputs F(2x2) would cut into more than 64 tiles: 9x9
+    # tiles, their last row and column partly outside (35x33), in three blocks of output
+    # channels (129); a plane in two bands of tile rows (70x70: 18 rows of 18); 25 tiles
+    # streamed (19x17, 20x18 in a batch of 2, no bias); a weight that is no constant,
+    # transformed per call. Its transforms round (they scale by up to 8 and by 1/24): on
+    # sums of up to 300 products of integers to 9, errors of about 1e-3.
+    OpCase("convolution.default", ("Float",),
+           [((1, 33, 35, 33), Constant((129, 33, 3, 3)), Constant((129,)), Arg([1, 1]),
+             Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
+            ((1, 32, 70, 70), Constant((32, 32, 3, 3)), Constant((32,)), Arg([1, 1]),
+             Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
+            ((1, 33, 19, 17), Constant((129, 33, 3, 3)), Constant((129,)), Arg([1, 1]),
+             Arg([1, 1]), Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
+            ((2, 40, 20, 18), Constant((32, 40, 3, 3)), Arg(None), Arg([1, 1]), Arg([1, 1]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1)),
+            ((1, 32, 35, 33), (48, 32, 3, 3), Arg(None), Arg([1, 1]), Arg([1, 1]),
+             Arg([1, 1]), Arg(False), Arg([0, 0]), Arg(1))],
+           domain="small", atol=5e-3, name="winograd_f4"),
     OpCase("convolution.default", ("Float",),
            [((1, 7, 65), Constant((8, 7, 5)), Constant((8,)), Arg([1]), Arg([2]), Arg([1]),
              Arg(False), Arg([0]), Arg(1)),
