@@ -65,7 +65,15 @@ __attribute__((target("avx512f"))) void gemm_ukernel_avx512(int64_t kc, const fl
     acc0[r] = _mm512_setzero_ps();
     acc1[r] = _mm512_setzero_ps();
   }
+  // Packed strips (ldb 32: prepacked weights, Winograd's streamed filters) come from
+  // memory, each once a call: fetched into L2 64 rows ahead, where the hardware's
+  // prefetcher fell behind (three 512-channel 7x7 Winograd layers 5-7% faster).
+  const bool strips = ldb == 32;
   for (int64_t k = 0; k < kc; ++k, b += ldb) {
+    if (strips) {
+      _mm_prefetch(reinterpret_cast<const char*>(b + 64 * 32), _MM_HINT_T1);
+      _mm_prefetch(reinterpret_cast<const char*>(b + 64 * 32 + 16), _MM_HINT_T1);
+    }
     const __m512 b0 = _mm512_loadu_ps(b);
     const __m512 b1 = _mm512_loadu_ps(b + 16);
     TL_GEMM_UNROLL
