@@ -67,8 +67,9 @@ __attribute__((target("avx512f"))) void gemm_ukernel_avx512(int64_t kc, const fl
   }
   // Packed strips (ldb 32: prepacked weights, Winograd's streamed filters) come from
   // memory, each once a call: fetched into L2 64 rows ahead, where the hardware's
-  // prefetcher fell behind (three 512-channel 7x7 Winograd layers 5-7% faster).
-  const bool strips = ldb == 32;
+  // prefetcher fell behind (three 512-channel 7x7 Winograd layers 5-7% faster). Not for
+  // a few rows, whose loads the prefetches would double (a GPT decoding: 12% slower).
+  const bool strips = MR >= 4 && ldb == 32;
   for (int64_t k = 0; k < kc; ++k, b += ldb) {
     if (strips) {
       _mm_prefetch(reinterpret_cast<const char*>(b + 64 * 32), _MM_HINT_T1);
