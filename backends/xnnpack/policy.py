@@ -11,7 +11,7 @@ int8 MobileNetV2, whose float depthwise layers sat between quantized convolution
 delegates of their own, ran 1.7x slower than on the kernels). The exception: 3x3
 stride-1 convolutions the
 optimized kernels run by Winograd stay with them (winograd_fits(); the kernel's own rule
-is winograd_fits() in kernels/optimized/util/conv_winograd.h, and
+is winograd_fits() in kernels/optimized/util/conv_winograd_plan.h, and
 tests/backends/test_xnnpack_parity.py compares the two over a grid of shapes).
 """
 
@@ -19,9 +19,9 @@ from backends.xnnpack.support import (ADAPTIVE_AVG_POOL, AVG_POOL, CONV, RESHAPE
                                       conv_ints)
 from exporter.delegation import LoweredMethod
 
-# The constants of winograd_fits() in kernels/optimized/util/conv_winograd.h, for filters
-# transformed at load (a convolution XNNPACK could run has a constant weight, which the
-# runtime prepacks).
+# The constants of winograd_fits() in kernels/optimized/util/conv_winograd_plan.h, for
+# filters transformed at load (a convolution XNNPACK could run has a constant weight,
+# which the runtime prepacks).
 WINOGRAD_MIN_CHANNELS = 32
 WINOGRAD_MAX_IN_CHANNELS = 256          # kWinogradMaxInChannels
 WINOGRAD_PACKED_MAX_IN_CHANNELS = 512   # kWinogradPackedMaxInChannels

@@ -3,7 +3,7 @@ of shapes through a compiled probe: a change to one side alone fails here.
 
 - Winograd: the partitioner leaves to the optimized kernels the convolutions they run by
   Winograd (policy.winograd_fits); the kernel decides by winograd_fits() in
-  kernels/optimized/util/conv_winograd.h, with its filters transformed at load (a
+  kernels/optimized/util/conv_winograd_plan.h, with its filters transformed at load (a
   delegated convolution's weight is a constant, so it is prepacked) and, by a narrower
   rule, not.
 - Channels-last reshapes: the partitioner delegates a reshape only when it moves no
