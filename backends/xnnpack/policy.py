@@ -27,8 +27,9 @@ WINOGRAD_MAX_IN_CHANNELS = 256          # kWinogradMaxInChannels
 WINOGRAD_PACKED_MAX_IN_CHANNELS = 512   # kWinogradPackedMaxInChannels
 WINOGRAD_PACKED_MAX_TILES_W = 96        # kWinogradPackedMaxTilesW
 WINOGRAD_PACKED_MIN_TILES = 16          # kWinogradPackedMinTiles
-# winograd_plan()'s scratch budget, which decides the widest outputs: one band of a tile
-# row (its transformed input and products, its input rows) must fit.
+# winograd_tile_plan()'s scratch budget for F(2x2) (winograd_fits() asks it), which
+# decides the widest outputs: one band of a tile row (its transformed input and products,
+# its input rows) must fit.
 WINOGRAD_FLOATS = 1 << 20       # kWinogradFloats
 WINOGRAD_CHANNEL_BLOCK = 64     # kWinogradChannelBlock
 WINOGRAD_MAX_TILES = 256        # kWinogradMaxTiles
@@ -37,7 +38,8 @@ GEMM_MAX_NR = 32                # kGemmMaxNr (util/gemm_ukernel.h)
 
 
 def _one_tile_row_fits(in_channels: int, out_channels: int, tiles_w: int) -> bool:
-    """winograd_plan()'s test for its smallest band, one tile row, with packed filters."""
+    """winograd_tile_plan()'s test for F(2x2)'s smallest band, one tile row, with packed
+    filters."""
     if tiles_w > WINOGRAD_MAX_TILES:
         return False
     block = min(out_channels, WINOGRAD_CHANNEL_BLOCK)

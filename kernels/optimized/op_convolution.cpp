@@ -83,7 +83,7 @@ inline constexpr int64_t kConvGemmMinRows = 4;
 // Float only (the other dtypes go to portable): 1-D and 2-D, groups, as im2col and the
 // optimized GEMM (util/conv_gemm.h); 3x3 ones of stride 1 that winograd_fits() (32 to
 // 256 input channels, or up to 512 with filters packed at load) by Winograd's F(2x2, 3x3)
-// (util/conv_winograd.h);
+// or, for large outputs, F(4x4, 3x3) (util/conv_winograd.h);
 // depthwise ones (one input channel a group) by vectors along the output rows
 // (util/conv_depthwise.h); other narrow groups and transposed convolutions by portable's
 // direct loops.

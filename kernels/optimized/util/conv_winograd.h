@@ -196,6 +196,7 @@ inline bool conv_winograd_float(KernelContext& ctx, const tailor::native::ConvSh
   const WinogradPlan p = packed_u != nullptr
                              ? winograd_tile_plan(s, packed.tile, true, packed.streamed)
                              : winograd_plan(s);
+  if (p.band == 0) return false;  // winograd_fits() and winograd_packed_u() rule it out
   if (p.streamed) return winograd_streamed(ctx, s, p, in, packed_u, bias, out);
   const int64_t cin = s.in_channels;
   ScratchScope scope(ctx.scratch());

@@ -32,26 +32,31 @@ TL_VEC_INLINE void winograd_filter_f2(const T (&g)[9], T (&u)[16]) {
   }
 }
 
-// The same for F(4x4, 3x3): G's rows are (1/4 0 0), -(1/6 1/6 1/6), -(1/6 -1/6 1/6),
-// (1/24 1/12 1/6), (1/24 -1/12 1/6), (0 0 1) (interpolation points 0, -1, 1, 2, -2).
+// out = G x for F(4x4, 3x3) of one column x = (x0, x1, x2) of taps: G's rows are
+// (1/4 0 0), -(1/6 1/6 1/6), -(1/6 -1/6 1/6), (1/24 1/12 1/6), (1/24 -1/12 1/6), (0 0 1)
+// (interpolation points 0, -1, 1, 2, -2).
+template <typename T>
+TL_VEC_INLINE void winograd_filter_f4_column(const T& x0, const T& x1, const T& x2, T* out) {
+  const T outer = x0 + x2;
+  const T quarter = (1.0f / 24) * x0 + (1.0f / 6) * x2;
+  out[0] = 0.25f * x0;
+  out[1] = (-1.0f / 6) * (outer + x1);
+  out[2] = (-1.0f / 6) * (outer - x1);
+  out[3] = quarter + (1.0f / 12) * x1;
+  out[4] = quarter - (1.0f / 12) * x1;
+  out[5] = x2;
+}
+
+// The same as winograd_filter_f2() for F(4x4, 3x3).
 template <typename T>
 TL_VEC_INLINE void winograd_filter_f4(const T (&g)[9], T (&u)[36]) {
-  // (G x) of one column x = (x0, x1, x2) of taps.
-  const auto column = [](const T& x0, const T& x1, const T& x2, T* out) {
-    const T outer = x0 + x2;
-    const T quarter = (1.0f / 24) * x0 + (1.0f / 6) * x2;
-    out[0] = 0.25f * x0;
-    out[1] = (-1.0f / 6) * (outer + x1);
-    out[2] = (-1.0f / 6) * (outer - x1);
-    out[3] = quarter + (1.0f / 12) * x1;
-    out[4] = quarter - (1.0f / 12) * x1;
-    out[5] = x2;
-  };
   T p[3][6];  // (G g)^T: p[j] is G times column j of g
   TL_GEMM_UNROLL
-  for (int j = 0; j < 3; ++j) column(g[j], g[3 + j], g[6 + j], p[j]);
+  for (int j = 0; j < 3; ++j) winograd_filter_f4_column(g[j], g[3 + j], g[6 + j], p[j]);
   TL_GEMM_UNROLL
-  for (int i = 0; i < 6; ++i) column(p[0][i], p[1][i], p[2][i], u + 6 * i);  // (G g) G^T
+  for (int i = 0; i < 6; ++i) {  // (G g) G^T
+    winograd_filter_f4_column(p[0][i], p[1][i], p[2][i], u + 6 * i);
+  }
 }
 
 // U[o][xi][ic] = (G g G^T)[xi] for output channels [oc0, oc0 + count) of `weight`
@@ -63,6 +68,19 @@ TL_VEC_INLINE void winograd_filter_f4(const T (&g)[9], T (&u)[36]) {
 // stores ran at a third of the convolution's time. The small loops unroll so that the
 // vectors stay in registers.
 struct WinogradFilters {
+  // dst[xi * cin + l] = t[xi][l] for xi < planes, l < lanes.
+  template <int W>
+  TL_VEC_INLINE static void store(const VecF<W>* t, int64_t planes, int64_t lanes,
+                                  int64_t cin, float* dst) {
+    for (int64_t xi = 0; xi < planes; ++xi) {
+      if (lanes == W) {
+        vec_store<W>(dst + xi * cin, t[xi]);
+      } else {
+        vec_store_partial<W>(dst + xi * cin, lanes, t[xi]);
+      }
+    }
+  }
+
   template <int W>
   TL_VEC_INLINE static void run(const float* weight, int64_t cin, int64_t oc0, int64_t count,
                                 int64_t tile, float* u) {
@@ -96,23 +114,14 @@ struct WinogradFilters {
           }
         }
         float* dst = u + o * planes * cin + ic;
-        const auto store = [&](const VecF<W>* t) {
-          for (int64_t xi = 0; xi < planes; ++xi) {
-            if (lanes == W) {
-              vec_store<W>(dst + xi * cin, t[xi]);
-            } else {
-              vec_store_partial<W>(dst + xi * cin, lanes, t[xi]);
-            }
-          }
-        };
         if (tile == 4) {
           VecF<W> t[36];
           winograd_filter_f4(g, t);
-          store(t);
+          store<W>(t, planes, lanes, cin, dst);
         } else {
           VecF<W> t[16];
           winograd_filter_f2(g, t);
-          store(t);
+          store<W>(t, planes, lanes, cin, dst);
         }
       }
     }
