@@ -155,6 +155,35 @@ struct WinogradInput {
     vec_fill<W>(dst + hi, count - hi, 0.0f);
   }
 
+  // The input rows a band of `rows` tile rows from ty0 reads (tile * rows + 2 of them) of
+  // one channel's `plane`, each as p.tile runs of p.row_ld floats: run k of row r, at
+  // split + (tile * r + k) * row_ld, holds columns tile * e + k - pad_w (zeros in the
+  // padding). For F(4x4) a row's even and odd columns go first into the 4 * row_ld
+  // floats past the runs (winograd_split_floats()), then each of those in halves.
+  template <int W>
+  TL_VEC_INLINE static void split_rows(const tailor::native::ConvShape& s, const WinogradPlan& p,
+                                       const float* plane, int64_t ty0, int64_t rows,
+                                       float* split) {
+    const int64_t tile = p.tile, ld = p.row_ld, in_rows = tile * rows + 2;
+    float* halves = split + tile * in_rows * ld;
+    for (int64_t r = 0; r < in_rows; ++r) {
+      const int64_t ih = tile * ty0 + r - s.pad_h;
+      const float* row = ih >= 0 && ih < s.in_h ? plane + ih * s.in_w : nullptr;
+      float* runs = split + tile * r * ld;
+      if (tile == 2) {
+        split_columns<W>(row, s.in_w, -s.pad_w, ld, runs);
+        split_columns<W>(row, s.in_w, 1 - s.pad_w, ld, runs + ld);
+        continue;
+      }
+      split_columns<W>(row, s.in_w, -s.pad_w, 2 * ld, halves);
+      split_columns<W>(row, s.in_w, 1 - s.pad_w, 2 * ld, halves + 2 * ld);
+      for (int k = 0; k < 4; ++k) {
+        const float* half = halves + (k % 2) * 2 * ld + k / 2;
+        vec_copy_every<W>(half, 2, 2 * ld - k / 2, runs + k * ld, ld);
+      }
+    }
+  }
+
   template <int W>
   TL_VEC_INLINE static void run(const tailor::native::ConvShape* shape, const WinogradPlan* plan,
                                 const float* src, int64_t channels, int64_t ty0, int64_t rows,
@@ -162,16 +191,8 @@ struct WinogradInput {
     const tailor::native::ConvShape& s = *shape;
     const WinogradPlan& p = *plan;
     const int64_t xi_step = p.v_step;
-    const int64_t in_rows = 2 * rows + 2;
     for (int64_t ic = 0; ic < channels; ++ic) {
-      const float* plane = src + ic * s.in_h * s.in_w;
-      for (int64_t r = 0; r < in_rows; ++r) {
-        const int64_t ih = 2 * ty0 + r - s.pad_h;
-        const float* row = ih >= 0 && ih < s.in_h ? plane + ih * s.in_w : nullptr;
-        float* even = split + 2 * r * p.row_ld;
-        split_columns<W>(row, s.in_w, -s.pad_w, p.row_ld, even);
-        split_columns<W>(row, s.in_w, 1 - s.pad_w, p.row_ld, even + p.row_ld);
-      }
+      split_rows<W>(s, p, src + ic * s.in_h * s.in_w, ty0, rows, split);
       float* dst = v + ic * p.ld;
       for (int64_t q = 0; q < rows; ++q) {
         for (int64_t tx = 0; tx < p.tiles_w; tx += W) {
@@ -264,8 +285,8 @@ struct WinogradOutput {
 // F(4x4, 3x3)'s V[xi][ic][q * tiles_w + tx] = (B^T d B)[xi] for d the 6x6 input patch
 // of each tile, as WinogradInput's; B^T's rows are (4 0 -5 0 1 0), (0 -4 -4 1 1 0),
 // (0 4 -4 -1 1 0), (0 -2 -1 2 1 0), (0 2 -1 -2 1 0), (0 4 0 -5 0 1). Each input row is
-// split into its columns modulo 4 (its even and odd columns, then each of those in turn),
-// so that tile tx's six columns are runs 0 to 3 at tx, then runs 0 and 1 at tx + 1.
+// split into its columns modulo 4 (WinogradInput::split_rows()), so that tile tx's six
+// columns are runs 0 to 3 at tx, then runs 0 and 1 at tx + 1.
 struct WinogradInput4 {
   // B^T x of one column x of six values (vectors of W tiles), into out.
   template <int W>
@@ -286,21 +307,9 @@ struct WinogradInput4 {
                                 float* split, float* v) {
     const tailor::native::ConvShape& s = *shape;
     const WinogradPlan& p = *plan;
-    const int64_t ld = p.row_ld, in_rows = 4 * rows + 2;
-    float* halves = split + 4 * in_rows * ld;  // a row's even, then odd columns
+    const int64_t ld = p.row_ld;
     for (int64_t ic = 0; ic < channels; ++ic) {
-      const float* plane = src + ic * s.in_h * s.in_w;
-      for (int64_t r = 0; r < in_rows; ++r) {
-        const int64_t ih = 4 * ty0 + r - s.pad_h;
-        const float* row = ih >= 0 && ih < s.in_h ? plane + ih * s.in_w : nullptr;
-        WinogradInput::split_columns<W>(row, s.in_w, -s.pad_w, 2 * ld, halves);
-        WinogradInput::split_columns<W>(row, s.in_w, 1 - s.pad_w, 2 * ld, halves + 2 * ld);
-        float* runs = split + 4 * r * ld;  // run k: columns 4e + k - pad_w
-        for (int k = 0; k < 4; ++k) {
-          const float* half = halves + (k % 2) * 2 * ld + k / 2;
-          vec_copy_every<W>(half, 2, 2 * ld - k / 2, runs + k * ld, ld);
-        }
-      }
+      WinogradInput::split_rows<W>(s, p, src + ic * s.in_h * s.in_w, ty0, rows, split);
       float* dst = v + ic * p.ld;
       for (int64_t q = 0; q < rows; ++q) {
         for (int64_t tx = 0; tx < p.tiles_w; tx += W) {
