@@ -8,10 +8,10 @@
 // max|image| / 127). Input rows are quantized once into a band of int8 NHWC rows whose
 // channels are padded to a multiple of 4, so each tap of a patch is whole 4-byte words
 // and a patch row (taps x padded channels, the order of the weights) needs no padding at
-// its end; each pixel's sum is kept, so a patch's sums (what the VNNI GEMM subtracts) are
-// a few additions. A chunk of output pixels gathers its patches into a buffer of rows
-// (1x1 stride-1 ones read the band in place) and runs the linear's GEMM, which writes the
-// outputs as NCHW columns. Quantizing the image once (instead of each patch, as
+// its end; each pixel's sum is kept for the 1x1 convolutions that read the band in place
+// (a patch's sum is what the prefill GEMM subtracts). A chunk of output pixels gathers
+// its patches into a buffer of rows, their sums taken on vectors after, and runs the
+// linear's GEMM, which writes the outputs as NCHW columns. Quantizing the image once (instead of each patch, as
 // tailor_quant::linear would) makes a patch a copy of bytes.
 #pragma once
 
@@ -75,6 +75,21 @@ inline float qconv_abs_max(const float* x, int64_t k) {
   return abs_max(x, k);
 }
 
+// A patch row's sums over the prefill GEMM's spans of kQUnpackInputs (span_sums()), on
+// vectors where the CPU has them.
+inline void qconv_span_sums(const int8_t* q, int64_t k, int32_t* sums) {
+#if defined(__x86_64__)
+  if (cpu_level() >= CpuLevel::Avx2) {
+    for (int64_t s = 0; s * kQUnpackInputs < k; ++s) {
+      const int64_t end = (s + 1) * kQUnpackInputs < k ? (s + 1) * kQUnpackInputs : k;
+      sums[s] = sum_int8_avx2(q + s * kQUnpackInputs, end - s * kQUnpackInputs);
+    }
+    return;
+  }
+#endif
+  span_sums(q, k, kQUnpackInputs, sums);
+}
+
 // Input rows [y0, y1) of one image (float CHW) quantized with `inverse` into the band,
 // rows split over ctx's threads.
 inline void qconv_quantize_rows(KernelContext& ctx, const float* image, const QConvShape& s,
@@ -108,55 +123,53 @@ inline void qconv_quantize_rows(KernelContext& ctx, const float* image, const QC
   });
 }
 
-// count x 4 bytes from in to out, in 16-byte moves while they last (inlined: a patch's
-// runs are 12 to a few thousand bytes, too short for a call).
+// count x 4 bytes from in to out (inlined: a patch's runs are 12 to a few thousand
+// bytes, too short for a call): 16-byte moves, the last ending at the run's end (it may
+// overlap the one before), words when the run is shorter.
 inline void qconv_copy_words(const int8_t* in, int64_t count, int8_t* out) {
-  int64_t b = 0;
-  for (; b + 16 <= count * 4; b += 16) __builtin_memcpy(out + b, in + b, 16);
-  for (; b < count * 4; b += 4) __builtin_memcpy(out + b, in + b, 4);
+  const int64_t bytes = count * 4;
+  if (bytes < 16) {
+    for (int64_t b = 0; b < bytes; b += 4) __builtin_memcpy(out + b, in + b, 4);
+    return;
+  }
+  for (int64_t b = 0; b + 16 < bytes; b += 16) __builtin_memcpy(out + b, in + b, 16);
+  __builtin_memcpy(out + bytes - 16, in + bytes - 16, 16);
 }
 
-// The patch rows of output pixels [p0, p1) into rows (s.patch() apart). With tap_sums,
-// each row's sums over the prefill GEMM's spans (which then hold whole taps: see
-// qconv2d) into sums (sum_stride apart), from the pixels' sums. An undilated window row
-// inside the image is one run of the band (its taps are neighbouring pixels).
+// The patch rows of output pixels [p0, p1) into rows (s.patch() apart). An undilated
+// window row inside the image is one run of the band (its taps are neighbouring pixels);
+// the sums the prefill GEMM needs are taken from the rows after (qconv_piece).
 inline void qconv_gather(const QConvBand& band, const QConvShape& s, int64_t p0, int64_t p1,
-                         int8_t* rows, bool tap_sums, int32_t* sums, int64_t sum_stride) {
+                         int8_t* rows) {
   // In locals: the int8 stores may alias anything, so fields would be read again after each.
   const int64_t cp = s.padded_channels(), patch = s.patch(), width = s.width;
   const int64_t kh = s.kh, kw = s.kw, dh = s.dh, dw = s.dw;
   const int8_t* const q = band.q;
-  const int32_t* const pixel_sums = band.sums;
-  const int64_t taps_per_span = kQUnpackInputs / cp;
   int64_t oy = p0 / s.out_width, ox = p0 % s.out_width;
   for (int64_t p = p0; p < p1; ++p) {
     int8_t* out = rows + (p - p0) * patch;
-    int32_t* span_sum = sums + (p - p0) * sum_stride;
-    int32_t total = 0;                  // of the span span_sum points at
-    int64_t taps_left = taps_per_span;  // in that span
     const int64_t ix0 = ox * s.sw - s.pw;
     const bool whole_row = dw == 1 && ix0 >= 0 && ix0 + kw <= width;
-    for (int64_t i = 0; i < kh; ++i) {
+    for (int64_t i = 0; i < kh; ++i, out += kw * cp) {
       const int64_t iy = oy * s.sh - s.ph + i * dh;
-      const bool inside = iy >= 0 && iy < s.height;
-      const int64_t pixel0 = (iy - band.y0) * width + ix0;
-      if (inside && whole_row) qconv_copy_words(q + pixel0 * cp, kw * cp / 4, out);
-      for (int64_t j = 0; j < kw; ++j, out += cp) {
-        if (taps_left-- == 0) {
-          if (tap_sums) *span_sum++ = total;
-          total = 0;
-          taps_left = taps_per_span - 1;
-        }
+      if (iy < 0 || iy >= s.height) {
+        __builtin_memset(out, 0, kw * cp);
+        continue;
+      }
+      const int64_t pixel0 = (iy - band.y0) * width;  // the row's first pixel in the band
+      if (whole_row) {
+        qconv_copy_words(q + (pixel0 + ix0) * cp, kw * cp / 4, out);
+        continue;
+      }
+      for (int64_t j = 0; j < kw; ++j) {
         const int64_t ix = ix0 + j * dw;
-        if (!inside || ix < 0 || ix >= width) {
-          __builtin_memset(out, 0, cp);
-          continue;
+        if (ix < 0 || ix >= width) {
+          __builtin_memset(out + j * cp, 0, cp);
+        } else {
+          qconv_copy_words(q + (pixel0 + ix) * cp, cp / 4, out + j * cp);
         }
-        if (!whole_row) qconv_copy_words(q + (pixel0 + j * dw) * cp, cp / 4, out);
-        total += pixel_sums[pixel0 + j * dw];
       }
     }
-    if (tap_sums) *span_sum = total;  // the last span
     if (++ox == s.out_width) {
       ox = 0;
       ++oy;
@@ -177,7 +190,6 @@ struct QConvPlan {
   int64_t parts_per_row;  // when rows_per_piece is 0
   int64_t oy0;            // the band's first output row
   bool pointwise;         // 1x1 stride 1: the patches are the band's pixels
-  bool whole_taps;        // no tap straddles two of the GEMM's spans
 
   // The output pixels [m0, m0 + rows) of piece i.
   void piece(int64_t i, int64_t oy1, int64_t& m0, int64_t& rows) const {
@@ -212,13 +224,12 @@ inline bool qconv_piece(const QConvPlan& plan, int64_t i, int64_t oy1, KernelScr
     c.buffer = band.q + first * c.kp;
     if (c.sum_stride == 1) c.sums = band.sums + first;
   } else {
-    qconv_gather(band, s, c.m0, c.m0 + c.rows, c.buffer, sums && plan.whole_taps, c.sums,
-                 c.sum_stride);
+    qconv_gather(band, s, c.m0, c.m0 + c.rows, c.buffer);
   }
-  const bool row_sums = sums && (plan.pointwise ? c.sum_stride != 1 : !plan.whole_taps);
+  const bool row_sums = sums && !(plan.pointwise && c.sum_stride == 1);
   for (int64_t r = 0; r < c.rows; ++r) {
     c.row_scale[r] = plan.scale;
-    if (row_sums) span_sums(c.buffer + r * c.kp, c.kp, kQUnpackInputs, c.sums + r * c.sum_stride);
+    if (row_sums) qconv_span_sums(c.buffer + r * c.kp, c.kp, c.sums + r * c.sum_stride);
   }
   return true;
 }
@@ -266,7 +277,7 @@ inline bool qconv2d(KernelContext& ctx, const QConvShape& s, const float* x, con
       scratch.size() - scratch.mark() < kQConvScratchBytes - kQConvBandBytes) {
     return false;
   }
-  QConvPlan plan{&s, &a, &band, 0.0f, qconv_chunk_rows(s), 0, 0, 0, false, false};
+  QConvPlan plan{&s, &a, &band, 0.0f, qconv_chunk_rows(s), 0, 0, 0, false};
   const int64_t band_rows = kQConvBandBytes / s.band_row_bytes();
   const int64_t out_rows_in_band = (band_rows - s.rows_per_output_row()) / s.sh + 1;
   plan.rows_per_piece = s.out_width <= plan.chunk
@@ -274,7 +285,6 @@ inline bool qconv2d(KernelContext& ctx, const QConvShape& s, const float* x, con
                             : 0;
   plan.parts_per_row = (s.out_width + plan.chunk - 1) / plan.chunk;
   plan.pointwise = s.kh == 1 && s.kw == 1 && s.sh == 1 && s.sw == 1 && s.ph == 0 && s.pw == 0;
-  plan.whole_taps = a.k <= kQUnpackInputs || kQUnpackInputs % s.padded_channels() == 0;
   const int64_t plane = s.channels * s.height * s.width;
   for (int64_t n = 0; n < s.batch; ++n) {
     const float* image = x + n * plane;

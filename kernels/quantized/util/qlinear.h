@@ -274,12 +274,12 @@ inline int64_t qlinear_prefill(const QLinearChunk& c, int64_t b0, int64_t b1,
     float w_scale[16];
     float bias[16];
     qlinear_epilogue_columns(a, n0, valid, w_scale, bias);
-    // Dynamic outputs side by side are finished in the kernel; the rest by the general
+    // Dynamic outputs of whole pairs are finished in the kernel; the rest by the general
     // path's epilogue below, over the pair's 16 columns.
     QPrefillEnds last;
-    if (a.dynamic_input && a.out_col_stride == 1 && valid == 16) {
+    if (a.dynamic_input && valid == 16) {
       last = {false, c.row_scale, w_scale, bias, qlinear_out(a, c.m0, n0),
-              qlinear_out_row_stride(a)};
+              qlinear_out_row_stride(a), a.out_col_stride};
     }
     qlinear_prefill_pair(c, w0, w1, unpacked, totals, last);
     if (last.out != nullptr) continue;

@@ -45,15 +45,21 @@ __attribute__((target("avx2"))) inline void qlinear_in_order(__m256i& v) {
 
 // 8 finished outputs of a decode or prefill kernel: its products times x_scale, then +
 // bias, in the general path's float steps (shared with the VNNI set, whose target includes
-// AVX2).
+// AVX2), stored ldc apart.
 __attribute__((target("avx2"))) inline void qlinear_finish_store(__m256 products,
                                                                  float x_scale,
                                                                  const float* bias,
-                                                                 float* out) {
+                                                                 float* out, int64_t ldc = 1) {
   __m256 result = _mm256_mul_ps(products, _mm256_set1_ps(x_scale));
   qlinear_no_contract(result);  // a separate add, as the general path's epilogue
   if (bias != nullptr) result = _mm256_add_ps(result, _mm256_loadu_ps(bias));
-  _mm256_storeu_ps(out, result);
+  if (ldc == 1) {
+    _mm256_storeu_ps(out, result);
+    return;
+  }
+  float lanes[8];
+  _mm256_storeu_ps(lanes, result);
+  for (int col = 0; col < 8; ++col) out[col * ldc] = lanes[col];
 }
 
 // A decode kernel's request for the lines of one int4 group (weights and scales, `bytes`

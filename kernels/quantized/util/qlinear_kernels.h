@@ -82,10 +82,11 @@ using QDecodeInt8 = void (*)(const int8_t* x, int64_t kp, const int8_t* w, int64
 
 // Where a prefill call's totals start and end: from 0 (`first`, the call over a pair's first
 // inputs) or from totals; into totals, or, when `out` is set (the call over its last
-// inputs), finished in registers: out[r * ldo + c] = total * x_scale[r] + bias[c] (int4) or
+// inputs), finished in registers: out[r * ldo + c * ldc] = total * x_scale[r] + bias[c] (int4) or
 // total * w_scale[c] * x_scale[r] + bias[c] (int8), in the general path's float steps (bias
 // and w_scale: 16 values, bias 0 past the valid outputs). With one call a pair (K up to
-// kQUnpackInputs) totals are never read back: no zeroing, no epilogue pass.
+// kQUnpackInputs) totals are never read back: no zeroing, no epilogue pass. A convolution's
+// outputs are NCHW columns: ldo 1, ldc the plane.
 struct QPrefillEnds {
   bool first = true;
   const float* x_scale = nullptr;  // per row
@@ -93,13 +94,17 @@ struct QPrefillEnds {
   const float* bias = nullptr;
   float* out = nullptr;
   int64_t ldo = 0;
+  int64_t ldc = 1;
+
+  // Where row r's output col goes.
+  float* at(int64_t r, int64_t col) const { return out + r * ldo + col * ldc; }
 
   // The same ends for the rows from r on.
   QPrefillEnds from_row(int64_t r) const {
     QPrefillEnds ends = *this;
     if (out != nullptr) {
       ends.x_scale += r;
-      ends.out += r * ldo;
+      ends.out = at(r, 0);
     }
     return ends;
   }

@@ -27,12 +27,55 @@ namespace tailor::quantized {
 
 #define TL_QLINEAR_VNNI512 __attribute__((target("avx512f,avx512vnni,avx512vl,avx2,fma")))
 
-// A pair's 16 finished outputs: qlinear_finish_store on each half.
+// A pair's 16 finished outputs, ldc apart: qlinear_finish_store on each half.
 TL_QLINEAR_VNNI512 inline void qlinear_finish_store16(__m512 products, float x_scale,
-                                                      const float* bias, float* out) {
-  qlinear_finish_store(_mm512_castps512_ps256(products), x_scale, bias, out);
+                                                      const float* bias, float* out,
+                                                      int64_t ldc) {
+  qlinear_finish_store(_mm512_castps512_ps256(products), x_scale, bias, out, ldc);
   qlinear_finish_store(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(products), 1)),
-                       x_scale, bias + kQBlock, out + kQBlock);
+                       x_scale, bias + kQBlock, out + kQBlock * ldc, ldc);
+}
+
+// 8 rows' 16 finished outputs (as qlinear_finish_store16) into columns: rows side by side,
+// columns ldc apart (a convolution's NCHW planes), by an 8 x 16 transpose in registers
+// where storing each output alone took a store per float.
+TL_QLINEAR_VNNI512 inline void qlinear_finish_store8x16_columns(const __m512 (&products)[8],
+                                                                const float* x_scale,
+                                                                const float* bias, float* out,
+                                                                int64_t ldc) {
+  const __m512 b = _mm512_loadu_ps(bias);
+  __m512 v[8];
+  TL_QLINEAR_UNROLL for (int r = 0; r < 8; ++r) {
+    v[r] = _mm512_mul_ps(products[r], _mm512_set1_ps(x_scale[r]));
+    __asm__("" : "+v"(v[r]));  // a separate add, as the general path's epilogue
+    v[r] = _mm512_add_ps(v[r], b);
+  }
+  // Within each 128-bit lane (4 columns): 4 x 4 transposes of rows 0-3 and of rows 4-7, so
+  // t[k] holds column 4L + k of its four rows in lane L (t[k + 4]: rows 4-7).
+  __m512 t[8];
+  TL_QLINEAR_UNROLL for (int h = 0; h < 8; h += 4) {
+    const __m512 lo01 = _mm512_unpacklo_ps(v[h], v[h + 1]), hi01 = _mm512_unpackhi_ps(v[h], v[h + 1]);
+    const __m512 lo23 = _mm512_unpacklo_ps(v[h + 2], v[h + 3]);
+    const __m512 hi23 = _mm512_unpackhi_ps(v[h + 2], v[h + 3]);
+    t[h] = _mm512_shuffle_ps(lo01, lo23, 0x44);
+    t[h + 1] = _mm512_shuffle_ps(lo01, lo23, 0xEE);
+    t[h + 2] = _mm512_shuffle_ps(hi01, hi23, 0x44);
+    t[h + 3] = _mm512_shuffle_ps(hi01, hi23, 0xEE);
+  }
+  // Column 4L + k is lane L of t[k] then lane L of t[k + 4]: two lanes of each pair of
+  // columns 4L + k and 4(L + 1) + k gathered into one zmm, its halves the two columns.
+  TL_QLINEAR_UNROLL for (int k = 0; k < 4; ++k) {
+    TL_QLINEAR_UNROLL for (int lane = 0; lane < 2; ++lane) {
+      // [t[k].L, t[k].L+2, t[k+4].L, t[k+4].L+2], then ordered [L of both, L+2 of both].
+      const __m512 pair = lane == 0 ? _mm512_shuffle_f32x4(t[k], t[k + 4], 0x88)
+                                    : _mm512_shuffle_f32x4(t[k], t[k + 4], 0xDD);
+      const __m512 columns = _mm512_shuffle_f32x4(pair, pair, 0xD8);
+      const int64_t col = 4 * lane + k;
+      _mm256_storeu_ps(out + col * ldc, _mm512_castps512_ps256(columns));
+      _mm256_storeu_ps(out + (col + 8) * ldc,
+                       _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(columns), 1)));
+    }
+  }
 }
 
 template <int R>
@@ -80,7 +123,7 @@ TL_QLINEAR_VNNI512 void prefill_int4_vnni_rows(const int8_t* x, int64_t ldx,
       _mm512_storeu_ps(totals + r * 16, total[r]);
       continue;
     }
-    qlinear_finish_store16(total[r], ends.x_scale[r], ends.bias, ends.out + r * ends.ldo);
+    qlinear_finish_store16(total[r], ends.x_scale[r], ends.bias, ends.at(r, 0), ends.ldc);
   }
 }
 
@@ -119,6 +162,7 @@ TL_QLINEAR_VNNI512 void prefill_int8_vnni_rows(const int8_t* x, int64_t ldx,
       sum[r] = _mm512_dpbusd_epi32(sum[r], wv, _mm512_set1_epi32(quad));
     }
   }
+  __m512 products[R];
   TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
     const __m512i offset = _mm512_set1_epi32(128 * sums[r * sum_stride]);
     __m512i* t = reinterpret_cast<__m512i*>(itotals + r * 16);
@@ -128,9 +172,17 @@ TL_QLINEAR_VNNI512 void prefill_int8_vnni_rows(const int8_t* x, int64_t ldx,
       _mm512_storeu_si512(t, total);
       continue;
     }
-    const __m512 products =
-        _mm512_mul_ps(_mm512_cvtepi32_ps(total), _mm512_loadu_ps(ends.w_scale));
-    qlinear_finish_store16(products, ends.x_scale[r], ends.bias, ends.out + r * ends.ldo);
+    products[r] = _mm512_mul_ps(_mm512_cvtepi32_ps(total), _mm512_loadu_ps(ends.w_scale));
+  }
+  if (ends.out == nullptr) return;
+  if constexpr (R == 8) {
+    if (ends.ldc != 1 && ends.ldo == 1) {
+      qlinear_finish_store8x16_columns(products, ends.x_scale, ends.bias, ends.out, ends.ldc);
+      return;
+    }
+  }
+  TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
+    qlinear_finish_store16(products[r], ends.x_scale[r], ends.bias, ends.at(r, 0), ends.ldc);
   }
 }
 
