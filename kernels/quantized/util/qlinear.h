@@ -242,15 +242,17 @@ inline void qlinear_prefill_pair(const QLinearChunk& c, const uint8_t* w0, const
     }
     return;
   }
+  // int8 blocks are read in place (a lone block twice: its partner's outputs are dropped),
+  // kQUnpackInputs inputs at a time, 16 KB of both blocks in L1 while every row reads them.
+  const int8_t* block0 = reinterpret_cast<const int8_t*>(w0);
+  const int8_t* block1 = w1 != nullptr ? reinterpret_cast<const int8_t*>(w1) : block0;
   const int64_t quads = c.kp / 4;
   for (int64_t q = 0, s = 0; q < quads; q += kQUnpackInputs / 4, ++s) {
     const int64_t end = qlinear_min(quads, q + kQUnpackInputs / 4);
     QPrefillEnds ends = end == quads ? last : QPrefillEnds{};
     ends.first = q == 0;
-    kernels.unpack_int8(reinterpret_cast<const int8_t*>(w0), reinterpret_cast<const int8_t*>(w1),
-                        q, end, unpacked);
-    kernels.prefill_int8(c.buffer + q * 4, c.kp, c.rows, unpacked, end - q, c.sums + s,
-                         c.sum_stride, static_cast<int32_t*>(totals), ends);
+    kernels.prefill_int8(c.buffer + q * 4, c.kp, c.rows, block0 + q * 32, block1 + q * 32,
+                         end - q, c.sums + s, c.sum_stride, static_cast<int32_t*>(totals), ends);
   }
 }
 

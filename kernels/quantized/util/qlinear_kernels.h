@@ -23,8 +23,8 @@
 // bias/out point at the first block's first output (bias may be nullptr); int8 w_scales
 // too; int4 scales lie in the blocks. nullptr in a set: the general path serves M = 1 too.
 //
-// Several rows (a prefill) may go through a GEMM that unpacks the weights once per pair of
-// blocks (16 outputs) instead of once per kQRows rows:
+// Several rows (a prefill) may go through a GEMM over a pair of blocks (16 outputs) whose
+// int4 weights it unpacks once instead of once per kQRows rows:
 //
 //   unpack_int4:  the nibbles of groups [g0, g1) (of `size` inputs) of blocks w0 and w1
 //                 (nullptr: zeros) into u8, per 4 inputs 64 bytes: w0's 32 bytes (layout
@@ -35,12 +35,12 @@
 //                 first of them, w0 and w1 at its bytes in the two blocks, whose scales
 //                 they read; w1 nullptr: outputs 8..15 are 0); where the sums start and
 //                 end as `ends` says (QPrefillEnds)
-//   unpack_int8:  quads [q0, q1) of int8 blocks w0 and w1 (nullptr: zeros), per quad 64
-//                 bytes: w0's 32 then w1's, in the form the set's prefill_int8 reads
-//   prefill_int8: itotals[r * 16 + c] += sum_k x[r][k] * w[c][k] (int32, exact) over the
-//                 `quads` quads the unpacked buffer holds (x points at the first); sums[r *
-//                 sum_stride] is the sum of x[r] over them, for sets that offset the weights;
-//                 where the sums start and end as `ends` says (QPrefillEnds)
+//   prefill_int8: itotals[r * 16 + c] += sum_k x[r][k] * w[c][k] (int32, exact) over
+//                 `quads` quads, read in place: x, w0 and w1 point at the first (w0 and
+//                 w1 in the two int8 blocks, 32 bytes a quad; outputs 8..15 are w1's, any
+//                 values when the caller ignores them); sums[r * sum_stride] is the sum of
+//                 x[r] over them, for sets that offset the weights; where the sums start
+//                 and end as `ends` says (QPrefillEnds)
 //
 // Each int4 output's float steps are those of dynamic_int4 (one fma per group, in order);
 // int8 sums are integers, so every path gives the same outputs.
@@ -117,9 +117,8 @@ using QPrefillInt4 = void (*)(const int8_t* x, int64_t ldx, int64_t rows, const 
                               const uint8_t* w1, const int32_t* sums, int64_t sum_stride,
                               float* totals, const QPrefillEnds& ends);
 
-using QUnpackInt8 = void (*)(const int8_t* w0, const int8_t* w1, int64_t q0, int64_t q1,
-                             uint8_t* out);
-using QPrefillInt8 = void (*)(const int8_t* x, int64_t ldx, int64_t rows, const uint8_t* unpacked,
+using QPrefillInt8 = void (*)(const int8_t* x, int64_t ldx, int64_t rows, const int8_t* w0,
+                              const int8_t* w1,
                               int64_t quads, const int32_t* sums, int64_t sum_stride,
                               int32_t* itotals, const QPrefillEnds& ends);
 
@@ -228,7 +227,6 @@ struct QLinearKernels {
   QDecodeInt8 decode_int8;
   QUnpackInt4 unpack_int4;
   QPrefillInt4 prefill_int4;
-  QUnpackInt8 unpack_int8;
   QPrefillInt8 prefill_int8;
   QPrefillFloatInt8 prefill_float_int8;
   QQuantizeSums quantize_sums = nullptr;  // nullptr: quantize, then group_sums()

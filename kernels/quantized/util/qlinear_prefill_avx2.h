@@ -1,12 +1,11 @@
 // AVX2 prefill GEMM of the quantized linear (contract: util/qlinear_kernels.h, "Several
-// rows"): a pair of weight blocks (16 outputs) is unpacked once into L1 and every row of
-// the chunk reads it, R rows at a time, each row's 4 inputs broadcast once for both blocks.
+// rows"): every row of the chunk reads a pair of weight blocks (16 outputs), int4 unpacked
+// once into L1, R rows at a time, each row's 4 inputs broadcast once for both blocks.
 //
 // int4: the nibbles (0..15) enter vpmaddubsw as u8; 8 quads of products add up in int16
 // (8 x 2 x 15 x 127 = 30480 <= 32767) before vpmaddwd widens them, as in the general kernel.
 // int8: |w| as u8 with the input's sign flipped where w < 0 (vpsignb), as in the general
-// kernel: the unpacked buffer is a plain copy of the two blocks, and |w| is taken once per
-// R rows. Weight-only int8 (float inputs): the two blocks as floats, and FMAs.
+// kernel, the blocks read in place and |w| taken once per R rows. Weight-only int8 (float inputs): the two blocks as floats, and FMAs.
 #pragma once
 
 #if defined(__x86_64__)
@@ -38,27 +37,6 @@ __attribute__((target("avx2"))) inline void unpack_int4_avx2(const uint8_t* w0, 
       _mm256_storeu_si256(o + 3, _mm256_and_si256(_mm256_srli_epi16(b, 4), low));
     }
   }
-}
-
-// The two blocks' quads side by side; `flip` is xor-ed into every byte (the VNNI set's
-// offset of 128; 0 here).
-__attribute__((target("avx2"))) inline void unpack_int8_blocks(const int8_t* w0, const int8_t* w1,
-                                                             int64_t q0, int64_t q1, uint8_t* out,
-                                                             char flip) {
-  const __m256i f = _mm256_set1_epi8(flip);
-  for (int64_t q = q0; q < q1; ++q, out += 64) {
-    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w0 + q * 32));
-    const __m256i b = w1 != nullptr
-                          ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w1 + q * 32))
-                          : _mm256_setzero_si256();
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), _mm256_xor_si256(a, f));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 32), _mm256_xor_si256(b, f));
-  }
-}
-
-inline void unpack_int8_avx2(const int8_t* w0, const int8_t* w1, int64_t q0, int64_t q1,
-                             uint8_t* out) {
-  unpack_int8_blocks(w0, w1, q0, q1, out, 0);
 }
 
 // The int32 sums of one kInt4Group of inputs (x, and wq in the unpacked buffer) of R rows
@@ -155,15 +133,16 @@ __attribute__((target("avx2,fma"))) void prefill_int4_avx2_rows(
 
 template <int R>
 __attribute__((target("avx2"))) void prefill_int8_avx2_rows(const int8_t* x, int64_t ldx,
-                                                           const uint8_t* unpacked,
-                                                           int64_t quads, int32_t* itotals,
+                                                           const int8_t* block0,
+                                                           const int8_t* block1, int64_t quads,
+                                                           int32_t* itotals,
                                                            const QPrefillEnds& ends) {
   const __m256i ones = _mm256_set1_epi16(1);
   __m256i sum[R][2];
   TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) sum[r][0] = sum[r][1] = _mm256_setzero_si256();
   for (int64_t q = 0; q < quads; ++q) {
-    const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(unpacked + q * 64));
-    const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(unpacked + q * 64 + 32));
+    const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block0 + q * 32));
+    const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(block1 + q * 32));
     const __m256i m0 = _mm256_abs_epi8(w0);
     const __m256i m1 = _mm256_abs_epi8(w1);
     TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
@@ -295,11 +274,11 @@ inline void prefill_int4_avx2(const int8_t* x, int64_t ldx, int64_t rows, const 
       [&](int64_t r) { rows_at(&prefill_int4_avx2_rows<1>, r); });
 }
 
-inline void prefill_int8_avx2(const int8_t* x, int64_t ldx, int64_t rows, const uint8_t* unpacked,
-                              int64_t quads, const int32_t*, int64_t, int32_t* itotals,
-                              const QPrefillEnds& ends) {
+inline void prefill_int8_avx2(const int8_t* x, int64_t ldx, int64_t rows, const int8_t* w0,
+                              const int8_t* w1, int64_t quads, const int32_t*, int64_t,
+                              int32_t* itotals, const QPrefillEnds& ends) {
   auto rows_at = [&](auto kernel, int64_t r) {
-    kernel(x + r * ldx, ldx, unpacked, quads, itotals + r * 16, ends.from_row(r));
+    kernel(x + r * ldx, ldx, w0, w1, quads, itotals + r * 16, ends.from_row(r));
   };
   qlinear_prefill_tiles<4>(
       rows, [&](int64_t r) { rows_at(&prefill_int8_avx2_rows<4>, r); },
@@ -309,7 +288,7 @@ inline void prefill_int8_avx2(const int8_t* x, int64_t ldx, int64_t rows, const 
 inline constexpr QLinearKernels kQLinearAvx2 = {
     "avx2",           quantize_row_avx2, dynamic_int8_avx2, dynamic_int4_avx2,
     float_int8_avx2,  decode_int4_avx2,  decode_int8_avx2,  unpack_int4_avx2,
-    prefill_int4_avx2, unpack_int8_avx2, prefill_int8_avx2, prefill_float_int8_avx2,
+    prefill_int4_avx2, prefill_int8_avx2, prefill_float_int8_avx2,
     quantize_row_sums_avx2};
 
 }  // namespace tailor::quantized

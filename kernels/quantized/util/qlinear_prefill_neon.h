@@ -1,9 +1,9 @@
 // aarch64 prefill GEMM of the quantized linear (contract: util/qlinear_kernels.h, "Several
 // rows"), used with the rest of the NEON set (util/qlinear_neon.h): a pair of weight blocks
-// (16 outputs) is unpacked once per chunk of rows, and each row's 4 inputs, broadcast
+// (16 outputs; int4 unpacked once per chunk of rows), and each row's 4 inputs, broadcast
 // once, meet the 4 q registers of a quad (rows 0-3 and 4-7 of each block) through
 // qlinear_dot4 (sdot where the compiler targets it). Weights and inputs are both signed
-// there, so int8 weights are a plain copy and int4 nibbles (0..15) are s8 as they are.
+// there, so int8 blocks are read in place and int4 nibbles (0..15) are s8 as they are.
 #pragma once
 
 #if defined(__aarch64__)
@@ -36,24 +36,14 @@ inline void unpack_int4_neon(const uint8_t* w0, const uint8_t* w1, int64_t size,
   }
 }
 
-inline void unpack_int8_neon(const int8_t* w0, const int8_t* w1, int64_t q0, int64_t q1,
-                             uint8_t* out) {
-  for (int64_t q = q0; q < q1; ++q, out += 64) {
-    __builtin_memcpy(out, w0 + q * 32, 32);
-    if (w1 != nullptr) {
-      __builtin_memcpy(out + 32, w1 + q * 32, 32);
-    } else {
-      __builtin_memset(out + 32, 0, 32);
-    }
-  }
-}
-
-// sum[r][j] += the quad's 4 x 4 products of output lanes 4j..4j+3, R rows.
+// sum[r][j] += the quad's 4 x 4 products of output lanes 4j..4j+3, R rows: lanes 0-7 from
+// the 32 bytes at q0, 8-15 from those at q1.
 template <int R>
-inline void qlinear_prefill_quad_neon(const int8_t* x, int64_t ldx, const uint8_t* wq,
-                                      int32x4_t (*sum)[4]) {
-  int8x16_t w[4];
-  for (int j = 0; j < 4; ++j) w[j] = vreinterpretq_s8_u8(vld1q_u8(wq + 16 * j));
+inline void qlinear_prefill_quad_neon(const int8_t* x, int64_t ldx, const void* q0,
+                                      const void* q1, int32x4_t (*sum)[4]) {
+  const int8_t* b0 = static_cast<const int8_t*>(q0);
+  const int8_t* b1 = static_cast<const int8_t*>(q1);
+  const int8x16_t w[4] = {vld1q_s8(b0), vld1q_s8(b0 + 16), vld1q_s8(b1), vld1q_s8(b1 + 16)};
   TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
     const int8x16_t xb = qlinear_broadcast4_neon(x + r * ldx);
     for (int j = 0; j < 4; ++j) sum[r][j] = qlinear_dot4(sum[r][j], w[j], xb);
@@ -90,7 +80,7 @@ void prefill_int4_neon_rows(const int8_t* x, int64_t ldx, const uint8_t* unpacke
       for (int j = 0; j < 4; ++j) sum[r][j] = vdupq_n_s32(-8 * sums[r * sum_stride + g]);
     }
     for (int64_t i = g * size; i < (g + 1) * size; i += 4) {
-      qlinear_prefill_quad_neon<R>(x + i, ldx, unpacked + i * 16, sum);
+      qlinear_prefill_quad_neon<R>(x + i, ldx, unpacked + i * 16, unpacked + i * 16 + 32, sum);
     }
     // Both blocks' 8 scales of the group (a lone block's partner: 0).
     const float* s0 = int4_group_scales(w0 + g * group_bytes, size);
@@ -117,7 +107,7 @@ void prefill_int4_neon_rows(const int8_t* x, int64_t ldx, const uint8_t* unpacke
 }
 
 template <int R>
-void prefill_int8_neon_rows(const int8_t* x, int64_t ldx, const uint8_t* unpacked,
+void prefill_int8_neon_rows(const int8_t* x, int64_t ldx, const int8_t* w0, const int8_t* w1,
                             int64_t quads, int32_t* itotals, const QPrefillEnds& ends) {
   int32x4_t sum[R][4];
   for (int r = 0; r < R; ++r) {
@@ -126,7 +116,7 @@ void prefill_int8_neon_rows(const int8_t* x, int64_t ldx, const uint8_t* unpacke
     }
   }
   for (int64_t q = 0; q < quads; ++q) {
-    qlinear_prefill_quad_neon<R>(x + 4 * q, ldx, unpacked + q * 64, sum);
+    qlinear_prefill_quad_neon<R>(x + 4 * q, ldx, w0 + q * 32, w1 + q * 32, sum);
   }
   for (int r = 0; r < R; ++r) {
     for (int j = 0; j < 4; ++j) {
@@ -156,14 +146,14 @@ inline void prefill_int4_neon(const int8_t* x, int64_t ldx, int64_t rows, const 
   }
 }
 
-inline void prefill_int8_neon(const int8_t* x, int64_t ldx, int64_t rows, const uint8_t* unpacked,
-                              int64_t quads, const int32_t*, int64_t, int32_t* itotals,
-                              const QPrefillEnds& ends) {
+inline void prefill_int8_neon(const int8_t* x, int64_t ldx, int64_t rows, const int8_t* w0,
+                              const int8_t* w1, int64_t quads, const int32_t*, int64_t,
+                              int32_t* itotals, const QPrefillEnds& ends) {
   for (int64_t r = 0; r < rows;) {
     const int64_t n = rows - r >= 4 ? 4 : 1;
     qlinear_pick_rows(static_cast<int>(n), &prefill_int8_neon_rows<1>, &prefill_int8_neon_rows<2>,
                       &prefill_int8_neon_rows<3>, &prefill_int8_neon_rows<4>)(
-        x + r * ldx, ldx, unpacked, quads, itotals + r * 16, ends.from_row(r));
+        x + r * ldx, ldx, w0, w1, quads, itotals + r * 16, ends.from_row(r));
     r += n;
   }
 }
@@ -176,7 +166,7 @@ inline constexpr QLinearKernels kQLinearNeon = {
 #endif
     quantize_row,     dynamic_int8_neon, dynamic_int4_neon, float_int8_neon,
     nullptr,          nullptr,           unpack_int4_neon,  prefill_int4_neon,
-    unpack_int8_neon, prefill_int8_neon, nullptr};
+    prefill_int8_neon, nullptr};
 
 }  // namespace tailor::quantized
 

@@ -1,12 +1,13 @@
 // AVX-512 VNNI prefill GEMM of the quantized linear (contract: util/qlinear_kernels.h,
 // "Several rows"), used with the rest of the VNNI set (util/qlinear_avx512.h). Each 4 inputs
-// of 16 outputs (two blocks, unpacked once per chunk) are one zmm, and every row's 4 inputs
-// one broadcast: vpdpbusd multiplies all 16 outputs of a row at once. R rows at a time keep
-// R independent sums in flight; the weights come from L1 (the unpacked buffer).
+// of 16 outputs (two blocks) are one zmm, and every row's 4 inputs one broadcast: vpdpbusd
+// multiplies all 16 outputs of a row at once. R rows at a time keep R independent sums in
+// flight; the weights come from L1 (int8: the blocks' span, int4: the unpacked buffer).
 //
-// int8 weights are unpacked as w + 128 (u8, what vpdpbusd's unsigned operand takes): then
-// sum x * w = sum x * (w + 128) - 128 * sum x, with the row's sum from the caller, and no
-// per-row sign flip as in AVX2. int4 unpacks as AVX2 does (util/qlinear_prefill_avx2.h).
+// int8 weights enter as w + 128 (u8, what vpdpbusd's unsigned operand takes; a flipped top
+// bit on each quad's load): then sum x * w = sum x * (w + 128) - 128 * sum x, with the row's
+// sum from the caller, and no per-row sign flip as in AVX2. int4 unpacks as AVX2 does
+// (util/qlinear_prefill_avx2.h).
 #pragma once
 
 #if defined(__x86_64__)
@@ -142,24 +143,32 @@ inline void prefill_int4_vnni(const int8_t* x, int64_t ldx, int64_t rows,
 }
 
 
-inline void unpack_int8_vnni(const int8_t* w0, const int8_t* w1, int64_t q0, int64_t q1,
-                             uint8_t* out) {
-  unpack_int8_blocks(w0, w1, q0, q1, out, static_cast<char>(0x80));
+// sum += the 4 u8 weights of each lane of w times the 4 s8 inputs at x (broadcast), summed:
+// vpdpbusd with the inputs broadcast from memory. In asm because GCC copied each
+// accumulator to another register and back around the intrinsic, 16 moves for a tile's 8
+// products, and the loop ran short of issue slots.
+TL_QLINEAR_VNNI512 inline void qlinear_dpbusd_broadcast(__m512i& sum, __m512i w,
+                                                        const int8_t* x) {
+  __asm__("vpdpbusd %1%{1to16%}, %2, %0"
+          : "+v"(sum)
+          : "m"(*reinterpret_cast<const char(*)[4]>(x)), "v"(w));
 }
 
 template <int R>
-TL_QLINEAR_VNNI512 void prefill_int8_vnni_rows(const int8_t* x, int64_t ldx,
-                                               const uint8_t* unpacked, int64_t quads,
+TL_QLINEAR_VNNI512 void prefill_int8_vnni_rows(const int8_t* x, int64_t ldx, const int8_t* w0,
+                                               const int8_t* w1, int64_t quads,
                                                const int32_t* sums, int64_t sum_stride,
                                                int32_t* itotals, const QPrefillEnds& ends) {
+  const __m512i flip = _mm512_set1_epi8(static_cast<char>(0x80));  // w + 128, as u8
   __m512i sum[R];
   TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) sum[r] = _mm512_setzero_si512();
   for (int64_t q = 0; q < quads; ++q) {
-    const __m512i wv = _mm512_loadu_si512(unpacked + q * 64);
+    const __m512i both = _mm512_inserti64x4(
+        _mm512_castsi256_si512(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(w0 + q * 32))),
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w1 + q * 32)), 1);
+    const __m512i wv = _mm512_xor_si512(both, flip);
     TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
-      int32_t quad;
-      __builtin_memcpy(&quad, x + r * ldx + 4 * q, 4);
-      sum[r] = _mm512_dpbusd_epi32(sum[r], wv, _mm512_set1_epi32(quad));
+      qlinear_dpbusd_broadcast(sum[r], wv, x + r * ldx + 4 * q);
     }
   }
   __m512 products[R];
@@ -186,11 +195,11 @@ TL_QLINEAR_VNNI512 void prefill_int8_vnni_rows(const int8_t* x, int64_t ldx,
   }
 }
 
-inline void prefill_int8_vnni(const int8_t* x, int64_t ldx, int64_t rows, const uint8_t* unpacked,
-                              int64_t quads, const int32_t* sums, int64_t sum_stride,
-                              int32_t* itotals, const QPrefillEnds& ends) {
+inline void prefill_int8_vnni(const int8_t* x, int64_t ldx, int64_t rows, const int8_t* w0,
+                              const int8_t* w1, int64_t quads, const int32_t* sums,
+                              int64_t sum_stride, int32_t* itotals, const QPrefillEnds& ends) {
   auto rows_at = [&](auto kernel, int64_t r) {
-    kernel(x + r * ldx, ldx, unpacked, quads, sums + r * sum_stride, sum_stride,
+    kernel(x + r * ldx, ldx, w0, w1, quads, sums + r * sum_stride, sum_stride,
            itotals + r * 16, ends.from_row(r));
   };
   // Tiles of 8 rows, then of 4 (a convolution's chunks of whole image rows leave up to 7
@@ -210,7 +219,7 @@ inline void prefill_int8_vnni(const int8_t* x, int64_t ldx, int64_t rows, const 
 inline constexpr QLinearKernels kQLinearVnni = {
     "avx512vnni",      quantize_row_avx2, dynamic_int8_vnni, dynamic_int4_vnni,
     float_int8_avx512, decode_int4_vnni,  decode_int8_vnni,  unpack_int4_avx2,
-    prefill_int4_vnni, unpack_int8_vnni,  prefill_int8_vnni, prefill_float_int8_avx2,
+    prefill_int4_vnni, prefill_int8_vnni, prefill_float_int8_avx2,
     quantize_row_sums_avx2};
 
 }  // namespace tailor::quantized
