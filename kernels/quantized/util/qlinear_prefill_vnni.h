@@ -79,6 +79,17 @@ TL_QLINEAR_VNNI512 inline void qlinear_finish_store8x16_columns(const __m512 (&p
   }
 }
 
+// sum += the 4 u8 weights of each lane of w times the 4 s8 inputs at x (broadcast), summed:
+// vpdpbusd with the inputs broadcast from memory. In asm because GCC copied each
+// accumulator to another register and back around the intrinsic, 16 moves for a tile's 8
+// products, and the loop ran short of issue slots.
+TL_QLINEAR_VNNI512 inline void qlinear_dpbusd_broadcast(__m512i& sum, __m512i w,
+                                                        const int8_t* x) {
+  __asm__("vpdpbusd %1%{1to16%}, %2, %0"
+          : "+v"(sum)
+          : "m"(*reinterpret_cast<const char(*)[4]>(x)), "v"(w));
+}
+
 template <int R>
 TL_QLINEAR_VNNI512 void prefill_int4_vnni_rows(const int8_t* x, int64_t ldx,
                                                const uint8_t* unpacked, int64_t groups,
@@ -103,9 +114,7 @@ TL_QLINEAR_VNNI512 void prefill_int4_vnni_rows(const int8_t* x, int64_t ldx,
     for (int64_t q = 0; q < size; q += 4) {
       const __m512i wv = _mm512_loadu_si512(wq + q * 16);
       TL_QLINEAR_UNROLL for (int r = 0; r < R; ++r) {
-        int32_t quad;
-        __builtin_memcpy(&quad, xg + r * ldx + q, 4);
-        sum[r] = _mm512_dpbusd_epi32(sum[r], wv, _mm512_set1_epi32(quad));
+        qlinear_dpbusd_broadcast(sum[r], wv, xg + r * ldx + q);
       }
     }
     // Both blocks' 8 scales of the group in one zmm (a lone block's partner: 0).
@@ -142,17 +151,6 @@ inline void prefill_int4_vnni(const int8_t* x, int64_t ldx, int64_t rows,
   for (; r < rows; ++r) rows_at(&prefill_int4_vnni_rows<1>, r);
 }
 
-
-// sum += the 4 u8 weights of each lane of w times the 4 s8 inputs at x (broadcast), summed:
-// vpdpbusd with the inputs broadcast from memory. In asm because GCC copied each
-// accumulator to another register and back around the intrinsic, 16 moves for a tile's 8
-// products, and the loop ran short of issue slots.
-TL_QLINEAR_VNNI512 inline void qlinear_dpbusd_broadcast(__m512i& sum, __m512i w,
-                                                        const int8_t* x) {
-  __asm__("vpdpbusd %1%{1to16%}, %2, %0"
-          : "+v"(sum)
-          : "m"(*reinterpret_cast<const char(*)[4]>(x)), "v"(w));
-}
 
 template <int R>
 TL_QLINEAR_VNNI512 void prefill_int8_vnni_rows(const int8_t* x, int64_t ldx, const int8_t* w0,
