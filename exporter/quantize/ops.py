@@ -10,11 +10,13 @@ Importing this module defines:
   empty [0, N] at 4 (the group scales lie in the weight blocks), which gives N; with
   `dynamic_input`, each input row is quantized per token first, see activations.py);
 - `tailor_quant::conv2d(Tensor input, Tensor weight, Tensor weight_scales, Tensor? bias,
-  int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation) -> Tensor` and its
-  `.out`: a dense (one group) Conv2d of 8da8w programs, each image quantized to int8 as
-  one token at run time, the weights int8 per output channel, packed as linear's over
-  each receptive field in (kernel row, kernel column, channel) order with the channels
-  padded with zeros to a multiple of 4 (conv_weight_rows);
+  int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, float? output_min=None,
+  float? output_max=None) -> Tensor` and its `.out`: a dense (one group) Conv2d of 8da8w
+  programs, each image quantized to int8 as one token at run time, the weights int8 per
+  output channel, packed as linear's over each receptive field in (kernel row, kernel
+  column, channel) order with the channels padded with zeros to a multiple of 4
+  (conv_weight_rows); its outputs clamped to [output_min, output_max] where given (a
+  relu or relu6 after it, fused by exporter/passes/activation_fusion.py);
 - `tailor_quant::embedding(Tensor weight, Tensor weight_scales, int weight_bits, int dim,
   Tensor indices) -> Tensor` and its `.out`: an embedding lookup in a table packed as
   tailor_quant::linear's weight (rows [N, dim] in blocks of 8, int8 or int4, with its
@@ -40,7 +42,8 @@ from exporter.quantize.weights import BLOCK_ROWS, dequantize, row_scales, unpack
 _LINEAR_ARGS = ("Tensor input, Tensor weight, Tensor weight_scales, Tensor? bias, "
                 "int weight_bits, bool dynamic_input")
 _CONV_ARGS = ("Tensor input, Tensor weight, Tensor weight_scales, Tensor? bias, "
-              "int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation")
+              "int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, "
+              "float? output_min=None, float? output_max=None")
 _PACKED_EMBEDDING_ARGS = ("Tensor weight, Tensor weight_scales, int weight_bits, int dim, "
                           "Tensor indices")
 _EMBEDDING_ARGS = ("Tensor weight, Tensor weight_scales, Tensor? weight_zero_points, "
@@ -92,7 +95,8 @@ def conv_weight_rows(weight: torch.Tensor) -> torch.Tensor:
     return w.reshape(weight.shape[0], -1)
 
 
-def conv2d(input, weight, weight_scales, bias, kernel_size, stride, padding, dilation):
+def conv2d(input, weight, weight_scales, bias, kernel_size, stride, padding, dilation,
+           output_min=None, output_max=None):
     """The kernel's arithmetic: the integer sums exactly (float64 holds them), then
     sum * weight scale * image scale + bias in float32, so both round alike and a layer's
     outputs quantize to the next layer's integers identically."""
@@ -106,7 +110,10 @@ def conv2d(input, weight, weight_scales, bias, kernel_size, stride, padding, dil
     w = w.reshape(-1, kh, kw, padded_channels(c))[..., :c].permute(0, 3, 1, 2)
     sums = F.conv2d(xq.double(), w.double(), None, stride, padding, dilation).float()
     out = sums * weight_scales.reshape(1, -1, 1, 1) * scale.reshape(-1, 1, 1, 1)
-    return out if bias is None else out + bias.reshape(1, -1, 1, 1)
+    out = out if bias is None else out + bias.reshape(1, -1, 1, 1)
+    if output_min is None and output_max is None:
+        return out
+    return torch.clamp(out, output_min, output_max)
 
 
 def embedding(weight, weight_scales, weight_bits, dim, indices):
@@ -140,7 +147,8 @@ def _linear_fake(input, weight, weight_scales, bias, weight_bits, dynamic_input)
     return input.new_empty((*input.shape[:-1], weight_scales.shape[1]))
 
 
-def _conv2d_fake(input, weight, weight_scales, bias, kernel_size, stride, padding, dilation):
+def _conv2d_fake(input, weight, weight_scales, bias, kernel_size, stride, padding, dilation,
+                 output_min=None, output_max=None):
     size = [(input.shape[2 + d] + 2 * padding[d] - dilation[d] * (kernel_size[d] - 1) - 1)
             // stride[d] + 1 for d in range(2)]
     return input.new_empty((input.shape[0], weight_scales.shape[1], *size))

@@ -19,15 +19,17 @@ bool pair_in_range(IntArrayRef v, int64_t low) {
 }  // namespace
 
 // conv2d.out(Tensor input, Tensor weight, Tensor weight_scales, Tensor? bias,
-//            int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, *,
-//            Tensor(a!) out) -> Tensor(a!)
+//            int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation,
+//            float? output_min=None, float? output_max=None, *, Tensor(a!) out) -> Tensor(a!)
 // A dense (one group) convolution of 8da8w programs (exporter/quantize/ops.py): each image
 // quantized to int8 as one token, int8 weights per output channel packed as
 // tailor_quant::linear's over each receptive field (kernel rows, kernel columns, channels
-// padded to a multiple of 4), the product in int32 (util/qconv.h).
+// padded to a multiple of 4), the product in int32 (util/qconv.h), the outputs clamped to
+// the bounds given (a relu or relu6 the exporter fused, exporter/passes/activation_fusion.py).
 Tensor& conv2d_out(KernelContext& ctx, const Tensor& input, const Tensor& weight,
                    const Tensor& weight_scales, const Tensor* bias, IntArrayRef kernel_size,
-                   IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, Tensor& out) {
+                   IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation,
+                   Optional<double> output_min, Optional<double> output_max, Tensor& out) {
   // Validate: the shapes the exporter writes; anything else is a malformed program.
   TL_KERNEL_CHECK(ctx,
                   input.dtype() == ScalarType::Float && same_dtype(input, out) &&
@@ -90,11 +92,13 @@ Tensor& conv2d_out(KernelContext& ctx, const Tensor& input, const Tensor& weight
 
   // Compute
   if (out.numel() == 0) return out;
+  const float low = output_min ? static_cast<float>(output_min.value()) : -__builtin_inff();
+  const float high = output_max ? static_cast<float>(output_max.value()) : __builtin_inff();
   TL_KERNEL_CHECK_MSG(ctx,
                       qconv2d(ctx, s, input.const_data<float>(), weight.const_data<int8_t>(),
                               weight_scales.const_data<float>(),
                               bias != nullptr ? bias->const_data<float>() : nullptr,
-                              out.mutable_data<float>()),
+                              out.mutable_data<float>(), low, high),
                       MemoryAllocationFailed, out, TL_SCRATCH_TOO_SMALL,
                       "tailor_quant::conv2d.out");
   return out;

@@ -124,3 +124,33 @@ def test_as_strided_to_channels_last_strides_of_the_same_shape_is_removed():
 
     ep, report = _simplified(Pool(), torch.randn(1, 6, 3, 3))
     assert _targets(ep).count(aten.as_strided.default) == 1
+
+
+class QuantizedConvActivations(nn.Module):
+    """Quantized convolutions followed by each clamp-shaped activation, and one whose
+    output is also read past its relu (so it stays a separate call)."""
+
+    def __init__(self):
+        super().__init__()
+        from exporter.quantize.modules import QuantizedConv2d
+        torch.manual_seed(0)
+        self.convs = nn.ModuleList(QuantizedConv2d(nn.Conv2d(3, 3, 3, padding=1))
+                                   for _ in range(5))
+
+    def forward(self, x):
+        a = torch.relu(self.convs[0](x))
+        b = nn.functional.relu6(self.convs[1](a))
+        c = nn.functional.hardtanh(self.convs[2](b), -0.5, 0.25)
+        d = torch.clamp(self.convs[3](c), max=0.1)
+        e = self.convs[4](d)
+        return torch.relu(e) + e
+
+
+def test_clamp_shaped_activations_fuse_into_the_quantized_convolution_before_them():
+    ep, report = _simplified(QuantizedConvActivations(), torch.randn(1, 3, 6, 6))
+    assert report.activations == 4
+    convs = [n for n in ep.graph.nodes if n.target == torch.ops.tailor_quant.conv2d.default]
+    assert [tuple(n.args[8:]) for n in convs] == [
+        (0.0, None), (0.0, 6.0), (-0.5, 0.25), (None, 0.1), ()]
+    assert _targets(ep).count(aten.relu.default) == 1       # the one read beside its input
+    assert aten.hardtanh.default not in _targets(ep) and aten.clamp.default not in _targets(ep)

@@ -190,6 +190,8 @@ struct QConvPlan {
   int64_t parts_per_row;  // when rows_per_piece is 0
   int64_t oy0;            // the band's first output row
   bool pointwise;         // 1x1 stride 1: the patches are the band's pixels
+  float low, high;        // the outputs' bounds (a fused relu or relu6)
+  bool clamps;            // whether the bounds are not -inf and inf
 
   // The output pixels [m0, m0 + rows) of piece i.
   void piece(int64_t i, int64_t oy1, int64_t& m0, int64_t& rows) const {
@@ -234,6 +236,21 @@ inline bool qconv_piece(const QConvPlan& plan, int64_t i, int64_t oy1, KernelScr
   return true;
 }
 
+// Piece c's outputs (every output channel's columns [c.m0, c.m0 + c.rows)) clamped to the
+// plan's bounds while they are in cache; NaN stays NaN, as torch's clamp.
+inline void qconv_clamp(const QConvPlan& plan, const QLinearChunk& c) {
+  if (!plan.clamps) return;
+  const QLinearArgs& a = *plan.a;
+  const float low = plan.low, high = plan.high;
+  for (int64_t o = 0; o < a.n; ++o) {
+    float* out = a.out + o * a.out_col_stride + c.m0;
+    for (int64_t i = 0; i < c.rows; ++i) {
+      const float v = out[i] < low ? low : out[i];
+      out[i] = v > high ? high : v;
+    }
+  }
+}
+
 struct QConvPieces {
   const QConvPlan* plan;
   int64_t oy1;
@@ -249,16 +266,19 @@ inline void qconv_piece_task(void* context, int64_t i, KernelScratch& scratch) {
   // Every slice holds kQConvScratchBytes (qconv2d checked the caller's rest).
   if (qconv_piece(plan, i, pieces.oy1, scratch, c)) {
     qlinear_blocks(c, 0, (plan.a->n + kQBlock - 1) / kQBlock, scratch);
+    qconv_clamp(plan, c);
   }
 }
 
 /// The convolution of x (float NCHW) into out (float NCHW) with weights packed as
-/// tailor_quant::linear's int8 ones over s.patch() inputs. False, with nothing computed,
+/// tailor_quant::linear's int8 ones over s.patch() inputs, clamped to [low, high] (-inf
+/// and inf: not clamped). False, with nothing computed,
 /// when ctx's scratch slice has less than kQConvScratchBytes; qconv_fits(s) must hold.
 /// With several threads, a band's pieces go to the threads whole (each gathers its own
 /// patches) when there are two a thread or more, else each piece's weight blocks do.
 inline bool qconv2d(KernelContext& ctx, const QConvShape& s, const float* x, const int8_t* w,
-                    const float* w_scales, const float* bias, float* out) {
+                    const float* w_scales, const float* bias, float* out,
+                    float low = -__builtin_inff(), float high = __builtin_inff()) {
   QLinearArgs a;
   a.m = s.out_height * s.out_width;
   a.n = s.out_channels;
@@ -277,7 +297,8 @@ inline bool qconv2d(KernelContext& ctx, const QConvShape& s, const float* x, con
       scratch.size() - scratch.mark() < kQConvScratchBytes - kQConvBandBytes) {
     return false;
   }
-  QConvPlan plan{&s, &a, &band, 0.0f, qconv_chunk_rows(s), 0, 0, 0, false};
+  QConvPlan plan{&s, &a, &band, 0.0f, qconv_chunk_rows(s), 0, 0, 0, false, low, high,
+                 low != -__builtin_inff() || high != __builtin_inff()};
   const int64_t band_rows = kQConvBandBytes / s.band_row_bytes();
   const int64_t out_rows_in_band = (band_rows - s.rows_per_output_row()) / s.sh + 1;
   plan.rows_per_piece = s.out_width <= plan.chunk
@@ -305,7 +326,10 @@ inline bool qconv2d(KernelContext& ctx, const QConvShape& s, const float* x, con
         for (int64_t i = 0; i < count; ++i) {
           ScratchScope piece_scope(scratch);
           QLinearChunk c;
-          if (qconv_piece(plan, i, oy1, scratch, c)) qlinear_chunk(ctx, c);
+          if (qconv_piece(plan, i, oy1, scratch, c)) {
+            qlinear_chunk(ctx, c);
+            qconv_clamp(plan, c);
+          }
         }
       }
       plan.oy0 = oy1;

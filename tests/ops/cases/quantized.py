@@ -20,14 +20,16 @@ def _qlinear(m: tuple, n: int, k: int, bits: int, groups: int, bias: bool = True
 
 
 def _qconv(shape: tuple, out_channels: int, window: tuple, stride: tuple, padding: tuple,
-           dilation: tuple, bias: bool = True) -> tuple:
+           dilation: tuple, bias: bool = True, clamp: tuple = ()) -> tuple:
     """One call of tailor_quant::conv2d: an NCHW input, int8 weights packed as the
-    linear's over (window rows, window columns, channels padded to 4), scales [1, out]."""
+    linear's over (window rows, window columns, channels padded to 4), scales [1, out];
+    `clamp`: (output_min, output_max), each a number or None."""
     k = window[0] * window[1] * -(-shape[1] // 4) * 4
     return (In(shape), Constant((-(-out_channels // 8), k * 8), "Char"),
             Constant((1, out_channels), "Float", domain="positive"),
             Constant((out_channels,), "Float") if bias else None,
-            Arg(list(window)), Arg(list(stride)), Arg(list(padding)), Arg(list(dilation)))
+            Arg(list(window)), Arg(list(stride)), Arg(list(padding)), Arg(list(dilation)),
+            *(Arg(bound) for bound in clamp))
 
 
 # The quantized library (kernels/quantized/, manifests/kernels/quantized.yaml). Linear:
@@ -98,6 +100,15 @@ CASES = [
             _qconv((1, 4, 3, 3), 8, (3, 3), (1, 1), (4, 4), (1, 1)),
             _qconv((1, 120, 6, 7), 32, (3, 3), (1, 1), (1, 1), (1, 1))],
            name="8da8w", atol=1e-3, rtol=1e-5),
+    # Fused activations (exporter/passes/activation_fusion.py): relu6's bounds, an upper
+    # bound alone, a lower one alone (a relu) on 2 threads whose pieces clamp their own.
+    OpCase("tailor_quant::conv2d.default", ("Float",),
+           [_qconv((1, 5, 9, 11), 32, (3, 3), (1, 1), (1, 1), (1, 1), clamp=(0.0, 6.0)),
+            _qconv((1, 8, 7, 6), 13, (1, 1), (1, 1), (0, 0), (1, 1), clamp=(None, 0.5))],
+           name="8da8w_clamp", atol=1e-3, rtol=1e-5),
+    OpCase("tailor_quant::conv2d.default", ("Float",),
+           [_qconv((1, 16, 4, 600), 16, (3, 3), (1, 1), (1, 1), (1, 1), clamp=(0.0, None))],
+           name="8da8w_clamp_threads", atol=1e-3, rtol=1e-5, threads=2),
     OpCase("tailor_quant::conv2d.default", ("Float",),
            [_qconv((1, 20, 14, 14), 40, (3, 3), (1, 1), (1, 1), (1, 1)),
             _qconv((2, 8, 40, 40), 24, (3, 3), (1, 1), (1, 1), (1, 1)),
