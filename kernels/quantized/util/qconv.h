@@ -190,8 +190,6 @@ struct QConvPlan {
   int64_t parts_per_row;  // when rows_per_piece is 0
   int64_t oy0;            // the band's first output row
   bool pointwise;         // 1x1 stride 1: the patches are the band's pixels
-  float low, high;        // the outputs' bounds (a fused relu or relu6)
-  bool clamps;            // whether the bounds are not -inf and inf
 
   // The output pixels [m0, m0 + rows) of piece i.
   void piece(int64_t i, int64_t oy1, int64_t& m0, int64_t& rows) const {
@@ -236,21 +234,6 @@ inline bool qconv_piece(const QConvPlan& plan, int64_t i, int64_t oy1, KernelScr
   return true;
 }
 
-// Piece c's outputs (every output channel's columns [c.m0, c.m0 + c.rows)) clamped to the
-// plan's bounds while they are in cache; NaN stays NaN, as torch's clamp.
-inline void qconv_clamp(const QConvPlan& plan, const QLinearChunk& c) {
-  if (!plan.clamps) return;
-  const QLinearArgs& a = *plan.a;
-  const float low = plan.low, high = plan.high;
-  for (int64_t o = 0; o < a.n; ++o) {
-    float* out = a.out + o * a.out_col_stride + c.m0;
-    for (int64_t i = 0; i < c.rows; ++i) {
-      const float v = out[i] < low ? low : out[i];
-      out[i] = v > high ? high : v;
-    }
-  }
-}
-
 struct QConvPieces {
   const QConvPlan* plan;
   int64_t oy1;
@@ -266,7 +249,6 @@ inline void qconv_piece_task(void* context, int64_t i, KernelScratch& scratch) {
   // Every slice holds kQConvScratchBytes (qconv2d checked the caller's rest).
   if (qconv_piece(plan, i, pieces.oy1, scratch, c)) {
     qlinear_blocks(c, 0, (plan.a->n + kQBlock - 1) / kQBlock, scratch);
-    qconv_clamp(plan, c);
   }
 }
 
@@ -288,6 +270,8 @@ inline bool qconv2d(KernelContext& ctx, const QConvShape& s, const float* x, con
   a.bias = bias;
   a.out_row_stride = 1;  // NCHW: an output pixel's channels lie a plane apart
   a.out_col_stride = a.m;
+  a.low = low;  // the GEMM's epilogues clamp, in registers
+  a.high = high;
   KernelScratch& scratch = ctx.scratch();
   ScratchScope scope(scratch);
   QConvBand band;
@@ -297,8 +281,7 @@ inline bool qconv2d(KernelContext& ctx, const QConvShape& s, const float* x, con
       scratch.size() - scratch.mark() < kQConvScratchBytes - kQConvBandBytes) {
     return false;
   }
-  QConvPlan plan{&s, &a, &band, 0.0f, qconv_chunk_rows(s), 0, 0, 0, false, low, high,
-                 low != -__builtin_inff() || high != __builtin_inff()};
+  QConvPlan plan{&s, &a, &band, 0.0f, qconv_chunk_rows(s), 0, 0, 0, false};
   const int64_t band_rows = kQConvBandBytes / s.band_row_bytes();
   const int64_t out_rows_in_band = (band_rows - s.rows_per_output_row()) / s.sh + 1;
   plan.rows_per_piece = s.out_width <= plan.chunk
@@ -326,10 +309,7 @@ inline bool qconv2d(KernelContext& ctx, const QConvShape& s, const float* x, con
         for (int64_t i = 0; i < count; ++i) {
           ScratchScope piece_scope(scratch);
           QLinearChunk c;
-          if (qconv_piece(plan, i, oy1, scratch, c)) {
-            qlinear_chunk(ctx, c);
-            qconv_clamp(plan, c);
-          }
+          if (qconv_piece(plan, i, oy1, scratch, c)) qlinear_chunk(ctx, c);
         }
       }
       plan.oy0 = oy1;

@@ -65,7 +65,19 @@ struct QLinearArgs {
   float* out = nullptr;            // [m, n], or as the strides say
   int64_t out_row_stride = 0;      // 0: n, each row's outputs side by side
   int64_t out_col_stride = 1;      // tailor_quant::conv2d writes NCHW: m apart
+  float low = -__builtin_inff();   // the outputs' bounds (tailor_quant::conv2d's fused
+  float high = __builtin_inff();   // relu or relu6)
 };
+
+inline bool qlinear_bounded(const QLinearArgs& a) {
+  return a.low != -__builtin_inff() || a.high != __builtin_inff();
+}
+
+// v within [a.low, a.high]; NaN stays NaN, as torch's clamp.
+inline float qlinear_bound(const QLinearArgs& a, float v) {
+  v = v < a.low ? a.low : v;
+  return v > a.high ? a.high : v;
+}
 
 inline int64_t qlinear_out_row_stride(const QLinearArgs& a) {
   return a.out_row_stride != 0 ? a.out_row_stride : a.n;
@@ -187,7 +199,10 @@ inline int64_t qlinear_decode(const QLinearChunk& c, int64_t b0, int64_t b1) {
   const int64_t end = qlinear_min(b1, a.n / kQBlock);
   const bool fits = a.weight_bits == 4 ? kernels.decode_int4 != nullptr
                                        : kernels.decode_int8 != nullptr;
-  if (c.rows != 1 || !a.dynamic_input || !fits || end <= b0 || a.out_col_stride != 1) return b0;
+  if (c.rows != 1 || !a.dynamic_input || !fits || end <= b0 || a.out_col_stride != 1 ||
+      qlinear_bounded(a)) {
+    return b0;
+  }
   const int64_t n0 = b0 * kQBlock;
   const uint8_t* w = static_cast<const uint8_t*>(a.w) + b0 * c.block_bytes;
   const float* bias = a.bias != nullptr ? a.bias + n0 : nullptr;
@@ -281,7 +296,7 @@ inline int64_t qlinear_prefill(const QLinearChunk& c, int64_t b0, int64_t b1,
     QPrefillEnds last;
     if (a.dynamic_input && valid == 16) {
       last = {false, c.row_scale, w_scale, bias, qlinear_out(a, c.m0, n0),
-              qlinear_out_row_stride(a), a.out_col_stride};
+              qlinear_out_row_stride(a), a.out_col_stride, a.low, a.high};
     }
     qlinear_prefill_pair(c, w0, w1, unpacked, totals, last);
     if (last.out != nullptr) continue;
@@ -302,6 +317,7 @@ inline int64_t qlinear_prefill(const QLinearChunk& c, int64_t b0, int64_t b1,
                         bias[col];
         }
       }
+      for (float& v : result) v = qlinear_bound(a, v);
       qlinear_store(a, c.m0 + r, n0, valid, result);
     }
   }
@@ -337,7 +353,8 @@ inline void qlinear_blocks(const QLinearChunk& c, int64_t b0, int64_t b1, Kernel
         const float x_scale = a.dynamic_input ? c.row_scale[t + r] : 1.0f;
         float result[kQBlock];
         for (int64_t col = 0; col < kQBlock; ++col) {
-          result[col] = acc[r * kQBlock + col] * w_scale[col] * x_scale + bias[col];
+          result[col] =
+              qlinear_bound(a, acc[r * kQBlock + col] * w_scale[col] * x_scale + bias[col]);
         }
         qlinear_store(a, c.m0 + t + r, n0, valid, result);
       }

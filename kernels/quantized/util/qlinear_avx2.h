@@ -45,14 +45,15 @@ __attribute__((target("avx2"))) inline void qlinear_in_order(__m256i& v) {
 
 // 8 finished outputs of a decode or prefill kernel: its products times x_scale, then +
 // bias, in the general path's float steps (shared with the VNNI set, whose target includes
-// AVX2), stored ldc apart.
-__attribute__((target("avx2"))) inline void qlinear_finish_store(__m256 products,
-                                                                 float x_scale,
-                                                                 const float* bias,
-                                                                 float* out, int64_t ldc = 1) {
+// AVX2), bounded to [low, high] as qlinear_bound() does (NaN stays NaN: maxps and minps
+// return their second operand when either is NaN), stored ldc apart.
+__attribute__((target("avx2"))) inline void qlinear_finish_store(
+    __m256 products, float x_scale, const float* bias, float* out, int64_t ldc = 1,
+    float low = -__builtin_inff(), float high = __builtin_inff()) {
   __m256 result = _mm256_mul_ps(products, _mm256_set1_ps(x_scale));
   qlinear_no_contract(result);  // a separate add, as the general path's epilogue
   if (bias != nullptr) result = _mm256_add_ps(result, _mm256_loadu_ps(bias));
+  result = _mm256_min_ps(_mm256_set1_ps(high), _mm256_max_ps(_mm256_set1_ps(low), result));
   if (ldc == 1) {
     _mm256_storeu_ps(out, result);
     return;

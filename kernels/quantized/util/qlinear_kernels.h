@@ -84,7 +84,8 @@ using QDecodeInt8 = void (*)(const int8_t* x, int64_t kp, const int8_t* w, int64
 // inputs) or from totals; into totals, or, when `out` is set (the call over its last
 // inputs), finished in registers: out[r * ldo + c * ldc] = total * x_scale[r] + bias[c] (int4) or
 // total * w_scale[c] * x_scale[r] + bias[c] (int8), in the general path's float steps (bias
-// and w_scale: 16 values, bias 0 past the valid outputs). With one call a pair (K up to
+// and w_scale: 16 values, bias 0 past the valid outputs), bounded to [low, high] as
+// qlinear_bound() does. With one call a pair (K up to
 // kQUnpackInputs) totals are never read back: no zeroing, no epilogue pass. A convolution's
 // outputs are NCHW columns: ldo 1, ldc the plane.
 struct QPrefillEnds {
@@ -95,6 +96,7 @@ struct QPrefillEnds {
   float* out = nullptr;
   int64_t ldo = 0;
   int64_t ldc = 1;
+  float low = -__builtin_inff(), high = __builtin_inff();
 
   // Where row r's output col goes.
   float* at(int64_t r, int64_t col) const { return out + r * ldo + col * ldc; }

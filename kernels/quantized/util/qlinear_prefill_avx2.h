@@ -85,7 +85,7 @@ __attribute__((target("avx2,fma"))) inline void prefill_int4_avx2_group_end(
           _mm256_fmadd_ps(products, scale[h], kStart ? _mm256_setzero_ps() : _mm256_loadu_ps(t));
       if constexpr (kFinish) {
         qlinear_finish_store(total, ends.x_scale[r], ends.bias + h * kQBlock,
-                             ends.at(r, h * kQBlock), ends.ldc);
+                             ends.at(r, h * kQBlock), ends.ldc, ends.low, ends.high);
       } else {
         _mm256_storeu_ps(t, total);
       }
@@ -162,7 +162,7 @@ __attribute__((target("avx2"))) void prefill_int8_avx2_rows(const int8_t* x, int
         const __m256 products = _mm256_mul_ps(_mm256_cvtepi32_ps(total),
                                               _mm256_loadu_ps(ends.w_scale + h * kQBlock));
         qlinear_finish_store(products, ends.x_scale[r], ends.bias + h * kQBlock,
-                             ends.at(r, h * kQBlock), ends.ldc);
+                             ends.at(r, h * kQBlock), ends.ldc, ends.low, ends.high);
       } else {
         _mm256_storeu_si256(t, total);
       }

@@ -52,10 +52,13 @@ inline void qlinear_prefill_quad_neon(const int8_t* x, int64_t ldx, const void* 
 
 // 4 finished outputs: total times x_scale plus bias in one fused step, as the general
 // path's scalar epilogue rounds on aarch64, where GCC and clang contract its a * b + c
-// into an fmadd (C++ allows it; the 8da8w check compares the two bit for bit); ldc apart.
+// into an fmadd (C++ allows it; the 8da8w check compares the two bit for bit); bounded to
+// [low, high] (fmax and fmin keep a NaN), ldc apart.
 inline void qlinear_finish_store_neon(float32x4_t total, float x_scale, const float* bias,
-                                      float* out, int64_t ldc) {
-  const float32x4_t result = vfmaq_n_f32(vld1q_f32(bias), total, x_scale);
+                                      float* out, int64_t ldc, float low, float high) {
+  const float32x4_t result = vminq_f32(
+      vmaxq_f32(vfmaq_n_f32(vld1q_f32(bias), total, x_scale), vdupq_n_f32(low)),
+      vdupq_n_f32(high));
   if (ldc == 1) {
     vst1q_f32(out, result);
     return;
@@ -97,7 +100,8 @@ void prefill_int4_neon_rows(const int8_t* x, int64_t ldx, const uint8_t* unpacke
         const float32x4_t total = vfmaq_f32(start ? zero : vld1q_f32(t), dot, scale[j]);
         if (finish) {
           qlinear_finish_store_neon(total, ends.x_scale[r], ends.bias + 4 * j,
-                                    ends.at(r, 4 * j), ends.ldc);
+                                    ends.at(r, 4 * j), ends.ldc, ends.low,
+                                    ends.high);
         } else {
           vst1q_f32(t, total);
         }
@@ -124,7 +128,8 @@ void prefill_int8_neon_rows(const int8_t* x, int64_t ldx, const int8_t* w0, cons
         const float32x4_t products =
             vmulq_f32(vcvtq_f32_s32(sum[r][j]), vld1q_f32(ends.w_scale + 4 * j));
         qlinear_finish_store_neon(products, ends.x_scale[r], ends.bias + 4 * j,
-                                  ends.at(r, 4 * j), ends.ldc);
+                                  ends.at(r, 4 * j), ends.ldc, ends.low,
+                                    ends.high);
       } else {
         vst1q_s32(itotals + r * 16 + 4 * j, sum[r][j]);
       }
