@@ -125,11 +125,16 @@ inline void qconv_quantize_rows(KernelContext& ctx, const float* image, const QC
 
 // count x 4 bytes from in to out (inlined: a patch's runs are 12 to a few thousand
 // bytes, too short for a call): 16-byte moves, the last ending at the run's end (it may
-// overlap the one before), words when the run is shorter.
+// overlap the one before); two 8-byte moves the same way for 8 to 12 bytes.
 inline void qconv_copy_words(const int8_t* in, int64_t count, int8_t* out) {
   const int64_t bytes = count * 4;
   if (bytes < 16) {
-    for (int64_t b = 0; b < bytes; b += 4) __builtin_memcpy(out + b, in + b, 4);
+    if (bytes < 8) {
+      __builtin_memcpy(out, in, 4);
+    } else {
+      __builtin_memcpy(out, in, 8);
+      __builtin_memcpy(out + bytes - 8, in + bytes - 8, 8);
+    }
     return;
   }
   for (int64_t b = 0; b + 16 < bytes; b += 16) __builtin_memcpy(out + b, in + b, 16);

@@ -49,6 +49,10 @@ TL_QCONV_AVX2 inline void qconv_quantize_words_avx2(const float* image, int64_t 
     word = _mm256_or_si256(word, _mm256_slli_epi32(_mm256_and_si256(v, _mm256_set1_epi32(0xff)),
                                                    8 * j));
   }
+  if (cp == 4 && count == 8) {  // 3 or 4 channels (a stem): the pixels' words side by side
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(q), word);
+    return;
+  }
   int32_t words[8];
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(words), word);
   for (int i = 0; i < count; ++i) __builtin_memcpy(q + i * cp + c, &words[i], 4);
