@@ -154,3 +154,18 @@ def test_clamp_shaped_activations_fuse_into_the_quantized_convolution_before_the
         (0.0, None), (0.0, 6.0), (-0.5, 0.25), (None, 0.1), ()]
     assert _targets(ep).count(aten.relu.default) == 1       # the one read beside its input
     assert aten.hardtanh.default not in _targets(ep) and aten.clamp.default not in _targets(ep)
+
+
+def test_an_activation_the_program_returns_is_not_fused():
+    class Returned(nn.Module):      # the program's output names name the relu
+        def __init__(self):
+            super().__init__()
+            from exporter.quantize.modules import QuantizedConv2d
+            self.conv = QuantizedConv2d(nn.Conv2d(3, 4, 1))
+
+        def forward(self, x):
+            return torch.relu(self.conv(x))
+
+    ep, report = _simplified(Returned(), torch.randn(1, 3, 4, 4))
+    assert report.activations == 0
+    assert aten.relu.default in _targets(ep)

@@ -11,8 +11,8 @@
 // its end; each pixel's sum is kept for the 1x1 convolutions that read the band in place
 // (a patch's sum is what the prefill GEMM subtracts). A chunk of output pixels gathers
 // its patches into a buffer of rows, their sums taken on vectors after, and runs the
-// linear's GEMM, which writes the outputs as NCHW columns. Quantizing the image once (instead of each patch, as
-// tailor_quant::linear would) makes a patch a copy of bytes.
+// linear's GEMM, which writes the outputs as NCHW columns. Quantizing the image once
+// (instead of each patch, as tailor_quant::linear would) makes a patch a copy of bytes.
 #pragma once
 
 #include <stdint.h>
@@ -28,7 +28,7 @@ namespace tailor::quantized {
 // row reads must fit in it.
 inline constexpr int64_t kQConvBandBytes = 1024 * 1024;
 // A chunk's patch rows: 4 times the linear's, so a chunk holds whole image rows (56 pixels
-// of 4608 inputs) and the GEMM unpacks each weight block for more rows.
+// of 4608 inputs) and each weight span the GEMM brings into L1 serves more rows.
 inline constexpr int64_t kQConvRowBytes = 4 * kQRowBuffer;
 // The manifest's scratch_bytes of tailor_quant::conv2d.out: the band, then the linear's
 // buffers with kQConvRowBytes of rows.
@@ -73,21 +73,6 @@ inline float qconv_abs_max(const float* x, int64_t k) {
   if (cpu_level() >= CpuLevel::Avx2) return abs_max_avx2(x, k);
 #endif
   return abs_max(x, k);
-}
-
-// A patch row's sums over the prefill GEMM's spans of kQUnpackInputs (span_sums()), on
-// vectors where the CPU has them.
-inline void qconv_span_sums(const int8_t* q, int64_t k, int32_t* sums) {
-#if defined(__x86_64__)
-  if (cpu_level() >= CpuLevel::Avx2) {
-    for (int64_t s = 0; s * kQUnpackInputs < k; ++s) {
-      const int64_t end = (s + 1) * kQUnpackInputs < k ? (s + 1) * kQUnpackInputs : k;
-      sums[s] = sum_int8_avx2(q + s * kQUnpackInputs, end - s * kQUnpackInputs);
-    }
-    return;
-  }
-#endif
-  span_sums(q, k, kQUnpackInputs, sums);
 }
 
 // Input rows [y0, y1) of one image (float CHW) quantized with `inverse` into the band,
@@ -223,7 +208,7 @@ inline bool qconv_piece(const QConvPlan& plan, int64_t i, int64_t oy1, KernelScr
   plan.piece(i, oy1, c.m0, c.rows);
   const QConvShape& s = *plan.s;
   const QConvBand& band = *plan.band;
-  const bool sums = qlinear_prefill_fits(c);
+  const bool sums = qlinear_prefill_fits(c) && c.kernels->prefill_int8_sums;
   if (plan.pointwise) {  // the band's pixels, and their sums when one span holds them
     const int64_t first = c.m0 - band.y0 * s.width;
     c.buffer = band.q + first * c.kp;
@@ -234,7 +219,7 @@ inline bool qconv_piece(const QConvPlan& plan, int64_t i, int64_t oy1, KernelScr
   const bool row_sums = sums && !(plan.pointwise && c.sum_stride == 1);
   for (int64_t r = 0; r < c.rows; ++r) {
     c.row_scale[r] = plan.scale;
-    if (row_sums) qconv_span_sums(c.buffer + r * c.kp, c.kp, c.sums + r * c.sum_stride);
+    if (row_sums) qlinear_span_sums(c.buffer + r * c.kp, c.kp, c.sums + r * c.sum_stride);
   }
   return true;
 }

@@ -78,24 +78,6 @@ TL_QCONV_AVX2 inline void qconv_quantize_row_avx2(const float* image, int64_t pl
   }
 }
 
-// The sum of n int8 values: each byte flipped to unsigned (+128), 32 at a time summed by
-// vpsadbw against zero, then 128 x n taken off.
-TL_QCONV_AVX2 inline int32_t sum_int8_avx2(const int8_t* q, int64_t n) {
-  const __m256i flip = _mm256_set1_epi8(static_cast<char>(0x80));
-  __m256i total = _mm256_setzero_si256();
-  int64_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q + i));
-    total = _mm256_add_epi64(total,
-                             _mm256_sad_epu8(_mm256_xor_si256(v, flip), _mm256_setzero_si256()));
-  }
-  int64_t lanes[4];
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(lanes), total);
-  int64_t sum = lanes[0] + lanes[1] + lanes[2] + lanes[3] - 128 * i;
-  for (; i < n; ++i) sum += q[i];
-  return static_cast<int32_t>(sum);
-}
-
 #undef TL_QCONV_AVX2
 
 }  // namespace tailor::quantized

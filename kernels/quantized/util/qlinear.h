@@ -35,14 +35,14 @@ namespace tailor::quantized {
 inline constexpr int64_t kQRowBuffer = 64 * 1024;  // quantized input bytes per chunk
 inline constexpr int64_t kQSumBuffer = 4096;       // int4 group sums per chunk
 inline constexpr int64_t kQMaxChunkRows = 256;
-// The prefill GEMM's buffers, per task: a block pair's weights unpacked, kQUnpackInputs
-// inputs at a time (16 bytes each: 16 KB, in L1 while every row of the chunk reads it),
-// and the pair's float sums for every row of the chunk.
+// The prefill GEMM's span: kQUnpackInputs inputs of a block pair at a time (16 bytes each:
+// 16 KB, in L1 while every row of the chunk reads them). Its buffers, per task: the span
+// of int4 weights unpacked, and the pair's sums for every row of the chunk.
 inline constexpr int64_t kQUnpackInputs = 1024;
 inline constexpr size_t kQPrefillScratchBytes = kQUnpackInputs * 16 + kQMaxChunkRows * 16 * 4;
 // The weight-only prefill's float panel takes the unpacked buffer's place.
 static_assert(kQFloatPanelInputs * 16 * sizeof(float) <= kQUnpackInputs * 16);
-// Chunks of fewer rows take the general path: unpacking costs about as much as a row.
+// Chunks of fewer rows take the general path: a pair's set-up costs about as much as a row.
 inline constexpr int64_t kQPrefillMinRows = 4;
 // One call's scratch: the quantized rows, the int4 group sums and the row scales, then the
 // prefill GEMM's buffers, each 64-byte aligned (as they are: the sizes are multiples of
@@ -130,6 +130,21 @@ inline const QLinearKernels& qlinear_kernels() {
 }
 
 inline int64_t qlinear_min(int64_t a, int64_t b) { return a < b ? a : b; }
+
+// A quantized row's sums over the prefill GEMM's spans of kQUnpackInputs (span_sums()), on
+// vectors where the CPU has them.
+inline void qlinear_span_sums(const int8_t* q, int64_t k, int32_t* sums) {
+#if defined(__x86_64__)
+  if (cpu_level() >= CpuLevel::Avx2) {
+    for (int64_t s = 0; s * kQUnpackInputs < k; ++s) {
+      sums[s] = sum_int8_avx2(q + s * kQUnpackInputs,
+                              qlinear_min(k - s * kQUnpackInputs, kQUnpackInputs));
+    }
+    return;
+  }
+#endif
+  span_sums(q, k, kQUnpackInputs, sums);
+}
 
 // Bytes of one block of 8 weight rows (int4: with its groups' scales).
 inline int64_t qlinear_block_bytes(int64_t k, int64_t groups, int weight_bits) {
@@ -228,7 +243,7 @@ inline bool qlinear_prefill_fits(const QLinearChunk& c) {
 }
 
 // One block pair's sums over every input, into totals (int4 and weight-only int8: float;
-// int8: int32), the weights unpacked kQUnpackInputs inputs at a time (weight-only:
+// int8: int32), kQUnpackInputs inputs at a time (int4 unpacked; weight-only:
 // kQFloatPanelInputs, as floats). `last` is the last call's ends (out set: the outputs
 // finished in the kernel, totals left as they are).
 inline void qlinear_prefill_pair(const QLinearChunk& c, const uint8_t* w0, const uint8_t* w1,
@@ -271,9 +286,9 @@ inline void qlinear_prefill_pair(const QLinearChunk& c, const uint8_t* w0, const
   }
 }
 
-// Blocks [b0, b1) of the chunk through the prefill GEMM, two at a time: each pair's
-// weights are unpacked once (kQUnpackInputs inputs at a time) and every row of the chunk
-// reads them. Returns the first block left to the general steps (b0 when `scratch` has no
+// Blocks [b0, b1) of the chunk through the prefill GEMM, two at a time: every row of the
+// chunk reads each pair's weights (kQUnpackInputs inputs at a time, int4 unpacked once).
+// Returns the first block left to the general steps (b0 when `scratch` has no
 // room for the buffers).
 inline int64_t qlinear_prefill(const QLinearChunk& c, int64_t b0, int64_t b1,
                                KernelScratch& scratch) {
@@ -425,8 +440,8 @@ inline bool qlinear(KernelContext& ctx, const QLinearKernels& kernels, const QLi
           c.row_scale[r] = kernels.quantize(x, a.k, c.kp, row);
           if (a.weight_bits == 4) {
             group_sums(row, a.groups, a.k / a.groups, sums);
-          } else if (prefill) {
-            span_sums(row, c.kp, kQUnpackInputs, sums);
+          } else if (prefill && kernels.prefill_int8_sums) {
+            qlinear_span_sums(row, c.kp, sums);
           }
         }
       }

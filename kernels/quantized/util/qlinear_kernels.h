@@ -39,7 +39,8 @@
 //                 `quads` quads, read in place: x, w0 and w1 point at the first (w0 and
 //                 w1 in the two int8 blocks, 32 bytes a quad; outputs 8..15 are w1's, any
 //                 values when the caller ignores them); sums[r * sum_stride] is the sum of
-//                 x[r] over them, for sets that offset the weights; where the sums start
+//                 x[r] over them, for sets that offset the weights (prefill_int8_sums:
+//                 the others get whatever the buffer holds); where the sums start
 //                 and end as `ends` says (QPrefillEnds)
 //
 // Each int4 output's float steps are those of dynamic_int4 (one fma per group, in order);
@@ -100,6 +101,7 @@ struct QPrefillEnds {
 
   // Where row r's output col goes.
   float* at(int64_t r, int64_t col) const { return out + r * ldo + col * ldc; }
+  bool bounded() const { return low != -__builtin_inff() || high != __builtin_inff(); }
 
   // The same ends for the rows from r on.
   QPrefillEnds from_row(int64_t r) const {
@@ -232,6 +234,7 @@ struct QLinearKernels {
   QPrefillInt8 prefill_int8;
   QPrefillFloatInt8 prefill_float_int8;
   QQuantizeSums quantize_sums = nullptr;  // nullptr: quantize, then group_sums()
+  bool prefill_int8_sums = false;         // prefill_int8 reads the rows' sums (VNNI)
 };
 
 }  // namespace tailor::quantized

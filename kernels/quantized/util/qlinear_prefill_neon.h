@@ -100,8 +100,7 @@ void prefill_int4_neon_rows(const int8_t* x, int64_t ldx, const uint8_t* unpacke
         const float32x4_t total = vfmaq_f32(start ? zero : vld1q_f32(t), dot, scale[j]);
         if (finish) {
           qlinear_finish_store_neon(total, ends.x_scale[r], ends.bias + 4 * j,
-                                    ends.at(r, 4 * j), ends.ldc, ends.low,
-                                    ends.high);
+                                    ends.at(r, 4 * j), ends.ldc, ends.low, ends.high);
         } else {
           vst1q_f32(t, total);
         }
@@ -128,8 +127,7 @@ void prefill_int8_neon_rows(const int8_t* x, int64_t ldx, const int8_t* w0, cons
         const float32x4_t products =
             vmulq_f32(vcvtq_f32_s32(sum[r][j]), vld1q_f32(ends.w_scale + 4 * j));
         qlinear_finish_store_neon(products, ends.x_scale[r], ends.bias + 4 * j,
-                                  ends.at(r, 4 * j), ends.ldc, ends.low,
-                                    ends.high);
+                                  ends.at(r, 4 * j), ends.ldc, ends.low, ends.high);
       } else {
         vst1q_s32(itotals + r * 16 + 4 * j, sum[r][j]);
       }

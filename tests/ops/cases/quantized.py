@@ -90,8 +90,9 @@ CASES = [
     # columns of 16 channels hold 15 input rows in the band (several bands a call, a
     # chunk a part of one output row); a padding wider than the image (output rows that
     # read none of it); 120 channels make patches of 1080 bytes, two of the GEMM's spans
-    # of 1024 with a tap across their border. On 2 threads: one piece of output rows (its weight blocks split),
-    # 7 pieces of 6 rows and 12 parts of rows (the pieces split, each gathering its own).
+    # of 1024 with a tap across their border. On 2 threads: one piece of output rows (its
+    # weight blocks split), 7 pieces of 6 rows and 12 parts of rows (the pieces split, each
+    # gathering its own).
     OpCase("tailor_quant::conv2d.default", ("Float",),
            [_qconv((2, 3, 9, 11), 13, (3, 3), (1, 1), (1, 1), (1, 1)),
             _qconv((1, 8, 7, 6), 16, (1, 1), (2, 2), (0, 0), (1, 1)),
