@@ -12,6 +12,7 @@ from SCons.Script import Action, Scanner
 
 from codegen import build_layout, roots
 from codegen.errors import ManifestError
+from program.atomic import write_text_atomic
 from program.flatc import flatc
 
 import kernel_units
@@ -97,7 +98,7 @@ class _KernelUnits:
     in SCons's main thread; actions read what the last one declared."""
 
     def __init__(self, ctx, plan_yaml):
-        self.tenv, self.plan = ctx.tenv, plan_yaml.abspath
+        self.tenv, self.plan_node, self.plan = ctx.tenv, plan_yaml, plan_yaml.abspath
         self.config_dir = "%s/%s" % (ctx.plan.root, ctx.plan.target_dir)
         self.objects, self.error = [], None
 
@@ -112,18 +113,41 @@ class _KernelUnits:
         nodes = []
         for name, text in units:
             path = self.tenv.File(build_layout.kernel_unit_object(self.config_dir, name)).abspath
+            plans = _UNIT_PLANS.setdefault(path, [])
+            if self.plan not in plans:
+                plans.append(self.plan)
             if path not in _UNIT_OBJECTS:
                 unit = self.tenv.Command(build_layout.kernel_unit_source(self.config_dir, name),
-                                         self.tenv.Value(text), Action(write_value, None))
+                                         self.tenv.Value(text),
+                                         Action(_unit_writer(name, plans), None))
+                # Written once the plan is: a plan about to be rebuilt may name units it
+                # will not have (see _unit_writer).
+                self.tenv.Requires(unit, self.plan_node)
                 _UNIT_OBJECTS[path] = self.tenv.Object(path, unit)[0]
             nodes.append(_UNIT_OBJECTS[path])
         self.objects, self.error = nodes, None
         return nodes
 
 
+def _unit_writer(name: str, plans: list):
+    """The action writing unit `name`: its text, or, when no plan that declared it has it
+    any more, a unit with no code. SCons scans the archive before its plan is rebuilt and
+    again after; a unit the stale plan named (its kernel's signature since changed, say)
+    is then no dependency of anything, but a parallel build may have started it already,
+    and compiling its old text would fail the build."""
+    def write(target, source, env):
+        if any(name in (n for n, _ in kernel_units.read_units(p)) for p in plans
+               if os.path.exists(p)):
+            return write_value(target, source, env)
+        write_text_atomic(str(target[0]), "// %s: of an earlier kernel plan, unused.\n" % name)
+        return 0
+    return write
+
+
 # Declared once per SCons run, by the first build that selects a unit: a matrix or
 # size=1 build wires several builds into one target directory.
 _UNIT_OBJECTS: dict = {}   # object path -> node
+_UNIT_PLANS: dict = {}     # object path -> the kernel plans that declared it
 _BUILDS: dict = {}         # kernel_plan.yaml path -> _KernelUnits
 
 

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from codegen import build_layout
+from tests.build_system.test_project import make_project
 from tests.conftest import REPO, run_scons
 
 sys.path.insert(0, os.path.join(REPO, "site_scons"))
@@ -29,6 +30,27 @@ def test_a_second_model_set_compiles_only_the_kernels_it_adds():
     second = {a for a, _ in made.findall(proc.stdout)}
     assert second and not second & first, proc.stdout
     assert "check passed" in proc.stdout
+
+
+def test_a_kernel_plan_about_to_change_does_not_compile_the_units_it_had(tmp_path):
+    """SCons reads the kernel plan for the units before it rebuilds the plan. A unit only
+    the old plan has (its kernel's schema has since changed) must not be compiled from
+    its old text on the way, which a parallel build did: the signature check failed."""
+    make_project(tmp_path)
+    args = ("project=%s" % tmp_path, "model=tiny", "target=mine")
+    run_scons(*args)
+    plan = build_layout.kernel_plan(os.path.join(
+        tmp_path, build_layout.output_dir(["tiny"], target="mine")))
+    with open(plan) as f:
+        text = f.read()
+    old = "schema: aten::relu.out(Tensor self, *"
+    assert old in text, text
+    with open(plan, "w") as f:  # as if the kernel had taken one more argument
+        f.write(text.replace(old, "schema: aten::relu.out(Tensor self, int stale, *"))
+    with open(tmp_path / "manifests" / "kernels" / "mine.yaml", "a") as f:
+        f.write("# edited: the plan is resolved again\n")
+    proc = run_scons(*args, "run=1")
+    assert "check passed" in proc.stdout, proc.stdout
 
 
 @pytest.mark.parametrize("path, matches", [
