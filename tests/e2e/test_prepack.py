@@ -127,3 +127,52 @@ def test_the_size_profile_packs_nothing(built):
     # the host runtime, whose GEMM and Winograd kernels have hooks, links the path.
     assert "kMethodPrepack" in _symbols(host) and "PrepackCall::" in _symbols(host)
     assert "prepack" not in _symbols(size).lower()
+
+
+@pytest.fixture(scope="module")
+def dynamic_built():
+    """A Winograd convolution whose height and width are dynamic (planned, and its filters
+    packed at load, for 32 x 32), built into the host runtime."""
+    from exporter.export import export
+    torch.manual_seed(0)
+    model = torch.nn.Conv2d(32, 40, 3, padding=1).eval()
+    height, width = torch.export.Dim("h", min=3, max=32), torch.export.Dim("w", min=3, max=32)
+    folder = os.path.join(REPO, BUILD + "-dynamic")
+    os.makedirs(folder, exist_ok=True)
+    pte = os.path.join(folder, "conv.pte")
+    export(model, (torch.randn(1, 32, 32, 32),),
+           dynamic_shapes={"input": {2: height, 3: width}}).save(pte)
+    build = BUILD + "-dynamic"
+    run_scons("model=mlp", f"programs={build}/conv.pte", "build_dir=" + build)
+    runner = build_layout.runner(os.path.join(REPO, build_layout.output_dir(
+        ["mlp"], [pte], build_dir=build)))
+    return model, runner, folder
+
+
+@pytest.mark.parametrize("level", ["", "avx2", "baseline"])
+@pytest.mark.parametrize("size", [(32, 32), (16, 16), (7, 12), (3, 5)])
+def test_filters_packed_for_the_planned_size_serve_other_sizes(dynamic_built, size, level):
+    """The filters are packed once, in the layout of the planned 32 x 32 (F(4x4), 64
+    tiles, in the strips of the CPU level's GEMM): a call of another size takes that copy
+    while its own plan fits it and transforms the filters per call otherwise; either way
+    the result is torch's, and the per-call path's."""
+    model, runner, folder = dynamic_built
+    env = dict(os.environ, TL_CPU_LEVEL=level) if level else None
+    x = torch.randn(1, 32, *size)
+    np.save(os.path.join(folder, "x.npy"), x.numpy())
+    with torch.no_grad():
+        want = model(x).numpy()
+    outs = []
+    for args in ((), ("--no-prepack",)):
+        out = os.path.join(folder, "out.npy")
+        summary = os.path.join(folder, "summary.json")
+        proc = subprocess.run([runner, os.path.join(folder, "conv.pte"), "--input",
+                               os.path.join(folder, "x.npy"), "--output", out, "--json",
+                               summary, *args], capture_output=True, text=True, env=env)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        with open(summary) as f:
+            assert json.load(f)["prepacked_weights"] == (0 if args else 1)
+        outs.append(np.load(out))
+    for got in outs:
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(outs[0], outs[1], rtol=1e-5, atol=1e-5)
