@@ -69,9 +69,7 @@ struct QLinearArgs {
   float high = __builtin_inff();   // relu or relu6)
 };
 
-inline bool qlinear_bounded(const QLinearArgs& a) {
-  return a.low != -__builtin_inff() || a.high != __builtin_inff();
-}
+inline bool qlinear_bounded(const QLinearArgs& a) { return qlinear_bounds_clamp(a.low, a.high); }
 
 // v within [a.low, a.high]; NaN stays NaN, as torch's clamp.
 inline float qlinear_bound(const QLinearArgs& a, float v) {

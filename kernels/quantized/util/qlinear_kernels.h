@@ -81,6 +81,11 @@ using QDecodeInt8 = void (*)(const int8_t* x, int64_t kp, const int8_t* w, int64
                              const float* w_scales, float x_scale, const float* bias,
                              float* out);
 
+// Whether [low, high] bounds anything: not -inf and inf (no fused activation).
+inline bool qlinear_bounds_clamp(float low, float high) {
+  return low != -__builtin_inff() || high != __builtin_inff();
+}
+
 // Where a prefill call's totals start and end: from 0 (`first`, the call over a pair's first
 // inputs) or from totals; into totals, or, when `out` is set (the call over its last
 // inputs), finished in registers: out[r * ldo + c * ldc] = total * x_scale[r] + bias[c] (int4) or
@@ -101,7 +106,7 @@ struct QPrefillEnds {
 
   // Where row r's output col goes.
   float* at(int64_t r, int64_t col) const { return out + r * ldo + col * ldc; }
-  bool bounded() const { return low != -__builtin_inff() || high != __builtin_inff(); }
+  bool bounded() const { return qlinear_bounds_clamp(low, high); }
 
   // The same ends for the rows from r on.
   QPrefillEnds from_row(int64_t r) const {
