@@ -2,9 +2,9 @@
 
 relu, relu6 (hardtanh(0, 6)), hardtanh and clamp with number bounds are
 clamp(y, low, high). After a tailor_quant::conv2d whose result nothing else reads, the
-clamp becomes the convolution's output_min / output_max: the kernel clamps each piece
-of outputs while it is still in cache, where a separate call would read and write the
-whole activation again (a quarter of a quantized MobileNetV2's time went to hardtanh).
+clamp becomes the convolution's output_min / output_max: the GEMM's epilogue clamps the
+outputs in registers, where a separate call would read and write the whole activation
+again (a quarter of a quantized MobileNetV2's time went to hardtanh).
 
     count = fuse_activations(ep)     # 18 for a quantized MobileNetV2 (its depthwise
                                      # convolutions stay float)
